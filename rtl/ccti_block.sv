@@ -1,0 +1,505 @@
+// HCA CCTI block: per-flow CCTI, per-SL CCTI_Timer, the CCT and the injection rate delay
+// (IRD) lookup, the CA CongestionLog and its AXI4-Lite CSRs.
+// Reference model: sc_models/cc/ccti_block.cpp (the co-simulation compares every output
+// every cycle). Register map: rtl/regs/ccti_block.yaml.
+`default_nettype none
+
+module ccti_block #(
+  parameter int unsigned NumQps     = 64,   // CCTI entries for QP-based control (power of 2)
+  parameter int unsigned CctEntries = 128,  // CCT depth (power of 2, >= 64)
+  parameter int unsigned TickCycles = 256,  // core cycles per 1.024 us
+  localparam int unsigned QpWidth   = $clog2(NumQps)
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // BECN arriving for flow (qp, sl), with what the CongestionLog records of it
+  input  logic               becn_valid_i,
+  input  logic [QpWidth-1:0] becn_qp_i,
+  input  logic [3:0]         becn_sl_i,
+  input  logic [23:0]        becn_rqpn_i,
+  input  logic [15:0]        becn_rlid_i,
+  input  logic [3:0]         becn_st_i,
+  // IRD lookup for the send arbiter: answered after the edge
+  input  logic [QpWidth-1:0] query_qp_i,
+  input  logic [3:0]         query_sl_i,
+  output logic [31:0]        ird_o,            // core cycles
+  output logic [15:0]        ccti_o,
+  output logic [15:0]        timer_expired_o,  // SL timers that expired at the last edge
+  output logic               trigger_event_o,  // a Trigger_Threshold event at the last edge
+  // AXI4-Lite CSR port
+  input  logic               s_axil_awvalid_i,
+  output logic               s_axil_awready_o,
+  input  logic [11:0]        s_axil_awaddr_i,
+  input  logic               s_axil_wvalid_i,
+  output logic               s_axil_wready_o,
+  input  logic [31:0]        s_axil_wdata_i,
+  input  logic [3:0]         s_axil_wstrb_i,
+  output logic               s_axil_bvalid_o,
+  input  logic               s_axil_bready_i,
+  output logic [1:0]         s_axil_bresp_o,
+  input  logic               s_axil_arvalid_i,
+  output logic               s_axil_arready_o,
+  input  logic [11:0]        s_axil_araddr_i,
+  output logic               s_axil_rvalid_o,
+  input  logic               s_axil_rready_i,
+  output logic [31:0]        s_axil_rdata_o,
+  output logic [1:0]         s_axil_rresp_o
+);
+
+  // ---------------------------------------------------------------------------------------
+  // Parameters and register offsets
+  // ---------------------------------------------------------------------------------------
+  localparam int unsigned NumSls     = 16;
+  localparam int unsigned LogDepth   = 13;
+  localparam int unsigned CctiWidth  = $clog2(CctEntries);
+  localparam int unsigned CctPairs   = CctEntries / 2;
+  localparam int unsigned PairWidth  = $clog2(CctPairs);
+  localparam logic [CctiWidth-1:0] LastEntry = CctiWidth'(CctEntries - 1);
+
+  localparam logic [11:0] AddrCongInfo   = ccti_block_reg_pkg::CONGESTION_INFO_OFFSET;
+  localparam logic [11:0] AddrCaSetting  = ccti_block_reg_pkg::CA_SETTING_OFFSET;
+  localparam logic [11:0] AddrSlTimer    = ccti_block_reg_pkg::CA_SL_TIMER_OFFSET;
+  localparam logic [11:0] AddrSlMin      = ccti_block_reg_pkg::CA_SL_MIN_OFFSET;
+  localparam int unsigned SlStride       = ccti_block_reg_pkg::CA_SL_TIMER_STRIDE;
+  localparam logic [11:0] AddrCctLimit   = ccti_block_reg_pkg::CCT_LIMIT_OFFSET;
+  localparam logic [11:0] AddrCctPair    = ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET;
+  localparam logic [11:0] AddrLogHeader  = ccti_block_reg_pkg::LOG_HEADER_OFFSET;
+  localparam logic [11:0] AddrLogMap     = ccti_block_reg_pkg::LOG_EVENT_MAP_OFFSET;
+  localparam logic [11:0] AddrLogTs      = ccti_block_reg_pkg::LOG_TIMESTAMP_OFFSET;
+  localparam logic [11:0] AddrEvLqpn     = ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET;
+  localparam logic [11:0] AddrEvRqpn     = ccti_block_reg_pkg::LOG_EVENT_RQPN_OFFSET;
+  localparam logic [11:0] AddrEvInfo     = ccti_block_reg_pkg::LOG_EVENT_INFO_OFFSET;
+  localparam logic [11:0] AddrEvTs       = ccti_block_reg_pkg::LOG_EVENT_TIMESTAMP_OFFSET;
+  localparam int unsigned EvStride       = ccti_block_reg_pkg::LOG_EVENT_LQPN_STRIDE;
+  localparam logic [11:0] AddrTimestamp  = ccti_block_reg_pkg::TIMESTAMP_OFFSET;
+  localparam logic [11:0] AddrImplCtrl   = ccti_block_reg_pkg::IMPL_CTRL_OFFSET;
+  localparam logic [11:0] AddrMtuCycles  = ccti_block_reg_pkg::MTU_TX_CYCLES_OFFSET;
+  localparam logic [11:0] AddrLogCtrl    = ccti_block_reg_pkg::LOG_CTRL_OFFSET;
+  localparam logic [11:0] AddrBecnCount  = ccti_block_reg_pkg::BECN_COUNT_OFFSET;
+  localparam logic [11:0] AddrExpiries   = ccti_block_reg_pkg::TIMER_EXPIRIES_OFFSET;
+  localparam logic [11:0] AddrRunning    = ccti_block_reg_pkg::TIMER_RUNNING_OFFSET;
+  localparam logic [11:0] AddrBlockInfo  = ccti_block_reg_pkg::BLOCK_INFO_OFFSET;
+  localparam logic [11:0] AddrFlowCcti   = ccti_block_reg_pkg::FLOW_CCTI_OFFSET;
+
+  function automatic logic [31:0] merge(input logic [31:0] cur, input logic [31:0] wdata,
+                                        input logic [3:0] wstrb);
+    for (int b = 0; b < 4; b++) merge[8*b +: 8] = wstrb[b] ? wdata[8*b +: 8] : cur[8*b +: 8];
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Timebase and bus
+  // ---------------------------------------------------------------------------------------
+  logic        tick;
+  logic [31:0] timestamp;
+
+  ibcc_timebase #(.TickCycles(TickCycles)) u_timebase (
+    .clk_i(clk_i), .rst_ni(rst_ni), .tick_o(tick), .timestamp_o(timestamp)
+  );
+
+  logic        reg_we, reg_re, reg_werror, reg_rerror;
+  logic [11:0] reg_waddr, reg_raddr;
+  logic [31:0] reg_wdata, reg_rdata;
+  logic [3:0]  reg_wstrb;
+
+  ibcc_axil_slave #(.AddrWidth(12)) u_axil (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .awvalid_i(s_axil_awvalid_i), .awready_o(s_axil_awready_o), .awaddr_i(s_axil_awaddr_i),
+    .wvalid_i(s_axil_wvalid_i), .wready_o(s_axil_wready_o), .wdata_i(s_axil_wdata_i),
+    .wstrb_i(s_axil_wstrb_i), .bvalid_o(s_axil_bvalid_o), .bready_i(s_axil_bready_i),
+    .bresp_o(s_axil_bresp_o), .arvalid_i(s_axil_arvalid_i), .arready_o(s_axil_arready_o),
+    .araddr_i(s_axil_araddr_i), .rvalid_o(s_axil_rvalid_o), .rready_i(s_axil_rready_i),
+    .rdata_o(s_axil_rdata_o), .rresp_o(s_axil_rresp_o),
+    .reg_we_o(reg_we), .reg_waddr_o(reg_waddr), .reg_wdata_o(reg_wdata),
+    .reg_wstrb_o(reg_wstrb), .reg_werror_i(reg_werror),
+    .reg_re_o(reg_re), .reg_raddr_o(reg_raddr), .reg_rdata_i(reg_rdata),
+    .reg_rerror_i(reg_rerror)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // Configuration registers and the CCT
+  // ---------------------------------------------------------------------------------------
+  logic                 sl_based_q;
+  logic [15:0]          control_map_q;
+  logic [15:0]          timer_reload_q [NumSls];
+  logic [7:0]           increase_q     [NumSls];
+  logic [7:0]           trigger_q      [NumSls];
+  logic [7:0]           min_q          [NumSls];
+  logic [15:0]          cct_limit_q;
+  logic [31:0]          cct_q          [CctPairs];  // entry 2k in 31:16, 2k+1 in 15:0
+  logic                 ird_formula_q;              // 0 omnipath, 1 shift_left
+  logic [15:0]          mtu_cycles_q;
+  logic [CctiWidth-1:0] limit;                      // CCTI_Limit clamped to the table
+
+  assign limit = (cct_limit_q > 16'(LastEntry)) ? LastEntry : cct_limit_q[CctiWidth-1:0];
+
+  // ---------------------------------------------------------------------------------------
+  // Per-flow CCTI: an expiry's decrement first, then a BECN's increase
+  // ---------------------------------------------------------------------------------------
+  logic [CctiWidth-1:0] ccti_q [NumQps];
+  logic [CctiWidth-1:0] ccti_d [NumQps];
+  logic [3:0]           flow_sl_q [NumQps];
+  logic [3:0]           flow_sl_d [NumQps];
+  logic [NumSls-1:0]    timer_running_q, expired, above_min;
+  logic [15:0]          timer_count_q [NumSls];
+  logic                 becn;
+  logic [QpWidth-1:0]   becn_flow;
+  logic                 trigger;
+
+  assign becn      = becn_valid_i && control_map_q[becn_sl_i];
+  assign becn_flow = sl_based_q ? QpWidth'(becn_sl_i) : becn_qp_i;
+
+  always_comb begin
+    for (int s = 0; s < NumSls; s++) begin
+      expired[s] = tick && timer_running_q[s] && (timer_count_q[s] == 16'd1);
+    end
+  end
+
+  always_comb begin
+    trigger   = 1'b0;
+    above_min = '0;
+    for (int f = 0; f < NumQps; f++) begin
+      logic                 governed, governed_next;
+      logic [3:0]           sl, sl_next;
+      logic [CctiWidth-1:0] c1;
+      logic [8:0]           raised;
+      logic [CctiWidth-1:0] next;
+      // The SL whose timer governs the flow (SL-based: flow s is SL s).
+      governed = sl_based_q ? (f < NumSls) : 1'b1;
+      sl       = sl_based_q ? 4'(f) : flow_sl_q[f];
+      c1 = ccti_q[f];
+      if (governed && expired[sl] && (8'(ccti_q[f]) > min_q[sl])) c1 = ccti_q[f] - 1'b1;
+      raised = 9'(c1) + 9'(increase_q[becn_sl_i]);
+      next   = (raised > 9'(limit)) ? limit : raised[CctiWidth-1:0];
+      ccti_d[f]    = c1;
+      flow_sl_d[f] = flow_sl_q[f];
+      if (becn && becn_flow == QpWidth'(f)) begin
+        ccti_d[f] = next;
+        if (!sl_based_q) flow_sl_d[f] = becn_sl_i;
+        trigger = (trigger_q[becn_sl_i] != 8'd0) && (8'(c1) < trigger_q[becn_sl_i]) &&
+                  (8'(next) >= trigger_q[becn_sl_i]);
+      end
+      governed_next = sl_based_q ? (f < NumSls) : 1'b1;
+      sl_next       = sl_based_q ? 4'(f) : flow_sl_d[f];
+      if (governed_next && (8'(ccti_d[f]) > min_q[sl_next])) above_min[sl_next] = 1'b1;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // IRD lookup: index = min(max(CCTI, CCTI_Min), limit); a registered CCT read
+  // ---------------------------------------------------------------------------------------
+  logic [QpWidth-1:0]   query_flow;
+  logic [CctiWidth-1:0] query_ccti, query_index;
+  logic [7:0]           query_floor;
+  logic [31:0]          entry_pair_q;
+  logic                 entry_odd_q, query_enabled_q;
+  logic [CctiWidth-1:0] query_ccti_q;
+  logic [15:0]          entry;
+  logic [31:0]          ird_omnipath, ird_shift_left;
+
+  assign query_flow  = sl_based_q ? QpWidth'(query_sl_i) : query_qp_i;
+  assign query_ccti  = ccti_q[query_flow];
+  assign query_floor = (8'(query_ccti) > min_q[query_sl_i]) ? 8'(query_ccti) : min_q[query_sl_i];
+  assign query_index = (query_floor > 8'(limit)) ? limit : query_floor[CctiWidth-1:0];
+
+  assign entry          = entry_odd_q ? entry_pair_q[15:0] : entry_pair_q[31:16];
+  assign ird_omnipath   = (32'(mtu_cycles_q) >> entry[15:14]) * 32'(entry[13:0]);
+  assign ird_shift_left = 32'(entry[13:0]) << entry[15:14];
+  assign ird_o          = !query_enabled_q ? 32'd0 :
+                          ird_formula_q ? ird_shift_left : ird_omnipath;
+  assign ccti_o         = 16'(query_ccti_q);
+
+  // ---------------------------------------------------------------------------------------
+  // CSR write decode
+  // ---------------------------------------------------------------------------------------
+  logic              we_setting, we_limit, we_impl, we_mtu, we_log_ctrl;
+  logic [NumSls-1:0] we_timer, we_min;
+  logic              we_pair;
+  logic [PairWidth-1:0] we_pair_idx;
+  logic [31:0]       wmerged;
+  logic              log_clear;
+
+  always_comb begin
+    logic [31:0] cur;
+    we_setting  = reg_waddr == AddrCaSetting;
+    we_limit    = reg_waddr == AddrCctLimit;
+    we_impl     = reg_waddr == AddrImplCtrl;
+    we_mtu      = reg_waddr == AddrMtuCycles;
+    we_log_ctrl = reg_waddr == AddrLogCtrl;
+    we_timer    = '0;
+    we_min      = '0;
+    we_pair     = 1'b0;
+    we_pair_idx = '0;
+    cur         = '0;
+    if (we_setting) cur = {15'b0, sl_based_q, control_map_q};
+    if (we_limit)   cur = {cct_limit_q, 16'b0};
+    if (we_impl)    cur = {31'b0, ird_formula_q};
+    if (we_mtu)     cur = {16'b0, mtu_cycles_q};
+    for (int s = 0; s < NumSls; s++) begin
+      if (reg_waddr == AddrSlTimer + 12'(SlStride * s)) begin
+        we_timer[s] = 1'b1;
+        cur = {timer_reload_q[s], increase_q[s], trigger_q[s]};
+      end
+      if (reg_waddr == AddrSlMin + 12'(SlStride * s)) begin
+        we_min[s] = 1'b1;
+        cur = {min_q[s], 24'b0};
+      end
+    end
+    for (int k = 0; k < CctPairs; k++) begin
+      if (reg_waddr == AddrCctPair + 12'(4 * k)) begin
+        we_pair     = 1'b1;
+        we_pair_idx = PairWidth'(k);
+      end
+    end
+    wmerged    = merge(cur, reg_wdata, reg_wstrb);
+    reg_werror = !(we_setting || we_limit || we_impl || we_mtu || we_log_ctrl ||
+                   (we_timer != '0) || (we_min != '0) || we_pair);
+    log_clear  = reg_we && we_log_ctrl && wmerged[0];
+  end
+
+  logic wr_ok;
+  assign wr_ok = reg_we && !reg_werror;
+
+  // ---------------------------------------------------------------------------------------
+  // State update
+  // ---------------------------------------------------------------------------------------
+  logic [QpWidth-1:0] log_lqpn_q [LogDepth];
+  logic [23:0]        log_rqpn_q [LogDepth];
+  logic [3:0]         log_sl_q   [LogDepth];
+  logic [3:0]         log_st_q   [LogDepth];
+  logic [15:0]        log_rlid_q [LogDepth];
+  logic [31:0]        log_ts_q   [LogDepth];
+  logic [3:0]         log_head_q, log_count_q, log_head_base, log_count_base;
+  logic [15:0]        log_events_q, log_map_q;
+  logic [31:0]        becn_count_q, expiries_q, expired_count;
+  logic [15:0]        timer_expired_q;
+  logic               trigger_q_out;
+
+  assign log_head_base  = log_clear ? 4'd0 : log_head_q;
+  assign log_count_base = log_clear ? 4'd0 : log_count_q;
+
+  always_comb begin
+    expired_count = '0;
+    for (int s = 0; s < NumSls; s++) expired_count = expired_count + 32'(expired[s]);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sl_based_q    <= ccti_block_reg_pkg::CA_SETTING_PORT_CONTROL_RESET[0];
+      control_map_q <= ccti_block_reg_pkg::CA_SETTING_CONTROL_MAP_RESET;
+      for (int s = 0; s < NumSls; s++) begin
+        timer_reload_q[s]  <= ccti_block_reg_pkg::CA_SL_TIMER_CCTI_TIMER_RESET;
+        increase_q[s]      <= ccti_block_reg_pkg::CA_SL_TIMER_CCTI_INCREASE_RESET;
+        trigger_q[s]       <= ccti_block_reg_pkg::CA_SL_TIMER_TRIGGER_THRESHOLD_RESET;
+        min_q[s]           <= ccti_block_reg_pkg::CA_SL_MIN_CCTI_MIN_RESET;
+        timer_count_q[s]   <= '0;
+      end
+      cct_limit_q   <= ccti_block_reg_pkg::CCT_LIMIT_CCTI_LIMIT_RESET;
+      for (int k = 0; k < CctPairs; k++) cct_q[k] <= '0;
+      ird_formula_q <= ccti_block_reg_pkg::IMPL_CTRL_IRD_FORMULA_RESET[0];
+      mtu_cycles_q  <= ccti_block_reg_pkg::MTU_TX_CYCLES_CYCLES_RESET;
+      for (int f = 0; f < NumQps; f++) begin
+        ccti_q[f]    <= '0;
+        flow_sl_q[f] <= '0;
+      end
+      timer_running_q <= '0;
+      becn_count_q    <= '0;
+      expiries_q      <= '0;
+      for (int e = 0; e < LogDepth; e++) begin
+        log_lqpn_q[e] <= '0;
+        log_rqpn_q[e] <= '0;
+        log_sl_q[e]   <= '0;
+        log_st_q[e]   <= '0;
+        log_rlid_q[e] <= '0;
+        log_ts_q[e]   <= '0;
+      end
+      log_head_q      <= '0;
+      log_count_q     <= '0;
+      log_events_q    <= '0;
+      log_map_q       <= '0;
+      entry_pair_q    <= '0;
+      entry_odd_q     <= 1'b0;
+      query_enabled_q <= 1'b0;
+      query_ccti_q    <= '0;
+      timer_expired_q <= '0;
+      trigger_q_out   <= 1'b0;
+    end else begin
+      // Registered IRD lookup of the state before this edge.
+      entry_pair_q    <= cct_q[query_index[CctiWidth-1:1]];
+      entry_odd_q     <= query_index[0];
+      query_enabled_q <= control_map_q[query_sl_i];
+      query_ccti_q    <= query_ccti;
+
+      for (int f = 0; f < NumQps; f++) begin
+        ccti_q[f]    <= ccti_d[f];
+        flow_sl_q[f] <= flow_sl_d[f];
+      end
+
+      // Timers: re-arm after an expiry while a flow of the SL is above CCTI_Min; a BECN
+      // arms an idle timer; a running timer is never restarted by a BECN.
+      for (int s = 0; s < NumSls; s++) begin
+        if (expired[s]) begin
+          timer_running_q[s] <= above_min[s];
+          timer_count_q[s]   <= above_min[s] ? timer_reload_q[s] : 16'd0;
+        end else if (becn && becn_sl_i == 4'(s) && !timer_running_q[s]) begin
+          timer_running_q[s] <= 1'b1;
+          timer_count_q[s]   <= timer_reload_q[s];
+        end else if (tick && timer_running_q[s] && timer_count_q[s] > 16'd1) begin
+          timer_count_q[s]   <= timer_count_q[s] - 16'd1;
+        end
+      end
+      expiries_q      <= expiries_q + expired_count;
+      becn_count_q    <= becn_count_q + 32'(becn);
+      timer_expired_q <= expired;
+      trigger_q_out   <= trigger;
+
+      // Log: a clear of this edge happens before this edge's event.
+      log_head_q   <= log_head_base;
+      log_count_q  <= log_count_base;
+      log_events_q <= log_clear ? 16'd0 : log_events_q;
+      log_map_q    <= log_clear ? 16'd0 : log_map_q;
+      if (trigger) begin
+        log_lqpn_q[log_head_base] <= becn_qp_i;
+        log_rqpn_q[log_head_base] <= becn_rqpn_i;
+        log_sl_q[log_head_base]   <= becn_sl_i;
+        log_st_q[log_head_base]   <= becn_st_i;
+        log_rlid_q[log_head_base] <= becn_rlid_i;
+        log_ts_q[log_head_base]   <= timestamp;
+        log_head_q  <= (log_head_base == 4'(LogDepth - 1)) ? 4'd0 : log_head_base + 4'd1;
+        log_count_q <= (log_count_base == 4'(LogDepth)) ? log_count_base : log_count_base + 4'd1;
+        if (log_clear) log_events_q <= 16'd1;
+        else if (log_events_q != 16'hffff) log_events_q <= log_events_q + 16'd1;
+        log_map_q <= (log_clear ? 16'd0 : log_map_q) | (16'd1 << becn_sl_i);
+      end
+
+      // Register writes (after the datapath, which used the old configuration).
+      if (wr_ok && we_setting) begin
+        sl_based_q    <= wmerged[16];
+        control_map_q <= wmerged[15:0];
+      end
+      for (int s = 0; s < NumSls; s++) begin
+        if (wr_ok && we_timer[s]) begin
+          timer_reload_q[s] <= wmerged[31:16];
+          increase_q[s]     <= wmerged[15:8];
+          trigger_q[s]      <= wmerged[7:0];
+        end
+        if (wr_ok && we_min[s]) min_q[s] <= wmerged[31:24];
+      end
+      if (wr_ok && we_limit) cct_limit_q <= wmerged[31:16];
+      if (wr_ok && we_pair) begin
+        for (int b = 0; b < 4; b++) begin
+          if (reg_wstrb[b]) cct_q[we_pair_idx][8*b +: 8] <= reg_wdata[8*b +: 8];
+        end
+      end
+      if (wr_ok && we_impl) ird_formula_q <= wmerged[0];
+      if (wr_ok && we_mtu) mtu_cycles_q <= wmerged[15:0];
+    end
+  end
+
+  assign timer_expired_o = timer_expired_q;
+  assign trigger_event_o = trigger_q_out;
+
+  // ---------------------------------------------------------------------------------------
+  // CSR read decode
+  // ---------------------------------------------------------------------------------------
+  logic        array_hit;
+  logic [31:0] array_rdata;
+
+  always_comb begin
+    array_hit   = 1'b0;
+    array_rdata = '0;
+    for (int s = 0; s < NumSls; s++) begin
+      if (reg_raddr == AddrSlTimer + 12'(SlStride * s)) begin
+        array_hit   = 1'b1;
+        array_rdata = {timer_reload_q[s], increase_q[s], trigger_q[s]};
+      end
+      if (reg_raddr == AddrSlMin + 12'(SlStride * s)) begin
+        array_hit   = 1'b1;
+        array_rdata = {min_q[s], 24'b0};
+      end
+    end
+    for (int k = 0; k < CctPairs; k++) begin
+      if (reg_raddr == AddrCctPair + 12'(4 * k)) begin
+        array_hit   = 1'b1;
+        array_rdata = cct_q[k];
+      end
+    end
+    for (int f = 0; f < NumQps; f++) begin
+      if (reg_raddr == AddrFlowCcti + 12'(4 * f)) begin
+        array_hit   = 1'b1;
+        array_rdata = {12'b0, flow_sl_q[f], 16'(ccti_q[f])};
+      end
+    end
+    for (int e = 0; e < LogDepth; e++) begin
+      logic [4:0] slot_sum;
+      logic [3:0] slot;
+      logic       valid;
+      // Event e (0 = most recent) sits in slot (head - 1 - e) mod 13.
+      slot_sum = 5'(log_head_q) + 5'(LogDepth - 1 - e);
+      slot     = (slot_sum >= 5'(LogDepth)) ? 4'(slot_sum - 5'(LogDepth)) : 4'(slot_sum);
+      valid    = 4'(e) < log_count_q;
+      if (reg_raddr == AddrEvLqpn + 12'(EvStride * e)) begin
+        array_hit = 1'b1;
+        if (valid) array_rdata = {24'(log_lqpn_q[slot]), 8'b0};
+      end
+      if (reg_raddr == AddrEvRqpn + 12'(EvStride * e)) begin
+        array_hit = 1'b1;
+        if (valid) array_rdata = {log_rqpn_q[slot], 8'b0};
+      end
+      if (reg_raddr == AddrEvInfo + 12'(EvStride * e)) begin
+        array_hit = 1'b1;
+        if (valid) array_rdata = {log_sl_q[slot], log_st_q[slot], 8'b0, log_rlid_q[slot]};
+      end
+      if (reg_raddr == AddrEvTs + 12'(EvStride * e)) begin
+        array_hit = 1'b1;
+        if (valid) array_rdata = log_ts_q[slot];
+      end
+    end
+  end
+
+  always_comb begin
+    reg_rdata  = '0;
+    reg_rerror = 1'b0;
+    unique case (reg_raddr)
+      AddrCongInfo:  reg_rdata = {16'b0, 8'(CctEntries / 64), 8'b0};
+      AddrCaSetting: reg_rdata = {15'b0, sl_based_q, control_map_q};
+      AddrCctLimit:  reg_rdata = {cct_limit_q, 16'b0};
+      AddrLogHeader: reg_rdata = {8'd2, 8'd0, log_events_q};
+      AddrLogMap:    reg_rdata = {log_map_q, 16'b0};
+      AddrLogTs:     reg_rdata = timestamp;
+      AddrTimestamp: reg_rdata = timestamp;
+      AddrImplCtrl:  reg_rdata = {31'b0, ird_formula_q};
+      AddrMtuCycles: reg_rdata = {16'b0, mtu_cycles_q};
+      AddrLogCtrl:   reg_rdata = '0;
+      AddrBecnCount: reg_rdata = becn_count_q;
+      AddrExpiries:  reg_rdata = expiries_q;
+      AddrRunning:   reg_rdata = {16'b0, timer_running_q};
+      AddrBlockInfo: reg_rdata = {16'(CctEntries), 16'(NumQps)};
+      default: begin
+        reg_rdata  = array_rdata;
+        reg_rerror = !array_hit;
+      end
+    endcase
+    if (reg_raddr[1:0] != 2'b00) begin
+      reg_rdata  = '0;
+      reg_rerror = 1'b1;
+    end
+  end
+
+  // reg_re only qualifies the response inside the slave; the decode is combinational.
+  logic unused_re;
+  assign unused_re = reg_re;
+
+`ifndef SYNTHESIS
+  // No CCTI ever exceeds the clamped limit it was raised against.
+  CctiBounded_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      becn |=> 8'(ccti_q[$past(becn_flow)]) <= 8'(LastEntry))
+    else $error("CCTI beyond the CCT");
+  LogBounds_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      log_count_q <= 4'(LogDepth) && log_head_q < 4'(LogDepth))
+    else $error("congestion log pointer out of range");
+  TimerExpiry_C: cover property (@(posedge clk_i) expired != '0);
+  CctiAtLimit_C: cover property (@(posedge clk_i) becn && ccti_d[becn_flow] == limit);
+  TriggerEvent_C: cover property (@(posedge clk_i) trigger);
+`endif
+
+endmodule : ccti_block

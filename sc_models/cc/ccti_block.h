@@ -1,0 +1,164 @@
+// HCA CCTI block: per-flow CCTI, per-SL CCTI_Timer, the CCT, the injection rate delay and
+// the CA CongestionLog. Cycle-exact reference of rtl/ccti_block.sv; plain C++ so the
+// network model, the co-simulation and the unit tests all run this one piece of logic.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "cc/axil_slave.h"
+#include "cc/cc_policies.h"
+#include "cc/timebase.h"
+
+namespace ibcc::cc {
+
+struct CctiBlockParams {
+  unsigned num_qps = 64;       // NumQps: CCTI entries for QP-based control (power of 2)
+  unsigned cct_entries = 128;  // CctEntries: CCT depth (multiple of 64, power of 2)
+  uint32_t tick_cycles = 256;  // TickCycles: core cycles per 1.024 us (250 MHz core)
+
+  void validate() const;
+};
+
+struct CctiBlockInputs {
+  bool becn_valid = false;  // a BECN (in an ACK or a CNP) arrives for flow (qp, sl)
+  uint32_t becn_qp = 0;
+  uint32_t becn_sl = 0;
+  uint32_t becn_rqpn = 0;   // remote QP, for the log
+  uint32_t becn_rlid = 0;   // remote LID, for the log
+  uint32_t becn_st = 0;     // service type, for the log
+  uint32_t query_qp = 0;    // the flow whose IRD the send arbiter asks for
+  uint32_t query_sl = 0;
+  AxiLiteIn axi;
+};
+
+struct CctiBlockOutputs {
+  uint32_t ird = 0;            // IRD of the flow queried at the previous edge, core cycles
+  uint32_t ccti = 0;           // its CCTI
+  uint32_t timer_expired = 0;  // bit s: SL s timer expired at the previous edge
+  bool trigger_event = false;  // a Trigger_Threshold event was logged at the previous edge
+  AxiLiteOut axi;
+};
+
+struct CaLogEvent {
+  uint32_t local_qpn = 0;
+  uint32_t remote_qpn = 0;
+  uint32_t sl = 0;
+  uint32_t service_type = 0;
+  uint32_t rlid = 0;
+  uint32_t timestamp = 0;
+};
+
+struct CctiBlockEvents {
+  bool becn = false;             // a BECN accepted
+  bool becn_disabled_sl = false; // a BECN on an SL off in Control_Map, ignored
+  bool becn_at_limit = false;    // CCTI clamped at CCTI_Limit
+  bool timer_armed = false;      // an idle timer armed by a BECN
+  bool timer_rearmed = false;    // an expiry re-armed its timer
+  bool timer_stopped = false;    // an expiry let its timer go idle
+  bool decremented = false;      // a CCTI decremented by an expiry
+  bool held_at_min = false;      // an expiry found a CCTI at CCTI_Min
+  bool expiry_with_becn = false; // an expiry and a BECN on one SL at one edge
+  bool trigger = false;
+  bool log_wrapped = false;
+  bool log_cleared = false;
+  bool query_first = false;      // IRD lookup of CCT entry 0
+  bool query_last = false;       // of the entry at the effective CCTI_Limit
+  bool query_limit_clamped = false; // CCTI_Limit beyond the table, clamped
+  bool query_min_floor = false;  // the index raised to CCTI_Min
+  bool write_error = false;
+  bool read_error = false;
+};
+
+class CctiBlock {
+ public:
+  static constexpr unsigned kNumSls = 16;
+  static constexpr unsigned kLogDepth = 13;
+
+  explicit CctiBlock(const CctiBlockParams& params);
+
+  const CctiBlockParams& params() const { return params_; }
+
+  void reset();
+
+  const CctiBlockOutputs& step(const CctiBlockInputs& in);
+  const CctiBlockOutputs& outputs() const { return out_; }
+  const CctiBlockEvents& events() const { return events_; }
+
+  // `cycles` edges with these inputs, no BECN and an idle bus, jumping from timer expiry to
+  // timer expiry: equal to calling step() `cycles` times (tests/test_lazy_advance.cpp).
+  void advance_idle(const CctiBlockInputs& in, uint64_t cycles);
+
+  bool read_csr(uint32_t addr, uint32_t* data) const;
+  bool write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb);
+
+  // The IRD a flow would be given now (what the registered lookup computes), cycles.
+  uint32_t ird_now(uint32_t qp, uint32_t sl) const;
+
+  bool sl_based() const { return sl_based_; }
+  unsigned flow_index(uint32_t qp, uint32_t sl) const {
+    return sl_based_ ? (sl & 0xfu) : (qp & (params_.num_qps - 1u));
+  }
+  uint32_t ccti(unsigned flow) const { return ccti_[flow]; }
+  uint32_t flow_sl(unsigned flow) const { return flow_sl_[flow]; }
+  bool timer_running(unsigned sl) const { return (timer_running_ >> sl) & 1u; }
+  uint32_t timer_count(unsigned sl) const { return timer_count_[sl]; }
+  uint32_t effective_limit() const;
+  uint32_t timestamp() const { return timebase_.timestamp(); }
+  uint32_t becn_count() const { return becn_count_; }
+  uint32_t timer_expiries() const { return timer_expiries_; }
+  unsigned log_count() const { return log_count_; }
+  const CaLogEvent& log_event(unsigned e) const;
+
+ private:
+  struct Lookup {
+    uint32_t index;
+    bool enabled;
+  };
+  Lookup lookup(uint32_t qp, uint32_t sl) const;
+  bool legal_write(uint32_t addr) const;
+  void apply_write(uint32_t addr, uint32_t merged);
+  void clear_log();
+  // SL whose timer governs flow f, or kNumSls for none.
+  unsigned governing_sl(unsigned f) const;
+
+  CctiBlockParams params_;
+
+  // Configuration.
+  bool sl_based_ = false;
+  uint32_t control_map_ = 0;
+  std::array<uint32_t, kNumSls> timer_reload_{};
+  std::array<uint32_t, kNumSls> increase_{};
+  std::array<uint32_t, kNumSls> trigger_threshold_{};
+  std::array<uint32_t, kNumSls> ccti_min_{};
+  uint32_t cct_limit_ = 0;
+  std::vector<uint16_t> cct_;
+  IrdFormula ird_formula_ = IrdFormula::kOmniPath;
+  uint32_t mtu_tx_cycles_ = 0;
+
+  // State.
+  std::vector<uint32_t> ccti_;
+  std::vector<uint32_t> flow_sl_;
+  uint32_t timer_running_ = 0;
+  std::array<uint32_t, kNumSls> timer_count_{};
+  uint32_t becn_count_ = 0;
+  uint32_t timer_expiries_ = 0;
+  std::array<CaLogEvent, kLogDepth> log_{};
+  unsigned log_head_ = 0;
+  unsigned log_count_ = 0;
+  uint32_t threshold_event_counter_ = 0;
+  uint32_t event_map_ = 0;
+
+  // Registered lookup.
+  uint16_t query_entry_ = 0;
+  bool query_enabled_ = false;
+  uint32_t query_ccti_ = 0;
+
+  Timebase timebase_;
+  AxiLiteSlave axi_;
+  CctiBlockOutputs out_;
+  CctiBlockEvents events_;
+};
+
+}  // namespace ibcc::cc

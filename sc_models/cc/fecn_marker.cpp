@@ -1,0 +1,363 @@
+// Switch-port CC unit: cycle-exact reference of rtl/fecn_marker.sv.
+#include "cc/fecn_marker.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "cc/fecn_marker_regs.h"
+
+namespace ibcc::cc {
+
+namespace r = ibcc::regs::fecn_marker;
+using ibcc::regs::apply_strobe;
+
+namespace {
+
+// Index of `addr` in a register array, or -1.
+int array_index(uint32_t addr, uint32_t offset, uint32_t count, uint32_t stride) {
+  if (addr < offset) return -1;
+  const uint32_t delta = addr - offset;
+  if (delta % stride != 0 || delta / stride >= count) return -1;
+  return static_cast<int>(delta / stride);
+}
+
+// Word (0..7) of a 256-bit port mask that holds port p, MSB-first as in the MAD.
+unsigned mask_word_of_port(unsigned port) { return 7u - port / 32u; }
+
+}  // namespace
+
+void FecnMarkerParams::validate() const {
+  auto fail = [](const std::string& what) { throw std::invalid_argument("fecn_marker: " + what); };
+  if (num_inputs < 1 || num_inputs > 64) fail("num_inputs must be 1..64, got " + std::to_string(num_inputs));
+  if (num_vls < 2 || num_vls > 15) fail("num_vls must be 2..15, got " + std::to_string(num_vls));
+  if (fill_width < 4 || fill_width > 16) fail("fill_width must be 4..16, got " + std::to_string(fill_width));
+  if (port_num > 255) fail("port_num must be 0..255, got " + std::to_string(port_num));
+  if (tick_cycles < 2) fail("tick_cycles must be at least 2, got " + std::to_string(tick_cycles));
+}
+
+FecnMarker::FecnMarker(const FecnMarkerParams& params)
+    : params_(params),
+      fill_mask_((1u << params.fill_width) - 1u),
+      skip_(params.num_vls, 0),
+      timebase_(params.tick_cycles),
+      axi_(r::kAddrWidth) {
+  params_.validate();
+  reset();
+}
+
+void FecnMarker::reset() {
+  control_map_ = r::kSwControlMapControlMap.reset;
+  victim_mask_ = false;
+  sw_threshold_ = r::kSwSettingThresholdThreshold.reset;
+  sw_packet_size_ = r::kSwSettingThresholdPacketSize.reset;
+  sw_marking_rate_ = r::kSwSettingMarkingMarkingRate.reset;
+  port_valid_ = r::kPortSettingValid.reset;
+  port_threshold_ = r::kPortSettingThreshold.reset;
+  port_packet_size_ = r::kPortSettingPacketSize.reset;
+  port_marking_rate_ = r::kPortSettingCongParm.reset;
+  mapping_ = static_cast<ThresholdMapping>(r::kImplCtrlThresholdMapping.reset);
+  marking_mode_ = static_cast<MarkingMode>(r::kImplCtrlMarkingMode.reset);
+  hysteresis_ = r::kImplCtrlHysteresis.reset;
+  buffer_capacity_ = r::kBufferCapacityCredits.reset & fill_mask_;
+  lfsr_ = static_cast<uint16_t>(r::kLfsrSeedSeed.reset);
+  cong_state_ = 0;
+  std::fill(skip_.begin(), skip_.end(), 0u);
+  pkts_sent_ = pkts_marked_ = cong_entries_ = 0;
+  log_.fill({});
+  log_head_ = log_count_ = 0;
+  log_events_counter_ = 0;
+  port_map_bit_ = false;
+  timebase_.reset();
+  axi_.reset();
+  out_ = {};
+  out_.axi = axi_.outputs();
+  events_ = {};
+}
+
+unsigned FecnMarker::threshold() const { return port_valid_ ? port_threshold_ : sw_threshold_; }
+unsigned FecnMarker::packet_size() const { return port_valid_ ? port_packet_size_ : sw_packet_size_; }
+unsigned FecnMarker::marking_rate() const { return port_valid_ ? port_marking_rate_ : sw_marking_rate_; }
+
+const SwitchLogEvent& FecnMarker::log_event(unsigned e) const {
+  return log_[(log_head_ + kLogDepth - 1u - e) % kLogDepth];
+}
+
+bool FecnMarker::next_cong_state(const FecnMarkerInputs& in, unsigned vl,
+                                 FecnMarkerEvents* ev) const {
+  const unsigned th = threshold();
+  if (th == 0) return false;
+  const bool now = congested(vl);
+  const uint64_t cap = buffer_capacity_;
+
+  // Does the fill measure reach `level16` sixteenths of the capacity?
+  auto crossed_at = [&](unsigned level16) {
+    const uint64_t trip = uint64_t{level16} * cap;
+    uint64_t sum = 0;
+    uint64_t contributors = 0;
+    bool any = false;
+    for (unsigned p = 0; p < params_.num_inputs; ++p) {
+      const uint64_t fill = in.voq_fill[p * params_.num_vls + vl] & fill_mask_;
+      sum += fill;
+      contributors += fill != 0;
+      any = any || fill * 16u >= trip;
+    }
+    switch (mapping_) {
+      case ThresholdMapping::kPerVoq: return any;
+      case ThresholdMapping::kSum: return sum * 16u >= trip;
+      case ThresholdMapping::kSumDivPorts: return contributors != 0 && sum * 16u * contributors >= trip;
+    }
+    return false;
+  };
+
+  const bool crossed_enter = crossed_at(enter_level16(th));
+  const bool crossed = now ? crossed_at(exit_level16(th, hysteresis_)) : crossed_enter;
+  const bool root = (in.credits[vl] & fill_mask_) != 0;
+  const bool next = crossed && (root || victim_mask_);
+  if (ev) {
+    const uint32_t bit = 1u << vl;
+    if (crossed && !root && !victim_mask_) ev->victim_blocked |= bit;
+    if (next && !root) ev->victim_masked |= bit;
+    if (next && now && !crossed_enter) ev->hysteresis_held = true;
+  }
+  return next;
+}
+
+bool FecnMarker::log_clear_requested(const RegWrite& w) const {
+  return w.valid && w.addr == r::kLogCtrlOffset &&
+         r::kLogCtrlClear.get(apply_strobe(0, w.data, w.strb)) != 0;
+}
+
+const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
+  events_ = {};
+
+  // The bus requests of this edge see the registers as they are before the edge.
+  const RegWrite wr = axi_.write_request();
+  const RegRead rd = axi_.read_request();
+  uint32_t rdata = 0;
+  bool read_error = false;
+  if (rd.valid) read_error = !read_csr(rd.addr, &rdata);
+  bool write_ok = false;
+  uint32_t merged = 0;
+  if (wr.valid) {
+    uint32_t current = 0;
+    if (!read_csr(wr.addr, &current)) current = 0;
+    merged = apply_strobe(current, wr.data, wr.strb);
+    write_ok = legal_write(wr.addr, merged);
+  }
+  const bool clear_log = write_ok && log_clear_requested(wr);
+
+  // Congestion state per VL.
+  uint32_t next_state = 0;
+  for (unsigned v = 0; v < params_.num_vls; ++v) {
+    if (next_cong_state(in, v, &events_)) next_state |= 1u << v;
+  }
+
+  // The departing packet.
+  bool mark = false;
+  if (in.pkt_valid) {
+    ++pkts_sent_;
+    const unsigned vl = in.pkt_vl;
+    if (vl < params_.num_vls && congested(vl)) {
+      if ((in.pkt_len & 0xffu) >= packet_size()) {
+        events_.eligible = true;
+        if (skip_[vl] == 0) {
+          mark = true;
+          if (marking_mode_ == MarkingMode::kCounter) {
+            skip_[vl] = marking_rate();
+          } else {
+            skip_[vl] = random_gap(lfsr_, marking_rate());
+            lfsr_ = lfsr16_next(lfsr_);
+          }
+        } else {
+          --skip_[vl];
+          events_.skipped = true;
+        }
+      } else {
+        events_.too_small = true;
+      }
+    }
+  }
+  events_.marked = mark;
+
+  // Congestion log: a clear of this edge happens before this edge's event.
+  if (clear_log) {
+    log_head_ = 0;
+    log_count_ = 0;
+    log_events_counter_ = 0;
+    port_map_bit_ = false;
+    events_.log_cleared = true;
+  }
+  if (mark) {
+    ++pkts_marked_;
+    log_[log_head_] = {in.pkt_slid & 0xffffu, in.pkt_dlid & 0xffffu, in.pkt_sl & 0xfu,
+                       timebase_.timestamp()};
+    log_head_ = (log_head_ + 1u) % kLogDepth;
+    if (log_count_ == kLogDepth) {
+      events_.log_wrapped = true;
+    } else {
+      ++log_count_;
+    }
+    if (log_events_counter_ != 0xffffu) ++log_events_counter_;
+  }
+  events_.entered = next_state & ~cong_state_;
+  events_.left = cong_state_ & ~next_state;
+  if (events_.entered) {
+    port_map_bit_ = true;
+    cong_entries_ += static_cast<uint32_t>(__builtin_popcount(events_.entered));
+  }
+  cong_state_ = next_state;
+
+  // Register write last: this edge's datapath used the old configuration.
+  if (wr.valid && write_ok) apply_write(wr.addr, merged);
+  events_.write_error = wr.valid && !write_ok;
+  events_.read_error = rd.valid && read_error;
+
+  timebase_.clock();
+  axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
+
+  out_.cong_state = cong_state_;
+  out_.fecn_valid = in.pkt_valid;
+  out_.fecn_mark = mark;
+  out_.axi = axi_.outputs();
+  return out_;
+}
+
+void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles) {
+  const AxiLiteIn& b = in.axi;
+  if (in.pkt_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) {
+    throw std::logic_error("fecn_marker: advance_idle needs no packet and an idle bus");
+  }
+  const uint64_t settle = cycles < 2 ? cycles : 2;
+  for (uint64_t i = 0; i < settle; ++i) step(in);
+  timebase_.advance(cycles - settle);
+}
+
+bool FecnMarker::read_csr(uint32_t addr, uint32_t* data) const {
+  uint32_t v = 0;
+  int i;
+  if (addr & 3u) return false;
+  if (addr == r::kCongestionInfoOffset) {
+    v = r::kCongestionInfoCongestionInfo.put(0) | r::kCongestionInfoControlTableCap.put(0);
+  } else if (addr == r::kSwControlMapOffset) {
+    v = control_map_;
+  } else if ((i = array_index(addr, r::kSwVictimMaskOffset, r::kSwVictimMaskCount, r::kSwVictimMaskStride)) >= 0) {
+    if (static_cast<unsigned>(i) == mask_word_of_port(params_.port_num) && victim_mask_) {
+      v = 1u << (params_.port_num % 32u);
+    }
+  } else if (array_index(addr, r::kSwCreditMaskOffset, r::kSwCreditMaskCount, r::kSwCreditMaskStride) >= 0) {
+    v = 0;
+  } else if (addr == r::kSwSettingThresholdOffset) {
+    v = r::kSwSettingThresholdThreshold.put(sw_threshold_) |
+        r::kSwSettingThresholdPacketSize.put(sw_packet_size_);
+  } else if (addr == r::kSwSettingMarkingOffset) {
+    v = r::kSwSettingMarkingMarkingRate.put(sw_marking_rate_);
+  } else if (addr == r::kPortSettingOffset) {
+    v = r::kPortSettingValid.put(port_valid_) | r::kPortSettingThreshold.put(port_threshold_) |
+        r::kPortSettingPacketSize.put(port_packet_size_) | r::kPortSettingCongParm.put(port_marking_rate_);
+  } else if (addr == r::kLogHeaderOffset) {
+    v = r::kLogHeaderLogType.put(1) | r::kLogHeaderLogEventsCounter.put(log_events_counter_);
+  } else if (addr == r::kLogTimestampOffset || addr == r::kTimestampOffset) {
+    v = timebase_.timestamp();
+  } else if ((i = array_index(addr, r::kLogPortmapOffset, r::kLogPortmapCount, r::kLogPortmapStride)) >= 0) {
+    if (static_cast<unsigned>(i) == mask_word_of_port(params_.port_num) && port_map_bit_) {
+      v = 1u << (params_.port_num % 32u);
+    }
+  } else if ((i = array_index(addr, r::kLogEventLidsOffset, r::kLogEventLidsCount, r::kLogEventLidsStride)) >= 0) {
+    if (static_cast<unsigned>(i) < log_count_) {
+      const SwitchLogEvent& e = log_event(static_cast<unsigned>(i));
+      v = r::kLogEventLidsSlid.put(e.slid) | r::kLogEventLidsDlid.put(e.dlid);
+    }
+  } else if ((i = array_index(addr, r::kLogEventSlOffset, r::kLogEventSlCount, r::kLogEventSlStride)) >= 0) {
+    if (static_cast<unsigned>(i) < log_count_) v = r::kLogEventSlSl.put(log_event(static_cast<unsigned>(i)).sl);
+  } else if ((i = array_index(addr, r::kLogEventTimestampOffset, r::kLogEventTimestampCount, r::kLogEventTimestampStride)) >= 0) {
+    if (static_cast<unsigned>(i) < log_count_) v = log_event(static_cast<unsigned>(i)).timestamp;
+  } else if (addr == r::kImplCtrlOffset) {
+    v = r::kImplCtrlThresholdMapping.put(static_cast<uint32_t>(mapping_)) |
+        r::kImplCtrlMarkingMode.put(static_cast<uint32_t>(marking_mode_)) |
+        r::kImplCtrlHysteresis.put(hysteresis_);
+  } else if (addr == r::kBufferCapacityOffset) {
+    v = buffer_capacity_;
+  } else if (addr == r::kLfsrSeedOffset) {
+    v = lfsr_;
+  } else if (addr == r::kLogCtrlOffset) {
+    v = 0;
+  } else if (addr == r::kCongStateOffset) {
+    v = cong_state_;
+  } else if (addr == r::kPktsSentOffset) {
+    v = pkts_sent_;
+  } else if (addr == r::kPktsMarkedOffset) {
+    v = pkts_marked_;
+  } else if (addr == r::kCongEntriesOffset) {
+    v = cong_entries_;
+  } else if (addr == r::kBlockInfoOffset) {
+    v = r::kBlockInfoPortNum.put(params_.port_num) | r::kBlockInfoFillWidth.put(params_.fill_width) |
+        r::kBlockInfoNumVls.put(params_.num_vls) | r::kBlockInfoNumInputs.put(params_.num_inputs);
+  } else {
+    return false;
+  }
+  *data = v;
+  return true;
+}
+
+bool FecnMarker::legal_write(uint32_t addr, uint32_t merged) const {
+  if (addr & 3u) return false;
+  if (addr == r::kSwControlMapOffset || addr == r::kSwSettingThresholdOffset ||
+      addr == r::kSwSettingMarkingOffset || addr == r::kPortSettingOffset ||
+      addr == r::kLogCtrlOffset) {
+    return true;
+  }
+  if (array_index(addr, r::kSwVictimMaskOffset, r::kSwVictimMaskCount, r::kSwVictimMaskStride) >= 0 ||
+      array_index(addr, r::kSwCreditMaskOffset, r::kSwCreditMaskCount, r::kSwCreditMaskStride) >= 0) {
+    return true;
+  }
+  if (addr == r::kImplCtrlOffset) return r::kImplCtrlThresholdMapping.get(merged) <= 2u;
+  if (addr == r::kBufferCapacityOffset) return (merged & fill_mask_) != 0;
+  if (addr == r::kLfsrSeedOffset) return r::kLfsrSeedSeed.get(merged) != 0;
+  return false;  // read-only or unmapped
+}
+
+void FecnMarker::apply_write(uint32_t addr, uint32_t merged) {
+  int i;
+  if (addr == r::kSwControlMapOffset) {
+    control_map_ = merged;
+  } else if ((i = array_index(addr, r::kSwVictimMaskOffset, r::kSwVictimMaskCount, r::kSwVictimMaskStride)) >= 0) {
+    if (static_cast<unsigned>(i) == mask_word_of_port(params_.port_num)) {
+      victim_mask_ = (merged >> (params_.port_num % 32u)) & 1u;
+    }
+  } else if (addr == r::kSwSettingThresholdOffset) {
+    sw_threshold_ = r::kSwSettingThresholdThreshold.get(merged);
+    sw_packet_size_ = r::kSwSettingThresholdPacketSize.get(merged);
+  } else if (addr == r::kSwSettingMarkingOffset) {
+    sw_marking_rate_ = r::kSwSettingMarkingMarkingRate.get(merged);
+  } else if (addr == r::kPortSettingOffset) {
+    port_valid_ = r::kPortSettingValid.get(merged);
+    port_threshold_ = r::kPortSettingThreshold.get(merged);
+    port_packet_size_ = r::kPortSettingPacketSize.get(merged);
+    port_marking_rate_ = r::kPortSettingCongParm.get(merged);
+  } else if (addr == r::kImplCtrlOffset) {
+    mapping_ = static_cast<ThresholdMapping>(r::kImplCtrlThresholdMapping.get(merged));
+    marking_mode_ = static_cast<MarkingMode>(r::kImplCtrlMarkingMode.get(merged));
+    hysteresis_ = r::kImplCtrlHysteresis.get(merged);
+  } else if (addr == r::kBufferCapacityOffset) {
+    buffer_capacity_ = merged & fill_mask_;
+  } else if (addr == r::kLfsrSeedOffset) {
+    lfsr_ = static_cast<uint16_t>(r::kLfsrSeedSeed.get(merged));
+  }
+  // LOG_CTRL acts in step(); the credit-starvation words are write-ignored.
+}
+
+bool FecnMarker::write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) {
+  uint32_t current = 0;
+  if (!read_csr(addr, &current)) current = 0;
+  const uint32_t merged = apply_strobe(current, wdata, wstrb);
+  if (!legal_write(addr, merged)) return false;
+  apply_write(addr, merged);
+  if (addr == r::kLogCtrlOffset && r::kLogCtrlClear.get(merged)) {
+    log_head_ = log_count_ = 0;
+    log_events_counter_ = 0;
+    port_map_bit_ = false;
+  }
+  return true;
+}
+
+}  // namespace ibcc::cc

@@ -1,0 +1,173 @@
+// Switch-port CC unit (one per output port): threshold logic, root/victim congestion state,
+// FECN marking, counters and the switch CongestionLog. Cycle-exact reference of
+// rtl/fecn_marker.sv; plain C++ so the network model, the co-simulation and the unit tests
+// all run this one piece of logic.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "cc/axil_slave.h"
+#include "cc/cc_policies.h"
+#include "cc/timebase.h"
+
+namespace ibcc::cc {
+
+// Build parameters (RTL parameters of the same names).
+struct FecnMarkerParams {
+  unsigned num_inputs = 8;    // NumInputs: input ports whose VoQs feed this output
+  unsigned num_vls = 4;       // NumVls: data VLs, 2..15
+  unsigned fill_width = 12;   // FillWidth: bits of a VoQ fill and a credit count
+  unsigned port_num = 0;      // PortNum: this port's bit in Victim_Mask and PortMap
+  uint32_t tick_cycles = 256; // TickCycles: core cycles per 1.024 us (250 MHz core)
+
+  // Throws std::invalid_argument naming the offending parameter.
+  void validate() const;
+};
+
+// What the unit sees at one rising edge.
+struct FecnMarkerInputs {
+  std::vector<uint32_t> voq_fill;  // [input * num_vls + vl], 64-byte credits
+  std::vector<uint32_t> credits;   // [vl], credits available toward the downstream port
+  bool pkt_valid = false;          // a packet departs this cycle
+  uint32_t pkt_vl = 0;
+  uint32_t pkt_sl = 0;
+  uint32_t pkt_slid = 0;
+  uint32_t pkt_dlid = 0;
+  uint32_t pkt_len = 0;  // credits
+  AxiLiteIn axi;
+
+  explicit FecnMarkerInputs(const FecnMarkerParams& p)
+      : voq_fill(p.num_inputs * p.num_vls, 0), credits(p.num_vls, 0) {}
+};
+
+struct FecnMarkerOutputs {
+  uint32_t cong_state = 0;  // bit v: Port VL v in the congestion state
+  bool fecn_valid = false;  // the decision for the packet of the previous edge
+  bool fecn_mark = false;
+  AxiLiteOut axi;
+};
+
+struct SwitchLogEvent {
+  uint32_t slid = 0;
+  uint32_t dlid = 0;
+  uint32_t sl = 0;
+  uint32_t timestamp = 0;
+};
+
+// What happened at one edge, for functional coverage and debugging.
+struct FecnMarkerEvents {
+  uint32_t entered = 0;        // VLs entering the congestion state
+  uint32_t left = 0;           // VLs leaving it
+  uint32_t victim_blocked = 0; // VLs over the trip level but held out as victims
+  uint32_t victim_masked = 0;  // VLs in the state only because of Victim_Mask
+  bool eligible = false;       // the departing packet was eligible for marking
+  bool marked = false;
+  bool skipped = false;        // eligible but skipped by Marking_Rate
+  bool too_small = false;      // in a congested VL but below Packet_Size
+  bool hysteresis_held = false;// a VL stayed congested only thanks to hysteresis
+  bool log_wrapped = false;    // an event overwrote the oldest of 15
+  bool log_cleared = false;
+  bool write_error = false;
+  bool read_error = false;
+};
+
+class FecnMarker {
+ public:
+  static constexpr unsigned kLogDepth = 15;
+  static constexpr unsigned kSkipWidth = 17;  // holds a random gap up to 2 * 0xffff
+
+  explicit FecnMarker(const FecnMarkerParams& params);
+
+  const FecnMarkerParams& params() const { return params_; }
+
+  void reset();
+
+  // One rising edge with these inputs. Returns the outputs after the edge.
+  const FecnMarkerOutputs& step(const FecnMarkerInputs& in);
+  const FecnMarkerOutputs& outputs() const { return out_; }
+  const FecnMarkerEvents& events() const { return events_; }
+
+  // `cycles` edges with these inputs, no packet and an idle bus, in O(1): the state is a
+  // fixed point after two edges, so only the timebase moves further. Equal to calling
+  // step() `cycles` times (tests/test_lazy_advance.cpp proves it).
+  void advance_idle(const FecnMarkerInputs& in, uint64_t cycles);
+
+  // Register access (the AXI slave calls these; tests and the network model may too).
+  // read_csr has no side effects. write_csr returns false (SLVERR) and changes nothing on
+  // an unmapped or read-only address or an illegal value.
+  bool read_csr(uint32_t addr, uint32_t* data) const;
+  bool write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb);
+
+  // Effective settings (port override or switch-wide) and state, for models and waves.
+  unsigned threshold() const;
+  unsigned packet_size() const;
+  unsigned marking_rate() const;
+  bool victim_mask() const { return victim_mask_; }
+  ThresholdMapping mapping() const { return mapping_; }
+  MarkingMode marking_mode() const { return marking_mode_; }
+  unsigned hysteresis() const { return hysteresis_; }
+  uint32_t buffer_capacity() const { return buffer_capacity_; }
+  uint32_t skip_count(unsigned vl) const { return skip_[vl]; }
+  uint16_t lfsr() const { return lfsr_; }
+  uint32_t timestamp() const { return timebase_.timestamp(); }
+  uint32_t pkts_sent() const { return pkts_sent_; }
+  uint32_t pkts_marked() const { return pkts_marked_; }
+  uint32_t cong_entries() const { return cong_entries_; }
+  unsigned log_count() const { return log_count_; }
+  // Event e of the log, 0 = most recent; e < log_count().
+  const SwitchLogEvent& log_event(unsigned e) const;
+
+  // Would the packet (vl, len) be eligible right now? (The marking decision itself also
+  // depends on the Marking_Rate counter.)
+  bool congested(unsigned vl) const { return (cong_state_ >> vl) & 1u; }
+
+  // The congestion state a VL would take at the next edge with these inputs.
+  bool next_cong_state(const FecnMarkerInputs& in, unsigned vl, FecnMarkerEvents* ev) const;
+
+ private:
+  void apply_write(uint32_t addr, uint32_t merged);
+  bool legal_write(uint32_t addr, uint32_t merged) const;
+  bool log_clear_requested(const RegWrite& w) const;
+
+  FecnMarkerParams params_;
+  uint32_t fill_mask_;
+
+  // Configuration registers.
+  uint32_t control_map_ = 0;
+  bool victim_mask_ = false;
+  unsigned sw_threshold_ = 0;
+  unsigned sw_packet_size_ = 0;
+  unsigned sw_marking_rate_ = 0;
+  bool port_valid_ = false;
+  unsigned port_threshold_ = 0;
+  unsigned port_packet_size_ = 0;
+  unsigned port_marking_rate_ = 0;
+  ThresholdMapping mapping_ = ThresholdMapping::kPerVoq;
+  MarkingMode marking_mode_ = MarkingMode::kCounter;
+  unsigned hysteresis_ = 0;
+  uint32_t buffer_capacity_ = 0;
+
+  // Datapath state.
+  uint32_t cong_state_ = 0;
+  std::vector<uint32_t> skip_;
+  uint16_t lfsr_ = 0;
+  uint32_t pkts_sent_ = 0;
+  uint32_t pkts_marked_ = 0;
+  uint32_t cong_entries_ = 0;
+
+  // Congestion log: a ring of kLogDepth events, head = next slot to write.
+  std::array<SwitchLogEvent, kLogDepth> log_{};
+  unsigned log_head_ = 0;
+  unsigned log_count_ = 0;
+  uint32_t log_events_counter_ = 0;
+  bool port_map_bit_ = false;
+
+  Timebase timebase_;
+  AxiLiteSlave axi_;
+  FecnMarkerOutputs out_;
+  FecnMarkerEvents events_;
+};
+
+}  // namespace ibcc::cc
