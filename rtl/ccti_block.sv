@@ -136,14 +136,15 @@ module ccti_block #(
   // Per-flow CCTI: an expiry's decrement first, then a BECN's increase
   // ---------------------------------------------------------------------------------------
   logic [CctiWidth-1:0] ccti_q [NumQps];
-  logic [CctiWidth-1:0] ccti_d [NumQps];
   logic [3:0]           flow_sl_q [NumQps];
-  logic [3:0]           flow_sl_d [NumQps];
-  logic [NumSls-1:0]    timer_running_q, expired, above_min;
+  logic [NumSls-1:0]    timer_running_q, expired;
   logic [15:0]          timer_count_q [NumSls];
   logic                 becn;
   logic [QpWidth-1:0]   becn_flow;
   logic                 trigger;
+  logic [3:0]           becn_gov_sl;  // the SL whose timer governs the BECN's flow
+  logic [CctiWidth-1:0] becn_ccti, becn_c1, becn_next;
+  logic [8:0]           becn_raised;
 
   assign becn      = becn_valid_i && control_map_q[becn_sl_i];
   assign becn_flow = sl_based_q ? QpWidth'(becn_sl_i) : becn_qp_i;
@@ -154,35 +155,16 @@ module ccti_block #(
     end
   end
 
-  always_comb begin
-    trigger   = 1'b0;
-    above_min = '0;
-    for (int f = 0; f < NumQps; f++) begin
-      logic                 governed, governed_next;
-      logic [3:0]           sl, sl_next;
-      logic [CctiWidth-1:0] c1;
-      logic [8:0]           raised;
-      logic [CctiWidth-1:0] next;
-      // The SL whose timer governs the flow (SL-based: flow s is SL s).
-      governed = sl_based_q ? (f < NumSls) : 1'b1;
-      sl       = sl_based_q ? 4'(f) : flow_sl_q[f];
-      c1 = ccti_q[f];
-      if (governed && expired[sl] && (8'(ccti_q[f]) > min_q[sl])) c1 = ccti_q[f] - 1'b1;
-      raised = 9'(c1) + 9'(increase_q[becn_sl_i]);
-      next   = (raised > 9'(limit)) ? limit : raised[CctiWidth-1:0];
-      ccti_d[f]    = c1;
-      flow_sl_d[f] = flow_sl_q[f];
-      if (becn && becn_flow == QpWidth'(f)) begin
-        ccti_d[f] = next;
-        if (!sl_based_q) flow_sl_d[f] = becn_sl_i;
-        trigger = (trigger_q[becn_sl_i] != 8'd0) && (8'(c1) < trigger_q[becn_sl_i]) &&
-                  (8'(next) >= trigger_q[becn_sl_i]);
-      end
-      governed_next = sl_based_q ? (f < NumSls) : 1'b1;
-      sl_next       = sl_based_q ? 4'(f) : flow_sl_d[f];
-      if (governed_next && (8'(ccti_d[f]) > min_q[sl_next])) above_min[sl_next] = 1'b1;
-    end
-  end
+  // The flow a BECN addresses: its CCTI after this edge's expiry, then the increase.
+  // (SL-based: the flow is the SL itself, always governed by its own timer.)
+  assign becn_gov_sl = sl_based_q ? becn_sl_i : flow_sl_q[becn_flow];
+  assign becn_ccti   = ccti_q[becn_flow];
+  assign becn_c1     = (expired[becn_gov_sl] && (8'(becn_ccti) > min_q[becn_gov_sl])) ?
+                       becn_ccti - 1'b1 : becn_ccti;
+  assign becn_raised = 9'(becn_c1) + 9'(increase_q[becn_sl_i]);
+  assign becn_next   = (becn_raised > 9'(limit)) ? limit : becn_raised[CctiWidth-1:0];
+  assign trigger     = becn && (trigger_q[becn_sl_i] != 8'd0) &&
+                       (8'(becn_c1) < trigger_q[becn_sl_i]) && (8'(becn_next) >= trigger_q[becn_sl_i]);
 
   // ---------------------------------------------------------------------------------------
   // IRD lookup: index = min(max(CCTI, CCTI_Min), limit); a registered CCT read
@@ -211,50 +193,46 @@ module ccti_block #(
   // ---------------------------------------------------------------------------------------
   // CSR write decode
   // ---------------------------------------------------------------------------------------
-  logic              we_setting, we_limit, we_impl, we_mtu, we_log_ctrl;
-  logic [NumSls-1:0] we_timer, we_min;
-  logic              we_pair;
-  logic [PairWidth-1:0] we_pair_idx;
-  logic [31:0]       wmerged;
-  logic              log_clear;
+  // Arrays are decoded by address arithmetic: offset from the array base, then index.
+  localparam logic [11:0] SlSpan   = 12'(SlStride * NumSls);
+  localparam logic [11:0] PairSpan = 12'(4 * CctPairs);
+  localparam logic [11:0] FlowSpan = 12'(4 * NumQps);
+  localparam logic [11:0] EvSpan   = 12'(EvStride * LogDepth);
+
+  logic                 we_setting, we_limit, we_impl, we_mtu, we_log_ctrl, we_sl, we_pair;
+  logic [11:0]          w_sl_off, w_pair_off;
+  logic [3:0]           w_sl;
+  logic                 w_sl_is_min;
+  logic [PairWidth-1:0] w_pair;
+  logic [31:0]          wcur, wmerged;
+  logic                 log_clear;
+
+  assign w_sl_off    = reg_waddr - AddrSlTimer;
+  assign w_pair_off  = reg_waddr - AddrCctPair;
+  assign we_setting  = reg_waddr == AddrCaSetting;
+  assign we_limit    = reg_waddr == AddrCctLimit;
+  assign we_impl     = reg_waddr == AddrImplCtrl;
+  assign we_mtu      = reg_waddr == AddrMtuCycles;
+  assign we_log_ctrl = reg_waddr == AddrLogCtrl;
+  assign we_sl       = (reg_waddr >= AddrSlTimer) && (w_sl_off < SlSpan) && (w_sl_off[1:0] == 2'b00);
+  assign w_sl        = w_sl_off[6:3];
+  assign w_sl_is_min = w_sl_off[2];
+  assign we_pair     = (reg_waddr >= AddrCctPair) && (w_pair_off < PairSpan) && (w_pair_off[1:0] == 2'b00);
+  assign w_pair      = w_pair_off[PairWidth+1:2];
 
   always_comb begin
-    logic [31:0] cur;
-    we_setting  = reg_waddr == AddrCaSetting;
-    we_limit    = reg_waddr == AddrCctLimit;
-    we_impl     = reg_waddr == AddrImplCtrl;
-    we_mtu      = reg_waddr == AddrMtuCycles;
-    we_log_ctrl = reg_waddr == AddrLogCtrl;
-    we_timer    = '0;
-    we_min      = '0;
-    we_pair     = 1'b0;
-    we_pair_idx = '0;
-    cur         = '0;
-    if (we_setting) cur = {15'b0, sl_based_q, control_map_q};
-    if (we_limit)   cur = {cct_limit_q, 16'b0};
-    if (we_impl)    cur = {31'b0, ird_formula_q};
-    if (we_mtu)     cur = {16'b0, mtu_cycles_q};
-    for (int s = 0; s < NumSls; s++) begin
-      if (reg_waddr == AddrSlTimer + 12'(SlStride * s)) begin
-        we_timer[s] = 1'b1;
-        cur = {timer_reload_q[s], increase_q[s], trigger_q[s]};
-      end
-      if (reg_waddr == AddrSlMin + 12'(SlStride * s)) begin
-        we_min[s] = 1'b1;
-        cur = {min_q[s], 24'b0};
-      end
-    end
-    for (int k = 0; k < CctPairs; k++) begin
-      if (reg_waddr == AddrCctPair + 12'(4 * k)) begin
-        we_pair     = 1'b1;
-        we_pair_idx = PairWidth'(k);
-      end
-    end
-    wmerged    = merge(cur, reg_wdata, reg_wstrb);
-    reg_werror = !(we_setting || we_limit || we_impl || we_mtu || we_log_ctrl ||
-                   (we_timer != '0) || (we_min != '0) || we_pair);
-    log_clear  = reg_we && we_log_ctrl && wmerged[0];
+    wcur = '0;
+    if (we_setting) wcur = {15'b0, sl_based_q, control_map_q};
+    if (we_limit)   wcur = {cct_limit_q, 16'b0};
+    if (we_impl)    wcur = {31'b0, ird_formula_q};
+    if (we_mtu)     wcur = {16'b0, mtu_cycles_q};
+    if (we_sl)      wcur = w_sl_is_min ? {min_q[w_sl], 24'b0}
+                                       : {timer_reload_q[w_sl], increase_q[w_sl], trigger_q[w_sl]};
   end
+
+  assign wmerged    = merge(wcur, reg_wdata, reg_wstrb);
+  assign reg_werror = !(we_setting || we_limit || we_impl || we_mtu || we_log_ctrl || we_sl || we_pair);
+  assign log_clear  = reg_we && we_log_ctrl && wmerged[0];
 
   logic wr_ok;
   assign wr_ok = reg_we && !reg_werror;
@@ -329,22 +307,47 @@ module ccti_block #(
       query_enabled_q <= control_map_q[query_sl_i];
       query_ccti_q    <= query_ccti;
 
-      for (int f = 0; f < NumQps; f++) begin
-        ccti_q[f]    <= ccti_d[f];
-        flow_sl_q[f] <= flow_sl_d[f];
+      // Expiry (rare, so the per-flow work is evaluated only then): every governed flow
+      // above its SL's CCTI_Min drops by one, and an expiring timer re-arms while a flow of
+      // its SL stays above the minimum after this edge.
+      if (expired != '0) begin
+        logic [NumSls-1:0] above_min;
+        above_min = '0;
+        for (int f = 0; f < NumQps; f++) begin
+          logic                 governed;
+          logic [3:0]           sl, sl_after;
+          logic [CctiWidth-1:0] after;
+          governed = sl_based_q ? (f < NumSls) : 1'b1;
+          sl       = sl_based_q ? 4'(f) : flow_sl_q[f];
+          after    = (governed && expired[sl] && (8'(ccti_q[f]) > min_q[sl])) ? ccti_q[f] - 1'b1 : ccti_q[f];
+          sl_after = sl;
+          if (becn && becn_flow == QpWidth'(f)) begin
+            after = becn_next;
+            if (!sl_based_q) sl_after = becn_sl_i;
+          end
+          ccti_q[f] <= after;
+          if (governed && (8'(after) > min_q[sl_after])) above_min[sl_after] = 1'b1;
+        end
+        for (int s = 0; s < NumSls; s++) begin
+          if (expired[s]) begin
+            timer_running_q[s] <= above_min[s];
+            timer_count_q[s]   <= above_min[s] ? timer_reload_q[s] : 16'd0;
+          end
+        end
       end
-
-      // Timers: re-arm after an expiry while a flow of the SL is above CCTI_Min; a BECN
-      // arms an idle timer; a running timer is never restarted by a BECN.
+      if (becn) begin
+        ccti_q[becn_flow] <= becn_next;
+        if (!sl_based_q) flow_sl_q[becn_flow] <= becn_sl_i;
+      end
+      // A BECN arms an idle timer; a running timer is never restarted by a BECN.
       for (int s = 0; s < NumSls; s++) begin
-        if (expired[s]) begin
-          timer_running_q[s] <= above_min[s];
-          timer_count_q[s]   <= above_min[s] ? timer_reload_q[s] : 16'd0;
-        end else if (becn && becn_sl_i == 4'(s) && !timer_running_q[s]) begin
-          timer_running_q[s] <= 1'b1;
-          timer_count_q[s]   <= timer_reload_q[s];
-        end else if (tick && timer_running_q[s] && timer_count_q[s] > 16'd1) begin
-          timer_count_q[s]   <= timer_count_q[s] - 16'd1;
+        if (!expired[s]) begin
+          if (becn && becn_sl_i == 4'(s) && !timer_running_q[s]) begin
+            timer_running_q[s] <= 1'b1;
+            timer_count_q[s]   <= timer_reload_q[s];
+          end else if (tick && timer_running_q[s] && timer_count_q[s] > 16'd1) begin
+            timer_count_q[s]   <= timer_count_q[s] - 16'd1;
+          end
         end
       end
       expiries_q      <= expiries_q + expired_count;
@@ -376,18 +379,16 @@ module ccti_block #(
         sl_based_q    <= wmerged[16];
         control_map_q <= wmerged[15:0];
       end
-      for (int s = 0; s < NumSls; s++) begin
-        if (wr_ok && we_timer[s]) begin
-          timer_reload_q[s] <= wmerged[31:16];
-          increase_q[s]     <= wmerged[15:8];
-          trigger_q[s]      <= wmerged[7:0];
-        end
-        if (wr_ok && we_min[s]) min_q[s] <= wmerged[31:24];
+      if (wr_ok && we_sl && !w_sl_is_min) begin
+        timer_reload_q[w_sl] <= wmerged[31:16];
+        increase_q[w_sl]     <= wmerged[15:8];
+        trigger_q[w_sl]      <= wmerged[7:0];
       end
+      if (wr_ok && we_sl && w_sl_is_min) min_q[w_sl] <= wmerged[31:24];
       if (wr_ok && we_limit) cct_limit_q <= wmerged[31:16];
       if (wr_ok && we_pair) begin
         for (int b = 0; b < 4; b++) begin
-          if (reg_wstrb[b]) cct_q[we_pair_idx][8*b +: 8] <= reg_wdata[8*b +: 8];
+          if (reg_wstrb[b]) cct_q[w_pair][8*b +: 8] <= reg_wdata[8*b +: 8];
         end
       end
       if (wr_ok && we_impl) ird_formula_q <= wmerged[0];
@@ -401,58 +402,47 @@ module ccti_block #(
   // ---------------------------------------------------------------------------------------
   // CSR read decode
   // ---------------------------------------------------------------------------------------
-  logic        array_hit;
-  logic [31:0] array_rdata;
+  logic [11:0]        r_sl_off, r_pair_off, r_flow_off, r_ev_off;
+  logic               r_sl, r_pair, r_flow, r_ev;
+  logic [4:0]         ev_slot_sum;
+  logic [3:0]         ev_idx, ev_slot;
+  logic               ev_valid;
+  logic [QpWidth-1:0] r_flow_idx;
+  logic               array_hit;
+  logic [31:0]        array_rdata;
+
+  assign r_sl_off   = reg_raddr - AddrSlTimer;
+  assign r_pair_off = reg_raddr - AddrCctPair;
+  assign r_flow_off = reg_raddr - AddrFlowCcti;
+  assign r_ev_off   = reg_raddr - AddrEvLqpn;
+  assign r_sl       = (reg_raddr >= AddrSlTimer) && (r_sl_off < SlSpan);
+  assign r_pair     = (reg_raddr >= AddrCctPair) && (r_pair_off < PairSpan);
+  assign r_flow     = (reg_raddr >= AddrFlowCcti) && (r_flow_off < FlowSpan);
+  assign r_ev       = (reg_raddr >= AddrEvLqpn) && (r_ev_off < EvSpan);
+  assign r_flow_idx = r_flow_off[QpWidth+1:2];
+  // Event e (0 = most recent) sits in slot (head - 1 - e) mod 13.
+  assign ev_idx      = r_ev_off[7:4];
+  assign ev_slot_sum = 5'(log_head_q) + 5'(LogDepth - 1) - 5'(ev_idx);
+  assign ev_slot     = (ev_slot_sum >= 5'(LogDepth)) ? 4'(ev_slot_sum - 5'(LogDepth)) : 4'(ev_slot_sum);
+  assign ev_valid    = ev_idx < log_count_q;
 
   always_comb begin
-    array_hit   = 1'b0;
+    array_hit   = r_sl || r_pair || r_flow || r_ev;
     array_rdata = '0;
-    for (int s = 0; s < NumSls; s++) begin
-      if (reg_raddr == AddrSlTimer + 12'(SlStride * s)) begin
-        array_hit   = 1'b1;
-        array_rdata = {timer_reload_q[s], increase_q[s], trigger_q[s]};
-      end
-      if (reg_raddr == AddrSlMin + 12'(SlStride * s)) begin
-        array_hit   = 1'b1;
-        array_rdata = {min_q[s], 24'b0};
-      end
+    if (r_sl) begin
+      array_rdata = r_sl_off[2] ? {min_q[r_sl_off[6:3]], 24'b0}
+                                : {timer_reload_q[r_sl_off[6:3]], increase_q[r_sl_off[6:3]],
+                                   trigger_q[r_sl_off[6:3]]};
     end
-    for (int k = 0; k < CctPairs; k++) begin
-      if (reg_raddr == AddrCctPair + 12'(4 * k)) begin
-        array_hit   = 1'b1;
-        array_rdata = cct_q[k];
-      end
-    end
-    for (int f = 0; f < NumQps; f++) begin
-      if (reg_raddr == AddrFlowCcti + 12'(4 * f)) begin
-        array_hit   = 1'b1;
-        array_rdata = {12'b0, flow_sl_q[f], 16'(ccti_q[f])};
-      end
-    end
-    for (int e = 0; e < LogDepth; e++) begin
-      logic [4:0] slot_sum;
-      logic [3:0] slot;
-      logic       valid;
-      // Event e (0 = most recent) sits in slot (head - 1 - e) mod 13.
-      slot_sum = 5'(log_head_q) + 5'(LogDepth - 1 - e);
-      slot     = (slot_sum >= 5'(LogDepth)) ? 4'(slot_sum - 5'(LogDepth)) : 4'(slot_sum);
-      valid    = 4'(e) < log_count_q;
-      if (reg_raddr == AddrEvLqpn + 12'(EvStride * e)) begin
-        array_hit = 1'b1;
-        if (valid) array_rdata = {24'(log_lqpn_q[slot]), 8'b0};
-      end
-      if (reg_raddr == AddrEvRqpn + 12'(EvStride * e)) begin
-        array_hit = 1'b1;
-        if (valid) array_rdata = {log_rqpn_q[slot], 8'b0};
-      end
-      if (reg_raddr == AddrEvInfo + 12'(EvStride * e)) begin
-        array_hit = 1'b1;
-        if (valid) array_rdata = {log_sl_q[slot], log_st_q[slot], 8'b0, log_rlid_q[slot]};
-      end
-      if (reg_raddr == AddrEvTs + 12'(EvStride * e)) begin
-        array_hit = 1'b1;
-        if (valid) array_rdata = log_ts_q[slot];
-      end
+    if (r_pair) array_rdata = cct_q[r_pair_off[PairWidth+1:2]];
+    if (r_flow) array_rdata = {12'b0, flow_sl_q[r_flow_idx], 16'(ccti_q[r_flow_idx])};
+    if (r_ev && ev_valid) begin
+      unique case (r_ev_off[3:2])
+        2'd0:    array_rdata = {24'(log_lqpn_q[ev_slot]), 8'b0};
+        2'd1:    array_rdata = {log_rqpn_q[ev_slot], 8'b0};
+        2'd2:    array_rdata = {log_sl_q[ev_slot], log_st_q[ev_slot], 8'b0, log_rlid_q[ev_slot]};
+        default: array_rdata = log_ts_q[ev_slot];
+      endcase
     end
   end
 
@@ -490,15 +480,24 @@ module ccti_block #(
   assign unused_re = reg_re;
 
 `ifndef SYNTHESIS
-  // No CCTI ever exceeds the clamped limit it was raised against.
+  // The array decode above relies on this layout of the generated register map.
+  initial begin
+    if (AddrSlMin != AddrSlTimer + 12'd4 || SlStride != 8) $fatal(1, "CA_SL_* layout changed");
+    if (AddrEvRqpn != AddrEvLqpn + 12'd4 || AddrEvInfo != AddrEvLqpn + 12'd8 ||
+        AddrEvTs != AddrEvLqpn + 12'd12 || EvStride != 16) begin
+      $fatal(1, "LOG_EVENT_* layout changed");
+    end
+  end
+
+  // A BECN never raises a CCTI beyond the clamped CCTI_Limit.
   CctiBounded_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      becn |=> 8'(ccti_q[$past(becn_flow)]) <= 8'(LastEntry))
-    else $error("CCTI beyond the CCT");
+      becn |-> becn_next <= limit)
+    else $error("CCTI raised beyond CCTI_Limit");
   LogBounds_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       log_count_q <= 4'(LogDepth) && log_head_q < 4'(LogDepth))
     else $error("congestion log pointer out of range");
   TimerExpiry_C: cover property (@(posedge clk_i) expired != '0);
-  CctiAtLimit_C: cover property (@(posedge clk_i) becn && ccti_d[becn_flow] == limit);
+  CctiAtLimit_C: cover property (@(posedge clk_i) becn && becn_next == limit);
   TriggerEvent_C: cover property (@(posedge clk_i) trigger);
 `endif
 

@@ -105,6 +105,7 @@ class FecnMarker {
   unsigned packet_size() const;
   unsigned marking_rate() const;
   bool victim_mask() const { return victim_mask_; }
+  bool port_override() const { return port_valid_; }
   ThresholdMapping mapping() const { return mapping_; }
   MarkingMode marking_mode() const { return marking_mode_; }
   unsigned hysteresis() const { return hysteresis_; }

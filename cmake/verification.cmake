@@ -1,0 +1,1 @@
+# Mutation, coverage, lint and synthesis targets.

@@ -1,0 +1,175 @@
+// Co-simulation harness: phases, scoreboard, mismatch report.
+#include "tb/cosim_harness.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <iostream>
+
+namespace ibcc::tb {
+
+CosimHarness::CosimHarness(sc_core::sc_module_name name, const CosimOptions& opts)
+    : sc_core::sc_module(name), opts_(opts), rng_(opts.seed), master_(opts.seed * 7919u + 1u) {
+  SC_METHOD(on_negedge);
+  sensitive << clk.negedge_event();
+  dont_initialize();
+  for (const char* bin : {"axi_aw_before_w", "axi_w_before_aw", "axi_aw_with_w", "axi_b_stall",
+                          "axi_r_stall", "axi_write_slverr", "axi_read_slverr",
+                          "axi_partial_strobe", "axi_read_write_overlap"}) {
+    coverage_.declare(bin, "AXI4-Lite handshake or response case");
+  }
+}
+
+void CosimHarness::check(const char* signal, uint64_t rtl, uint64_t ref) {
+  if (rtl != ref) cycle_mismatches_.push_back({signal, rtl, ref});
+}
+
+void CosimHarness::check_axil() {
+  const cc::AxiLiteOut r = axil_rtl.sample();
+  const cc::AxiLiteOut m = axil_ref.sample();
+  check("s_axil_awready_o", r.awready, m.awready);
+  check("s_axil_wready_o", r.wready, m.wready);
+  check("s_axil_bvalid_o", r.bvalid, m.bvalid);
+  check("s_axil_bresp_o", r.bresp, m.bresp);
+  check("s_axil_arready_o", r.arready, m.arready);
+  check("s_axil_rvalid_o", r.rvalid, m.rvalid);
+  check("s_axil_rdata_o", r.rdata, m.rdata);
+  check("s_axil_rresp_o", r.rresp, m.rresp);
+}
+
+void CosimHarness::sample_bus_coverage() {
+  const AxiBusEvents& e = master_.events();
+  coverage_.hit("axi_aw_before_w", e.aw_before_w);
+  coverage_.hit("axi_w_before_aw", e.w_before_aw);
+  coverage_.hit("axi_aw_with_w", e.aw_with_w);
+  coverage_.hit("axi_b_stall", e.b_stalled);
+  coverage_.hit("axi_r_stall", e.r_stalled);
+  coverage_.hit("axi_write_slverr", e.write_slverr);
+  coverage_.hit("axi_read_slverr", e.read_slverr);
+  coverage_.hit("axi_partial_strobe", e.partial_strobe);
+  coverage_.hit("axi_read_write_overlap", e.read_write_overlap);
+}
+
+void CosimHarness::report_mismatches() {
+  const std::string phase = phase_ < phases_.size() ? phases_[phase_].name : "end";
+  for (const auto& m : cycle_mismatches_) {
+    std::cout << fmt::format(
+        "MISMATCH block={} test={} phase={} cycle={} time={}ns signal={} rtl=0x{:x} ref=0x{:x} "
+        "seed={}\n",
+        opts_.block, opts_.test, phase, cycle_, sc_core::sc_time_stamp().to_seconds() * 1e9,
+        m.signal, m.rtl, m.ref, opts_.seed);
+  }
+  std::cout << fmt::format(
+      "reproduce with waves: {} cosim --block {} --test {} --cycles {} --seed {} --waves "
+      "waves_{}_{}\n",
+      opts_.command, opts_.block, opts_.test, opts_.cycles, opts_.seed, opts_.block, opts_.seed);
+}
+
+void CosimHarness::next_phase() {
+  ++phase_;
+  phase_cycle_ = 0;
+  state_ = phase_ < phases_.size() ? State::kDrain : State::kDone;
+}
+
+void CosimHarness::on_negedge() {
+  ++cycle_;
+  // Scoreboard: every output, every cycle (reset included).
+  cycle_mismatches_.clear();
+  compare_outputs();
+  if (!cycle_mismatches_.empty()) {
+    mismatches_ += cycle_mismatches_.size();
+    if (!stopping_) {
+      report_mismatches();
+      stopping_ = true;
+      stop_countdown_ = kCyclesAfterMismatch;
+    }
+  }
+  if (stopping_) {
+    if (stop_countdown_-- == 0) sc_core::sc_stop();
+  }
+  if (rst_n.read()) {
+    sample_coverage();
+    sample_bus_coverage();
+  }
+
+  // Test program.
+  bool running = false;
+  for (bool advanced = true; advanced;) {
+    advanced = false;
+    if (state_ == State::kDone) break;
+    const Phase& ph = phases_[phase_];
+    switch (state_) {
+      case State::kDrain:
+        if (!master_.idle()) break;  // let the previous phase's bus traffic finish
+        if (ph.reset) {
+          state_ = State::kReset;
+          reset_left_ = kResetCycles;
+        } else {
+          for (const CsrOp& op : ph.csr) master_.push(op);
+          state_ = State::kCsr;
+          advanced = true;
+        }
+        break;
+      case State::kReset:
+        if (reset_left_ == 0) {
+          for (const CsrOp& op : ph.csr) master_.push(op);
+          state_ = State::kCsr;
+          advanced = true;
+        } else {
+          --reset_left_;
+        }
+        break;
+      case State::kCsr:
+        if (master_.idle()) {
+          state_ = State::kRun;
+          advanced = true;
+        }
+        break;
+      case State::kRun: {
+        const bool more = ph.until_total ? cycle_ < opts_.cycles : phase_cycle_ < ph.cycles;
+        if (more && ph.stimulus) {
+          ph.stimulus(phase_cycle_++);
+          running = true;
+        } else if (more) {
+          ++phase_cycle_;
+          running = true;
+        } else {
+          next_phase();
+          advanced = true;
+        }
+        break;
+      }
+      case State::kDone:
+        break;
+    }
+  }
+  if (state_ == State::kDone && master_.idle() && !stopping_) {
+    sc_core::sc_stop();
+    return;
+  }
+  rst_n.write(state_ != State::kReset);
+  if (!running) idle_stimulus();
+  apply_stimulus();
+  cc::AxiLiteIn bus;
+  master_.drive(axil_ref.sample(), &bus);
+  if (state_ == State::kReset) bus = {};
+  axil_in.drive(bus);
+}
+
+CosimSummary CosimHarness::run() {
+  CosimSummary s;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  if (!opts_.waves_dir.empty()) open_waves(opts_.waves_dir);
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const auto t1 = std::chrono::steady_clock::now();
+  if (!opts_.waves_dir.empty()) close_waves();
+  s.wall_s = std::chrono::duration<double>(t1 - t0).count();
+  s.cycles = cycle_;
+  s.mismatches = mismatches_;
+  s.missed_bins = coverage_.missed();
+  s.completed = state_ == State::kDone;
+  return s;
+}
+
+}  // namespace ibcc::tb

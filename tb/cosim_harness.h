@@ -1,0 +1,126 @@
+// Co-simulation harness shared by the block testbenches: clock and reset, the test program
+// (phases of register accesses and datapath stimulus), the AXI master, the cycle-by-cycle
+// scoreboard with its mismatch report, and functional coverage.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "tb/axil_master.h"
+#include "tb/coverage.h"
+#include "tb/fast_rng.h"
+#include "tb/rtl_models.h"
+#include "wrappers/axil_ports.h"
+
+namespace ibcc::tb {
+
+struct CosimOptions {
+  std::string block;               // fecn | ccti
+  std::string test = "all";        // a directed test, "random", or "all"
+  uint64_t cycles = 100000;        // at least this many cycles in total
+  uint64_t seed = 1;
+  std::string waves_dir;           // empty: no waves
+  std::string coverage_json;       // empty: not written
+  std::string rtl_coverage_file;   // Verilator coverage data (coverage build only)
+  bool require_coverage = false;   // fail if a functional coverage bin is never hit
+  bool quiet = false;
+  std::string command = "build/bin/ibcc";  // how this binary was invoked, for repro lines
+};
+
+struct CosimSummary {
+  uint64_t cycles = 0;
+  uint64_t mismatches = 0;
+  double wall_s = 0;
+  std::vector<std::string> missed_bins;
+  bool completed = false;
+};
+
+// One step of a test program: optional reset, register accesses (waited for), then
+// `cycles` cycles of datapath stimulus from `stimulus(i)`.
+struct Phase {
+  std::string name;
+  bool reset = false;
+  std::vector<CsrOp> csr;
+  uint64_t cycles = 0;
+  bool until_total = false;  // run until the whole run reaches CosimOptions::cycles
+  std::function<void(uint64_t i)> stimulus;
+};
+
+class CosimHarness : public sc_core::sc_module {
+ public:
+  static constexpr unsigned kClockPeriodPs = 4000;  // 250 MHz core clock
+  static constexpr unsigned kResetCycles = 3;
+  static constexpr unsigned kCyclesAfterMismatch = 4;  // so the waves show the aftermath
+
+  CosimHarness(sc_core::sc_module_name name, const CosimOptions& opts);
+
+  // After construction: build the program, then run.
+  void set_program(std::vector<Phase> phases) { phases_ = std::move(phases); }
+  CosimSummary run();
+
+  uint64_t cycle() const { return cycle_; }
+  FastRng& rng() { return rng_; }
+  AxiLiteMaster& master() { return master_; }
+  Coverage& coverage() { return coverage_; }
+  const CosimOptions& options() const { return opts_; }
+
+  sc_core::sc_clock clk{"clk", sc_core::sc_time(kClockPeriodPs, sc_core::SC_PS)};
+  sc_core::sc_signal<bool> rst_n{"rst_n"};
+  sc::AxilMasterSignals axil_in;
+  sc::AxilSlaveSignals axil_rtl{"rtl"};
+  sc::AxilSlaveSignals axil_ref{"ref"};
+
+ protected:
+  // Block hooks.
+  virtual void compare_outputs() = 0;     // call check() for every output
+  virtual void sample_coverage() = 0;     // after compare, every cycle out of reset
+  virtual void idle_stimulus() = 0;       // datapath quiet (during reset and CSR phases)
+  virtual void apply_stimulus() = 0;      // write the datapath stimulus to the signals
+  virtual void open_waves(const std::string& dir) = 0;
+  virtual void close_waves() = 0;
+
+  void check(const char* signal, uint64_t rtl, uint64_t ref);
+  void check_axil();
+  void sample_bus_coverage();
+  const char* block_name() const { return opts_.block.c_str(); }
+
+ private:
+  SC_HAS_PROCESS(CosimHarness);
+  void on_negedge();
+  void next_phase();
+  void report_mismatches();
+
+  enum class State { kDrain, kReset, kCsr, kRun, kDone };
+
+  CosimOptions opts_;
+  FastRng rng_;
+  AxiLiteMaster master_;
+  Coverage coverage_;
+  std::vector<Phase> phases_;
+  size_t phase_ = 0;
+  State state_ = State::kDrain;
+  uint64_t phase_cycle_ = 0;
+  unsigned reset_left_ = 0;
+  uint64_t cycle_ = 0;
+
+  struct Mismatch {
+    std::string signal;
+    uint64_t rtl, ref;
+  };
+  std::vector<Mismatch> cycle_mismatches_;
+  uint64_t mismatches_ = 0;
+  unsigned stop_countdown_ = 0;
+  bool stopping_ = false;
+};
+
+// Entry point of `ibcc cosim`: elaborate the block's testbench, run, report. Returns the
+// process exit code (0 pass, 1 mismatch or missed coverage, 2 bad arguments).
+int run_cosim(const CosimOptions& opts);
+std::vector<std::string> cosim_tests(const std::string& block);
+
+}  // namespace ibcc::tb
