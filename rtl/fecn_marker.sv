@@ -221,6 +221,16 @@ module fecn_marker #(
   logic        we_impl, we_capacity, we_lfsr, we_log_ctrl, we_ignored;
   logic [31:0] wmerged;
   logic        log_clear;
+  // The 8-word mask arrays are decoded by address arithmetic.
+  logic [11:0] w_victim_off, w_credit_off;
+  logic        w_victim_hit, w_credit_hit;
+  logic [2:0]  w_mask_word;
+
+  assign w_victim_off = reg_waddr - AddrVictimMask;
+  assign w_credit_off = reg_waddr - AddrCreditMask;
+  assign w_victim_hit = (reg_waddr >= AddrVictimMask) && (w_victim_off < 12'd32) && (w_victim_off[1:0] == 2'b00);
+  assign w_credit_hit = (reg_waddr >= AddrCreditMask) && (w_credit_off < 12'd32) && (w_credit_off[1:0] == 2'b00);
+  assign w_mask_word  = w_victim_off[4:2];
 
   always_comb begin
     logic [31:0] cur;
@@ -259,14 +269,12 @@ module fecn_marker #(
     end else if (reg_waddr == AddrLogCtrl) begin
       we_log_ctrl = 1'b1;
     end
-    for (int i = 0; i < 8; i++) begin
-      if (reg_waddr == AddrVictimMask + 12'(4 * i)) begin
-        we_victim = (i == MaskWord);
-        we_ignored = (i != MaskWord);
-        cur = (i == MaskWord) ? (32'(victim_mask_q) << MaskBit) : 32'b0;
-      end
-      if (reg_waddr == AddrCreditMask + 12'(4 * i)) we_ignored = 1'b1;
+    if (w_victim_hit) begin
+      we_victim  = w_mask_word == 3'(MaskWord);
+      we_ignored = w_mask_word != 3'(MaskWord);
+      cur = (w_mask_word == 3'(MaskWord)) ? (32'(victim_mask_q) << MaskBit) : 32'b0;
     end
+    if (w_credit_hit) we_ignored = 1'b1;
     wmerged = merge(cur, reg_wdata, reg_wstrb);
     reg_werror = 1'b1;
     if (we_control_map || we_victim || we_sw_threshold || we_sw_marking || we_port ||
@@ -402,44 +410,45 @@ module fecn_marker #(
   // ---------------------------------------------------------------------------------------
   // CSR read decode
   // ---------------------------------------------------------------------------------------
-  // Registers in arrays (masks, log events): matched by address, out of the case below.
+  // Registers in arrays (masks, log events), decoded by address arithmetic.
+  localparam logic [11:0] LogSpan = 12'(LogStride * LogDepth);
+
+  logic [11:0] r_victim_off, r_credit_off, r_portmap_off, r_log_off;
+  logic        r_victim, r_credit, r_portmap, r_log;
+  logic [5:0]  r_log_word;   // word index within the event area
+  logic [3:0]  r_event;      // event e, 0 = most recent
+  logic [1:0]  r_event_word; // 0 LIDs, 1 SL, 2 timestamp
+  logic [4:0]  r_slot_sum;
+  logic [3:0]  r_slot;
   logic        array_hit;
   logic [31:0] array_rdata;
 
+  assign r_victim_off  = reg_raddr - AddrVictimMask;
+  assign r_credit_off  = reg_raddr - AddrCreditMask;
+  assign r_portmap_off = reg_raddr - AddrLogPortmap;
+  assign r_log_off     = reg_raddr - AddrLogLids;
+  assign r_victim      = (reg_raddr >= AddrVictimMask) && (r_victim_off < 12'd32);
+  assign r_credit      = (reg_raddr >= AddrCreditMask) && (r_credit_off < 12'd32);
+  assign r_portmap     = (reg_raddr >= AddrLogPortmap) && (r_portmap_off < 12'd32);
+  assign r_log         = (reg_raddr >= AddrLogLids) && (r_log_off < LogSpan);
+  assign r_log_word    = r_log_off[7:2];
+  assign r_event       = 4'(r_log_word / 6'd3);
+  assign r_event_word  = 2'(r_log_word % 6'd3);
+  // Event e sits in slot (head - 1 - e) mod 15.
+  assign r_slot_sum    = 5'(log_head_q) + 5'(LogDepth - 1) - 5'(r_event);
+  assign r_slot        = (r_slot_sum >= 5'(LogDepth)) ? 4'(r_slot_sum - 5'(LogDepth)) : 4'(r_slot_sum);
+
   always_comb begin
-    array_hit   = 1'b0;
+    array_hit   = r_victim || r_credit || r_portmap || r_log;
     array_rdata = '0;
-    for (int i = 0; i < 8; i++) begin
-      if (reg_raddr == AddrVictimMask + 12'(4 * i)) begin
-        array_hit = 1'b1;
-        if (i == MaskWord) array_rdata = 32'(victim_mask_q) << MaskBit;
-      end
-      if (reg_raddr == AddrCreditMask + 12'(4 * i)) array_hit = 1'b1;
-      if (reg_raddr == AddrLogPortmap + 12'(4 * i)) begin
-        array_hit = 1'b1;
-        if (i == MaskWord) array_rdata = 32'(port_map_q) << MaskBit;
-      end
-    end
-    for (int e = 0; e < LogDepth; e++) begin
-      logic [4:0] slot_sum;
-      logic [3:0] slot;
-      logic       valid;
-      // Event e (0 = most recent) sits in slot (head - 1 - e) mod 15.
-      slot_sum = 5'(log_head_q) + 5'(LogDepth - 1 - e);
-      slot     = (slot_sum >= 5'(LogDepth)) ? 4'(slot_sum - 5'(LogDepth)) : 4'(slot_sum);
-      valid    = 4'(e) < log_count_q;
-      if (reg_raddr == AddrLogLids + 12'(LogStride * e)) begin
-        array_hit = 1'b1;
-        if (valid) array_rdata = {log_slid_q[slot], log_dlid_q[slot]};
-      end
-      if (reg_raddr == AddrLogSl + 12'(LogStride * e)) begin
-        array_hit = 1'b1;
-        if (valid) array_rdata = {log_sl_q[slot], 28'b0};
-      end
-      if (reg_raddr == AddrLogTs + 12'(LogStride * e)) begin
-        array_hit = 1'b1;
-        if (valid) array_rdata = log_ts_q[slot];
-      end
+    if (r_victim && r_victim_off[4:2] == 3'(MaskWord)) array_rdata = 32'(victim_mask_q) << MaskBit;
+    if (r_portmap && r_portmap_off[4:2] == 3'(MaskWord)) array_rdata = 32'(port_map_q) << MaskBit;
+    if (r_log && r_event < log_count_q) begin
+      unique case (r_event_word)
+        2'd0:    array_rdata = {log_slid_q[r_slot], log_dlid_q[r_slot]};
+        2'd1:    array_rdata = {log_sl_q[r_slot], 28'b0};
+        default: array_rdata = log_ts_q[r_slot];
+      endcase
     end
   end
 
@@ -481,6 +490,13 @@ module fecn_marker #(
   assign unused_re = reg_re ^ tick_unused ^ (^gap_product[15:0]);
 
 `ifndef SYNTHESIS
+  // The array decode above relies on this layout of the generated register map.
+  initial begin
+    if (AddrLogSl != AddrLogLids + 12'd4 || AddrLogTs != AddrLogLids + 12'd8 || LogStride != 12) begin
+      $fatal(1, "LOG_EVENT_* layout changed");
+    end
+  end
+
   // The log never holds more than its depth, and its head stays in the ring.
   LogBounds_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       log_count_q <= 4'(LogDepth) && log_head_q < 4'(LogDepth))

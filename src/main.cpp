@@ -19,8 +19,8 @@ std::string joined_command(int argc, char** argv) { return argc > 0 ? argv[0] : 
 // libsystemc provides main() and calls sc_main (see ../shared/notes/TOOLCHAIN.md).
 int sc_main(int argc, char** argv) {
   (void)kQuietSystemC;
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC: Simulation stopped by user",
-                                          sc_core::SC_DO_NOTHING);
+  // sc_stop() ends every run; its "stopped by user" note is noise.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"ibcc: cycle-level InfiniBand congestion control models, RTL and co-simulation"};
   app.require_subcommand(1);
 

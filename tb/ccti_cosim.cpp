@@ -230,9 +230,7 @@ void CctiCosim::sample_coverage() {
   c.hit("cct_last", e.query_last);
   c.hit("cct_limit_clamped", e.query_limit_clamped);
   c.hit("ccti_min_floor", e.query_min_floor);
-  uint32_t formula = 0;
-  b.read_csr(r::kImplCtrlOffset, &formula);
-  c.hit(formula & 1u ? "ird_shift_left" : "ird_omnipath", o.ird != 0);
+  c.hit(b.ird_formula() == cc::IrdFormula::kShiftLeft ? "ird_shift_left" : "ird_omnipath", o.ird != 0);
   c.hit("csr_write_error", e.write_error);
   c.hit("csr_read_error", e.read_error);
 }

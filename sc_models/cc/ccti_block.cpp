@@ -153,36 +153,39 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   const uint32_t limit = effective_limit();
   bool trigger = false;
 
-  // Per-flow CCTI: the expiry's decrement first, then the BECN's increase.
-  for (unsigned f = 0; f < params_.num_qps; ++f) {
-    const unsigned s = governing_sl(f);
-    uint32_t c = ccti_[f];
-    if (s < kNumSls && ((expired >> s) & 1u)) {
-      if (c > ccti_min_[s]) {
-        --c;
+  // Per-flow CCTI: the expiry's decrement first, then the BECN's increase. Expiries are
+  // rare (at most once per tick), so the sweep over all flows runs only then.
+  if (expired) {
+    for (unsigned f = 0; f < params_.num_qps; ++f) {
+      const unsigned s = governing_sl(f);
+      if (s >= kNumSls || !((expired >> s) & 1u)) continue;
+      if (ccti_[f] > ccti_min_[s]) {
+        --ccti_[f];
         events_.decremented = true;
       } else {
         events_.held_at_min = true;
       }
     }
-    if (becn && f == bflow) {
-      const uint32_t raised = c + increase_[bsl];
-      events_.becn_at_limit = raised >= limit;
-      const uint32_t next = std::min(raised, limit);
-      const uint32_t tt = trigger_threshold_[bsl];
-      trigger = tt != 0 && c < tt && next >= tt;
-      c = next;
-      if (!sl_based_) flow_sl_[f] = bsl;
-    }
-    ccti_[f] = c;
+  }
+  if (becn) {
+    const uint32_t c = ccti_[bflow];
+    const uint32_t raised = c + increase_[bsl];
+    events_.becn_at_limit = raised >= limit;
+    const uint32_t next = std::min(raised, limit);
+    const uint32_t tt = trigger_threshold_[bsl];
+    trigger = tt != 0 && c < tt && next >= tt;
+    ccti_[bflow] = next;
+    if (!sl_based_) flow_sl_[bflow] = bsl;
   }
 
   // Per-SL timers: re-arm after an expiry while a flow of the SL is above CCTI_Min; a
   // BECN arms an idle timer; a running timer is never restarted by a BECN.
   uint32_t above = 0;
-  for (unsigned f = 0; f < params_.num_qps; ++f) {
-    const unsigned s = governing_sl(f);
-    if (s < kNumSls && ccti_[f] > ccti_min_[s]) above |= 1u << s;
+  if (expired) {
+    for (unsigned f = 0; f < params_.num_qps; ++f) {
+      const unsigned s = governing_sl(f);
+      if (s < kNumSls && ccti_[f] > ccti_min_[s]) above |= 1u << s;
+    }
   }
   for (unsigned s = 0; s < kNumSls; ++s) {
     const uint32_t bit = 1u << s;

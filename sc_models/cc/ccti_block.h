@@ -97,6 +97,7 @@ class CctiBlock {
   uint32_t ird_now(uint32_t qp, uint32_t sl) const;
 
   bool sl_based() const { return sl_based_; }
+  IrdFormula ird_formula() const { return ird_formula_; }
   unsigned flow_index(uint32_t qp, uint32_t sl) const {
     return sl_based_ ? (sl & 0xfu) : (qp & (params_.num_qps - 1u));
   }
