@@ -257,6 +257,8 @@ void CctiBlock::advance_idle(const CctiBlockInputs& in, uint64_t cycles) {
       step(in);
       --cycles;
       --settle;
+      // An expiry changes CCTIs the registered lookup shows only one edge later.
+      if (out_.timer_expired != 0 && settle == 0) settle = 1;
       continue;
     }
     uint64_t ticks_to_expiry = std::numeric_limits<uint64_t>::max();
