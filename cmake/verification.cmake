@@ -1,1 +1,69 @@
-# Mutation, coverage, lint and synthesis targets.
+# Verification targets: mutants (the scoreboard must catch them), the coverage-instrumented
+# RTL build and its report, lint, the register-map check and FPGA synthesis.
+
+set(IBCC_RTL_FILES
+  ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv
+  ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
+  ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  ${CMAKE_SOURCE_DIR}/verif/mutations.yaml ${CMAKE_SOURCE_DIR}/verif/mutate.py ${IBCC_RTL_FILES})
+
+# --- Mutants ---------------------------------------------------------------------------------
+execute_process(COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/mutate.py --list
+  OUTPUT_VARIABLE mutation_lines RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "verif/mutate.py --list failed")
+endif()
+string(REPLACE "\n" ";" mutation_lines "${mutation_lines}")
+set(IBCC_MUTANTS "")
+foreach(line ${mutation_lines})
+  if(line STREQUAL "")
+    continue()
+  endif()
+  string(REPLACE " " ";" fields "${line}")
+  list(GET fields 0 mutant)
+  list(GET fields 1 mutant_block)
+  set(dir ${CMAKE_BINARY_DIR}/mutants/${mutant})
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/mutate.py ${mutant} ${dir}
+    RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "mutation ${mutant} does not apply")
+  endif()
+  # A mutant may leave a signal unused: lint warnings must not stop its build.
+  ibcc_rtl_library(ibcc_rtl_${mutant} ${mutant}
+    "${dir}/fecn_marker_reg_pkg.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/fecn_marker.sv"
+    "${dir}/ccti_block_reg_pkg.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ccti_block.sv"
+    "-Wno-fatal")
+  add_executable(ibcc-mutant-${mutant} src/main.cpp)
+  target_link_libraries(ibcc-mutant-${mutant} PRIVATE ibcc_tb ibcc_rtl_${mutant} CLI11::CLI11)
+  list(APPEND IBCC_MUTANTS ${mutant})
+  set(IBCC_MUTANT_BLOCK_${mutant} ${mutant_block})
+endforeach()
+
+# --- Coverage-instrumented RTL (line, toggle and the RTL's cover points) ------------------
+ibcc_rtl_library(ibcc_rtl_cov coverage "${RTL_FECN}" "${RTL_CCTI}" "" COVERAGE)
+add_executable(ibcc-cov EXCLUDE_FROM_ALL src/main.cpp)
+target_link_libraries(ibcc-cov PRIVATE ibcc_tb ibcc_rtl_cov CLI11::CLI11)
+set_target_properties(ibcc_rtl_cov PROPERTIES EXCLUDE_FROM_ALL TRUE)
+add_custom_target(rtl_coverage
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl_coverage.py $<TARGET_FILE:ibcc-cov>
+          ${CMAKE_BINARY_DIR}/rtl_coverage
+  DEPENDS ibcc-cov
+  COMMENT "Co-simulation regression on the coverage build; report in build/rtl_coverage/"
+  USES_TERMINAL)
+
+# --- FPGA synthesis (yosys) ---------------------------------------------------------------
+add_custom_target(synth
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/synth.py ${CMAKE_BINARY_DIR}/synth
+  COMMENT "yosys synth_ice40 and synth_xilinx on both blocks"
+  USES_TERMINAL)
+
+# --- Lint ------------------------------------------------------------------------------------
+add_custom_target(lint
+  COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv
+          ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
+          ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv --top-module fecn_marker
+  COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv
+          ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
+          ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv --top-module ccti_block
+  COMMENT "verilator --lint-only -Wall on rtl/")

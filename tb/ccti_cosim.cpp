@@ -137,12 +137,14 @@ class CctiCosim : public CosimHarness {
     ref_vcd_ = sc_core::sc_create_vcd_trace_file((dir + "/ccti_ref").c_str());
     ref_vcd_->set_time_unit(1, sc_core::SC_PS);
     ref_.trace(ref_vcd_);
-    write_ccti_gtkw(dir, sc::CctiBlockSc::kTracedFlows);
   }
   void close_waves() override {
     rtl_->close_trace();
     if (ref_vcd_) sc_core::sc_close_vcd_trace_file(ref_vcd_);
     ref_vcd_ = nullptr;
+    constexpr unsigned flows = sc::CctiBlockSc::kTracedFlows;
+    write_block_gtkw(options().waves_dir, "ccti", ccti_groups(true, flows), ccti_groups(false, flows),
+                     wave_marker());
   }
 
   void sample_coverage() override;

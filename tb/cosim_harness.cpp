@@ -54,9 +54,9 @@ void CosimHarness::report_mismatches() {
   const std::string phase = phase_ < phases_.size() ? phases_[phase_].name : "end";
   for (const auto& m : cycle_mismatches_) {
     std::cout << fmt::format(
-        "MISMATCH block={} test={} phase={} cycle={} time={}ns signal={} rtl=0x{:x} ref=0x{:x} "
+        "MISMATCH block={} test={} phase={} cycle={} time={} signal={} rtl=0x{:x} ref=0x{:x} "
         "seed={}\n",
-        opts_.block, opts_.test, phase, cycle_, sc_core::sc_time_stamp().to_seconds() * 1e9,
+        opts_.block, opts_.test, phase, cycle_, sc_core::sc_time_stamp().to_string(),
         m.signal, m.rtl, m.ref, opts_.seed);
   }
   std::cout << fmt::format(
@@ -79,6 +79,9 @@ void CosimHarness::on_negedge() {
   if (!cycle_mismatches_.empty()) {
     mismatches_ += cycle_mismatches_.size();
     if (!stopping_) {
+      // The outputs compared now changed at the last rising edge, half a period ago.
+      first_mismatch_ps_ =
+          static_cast<uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e12 + 0.5) - kClockPeriodPs / 2;
       report_mismatches();
       stopping_ = true;
       stop_countdown_ = kCyclesAfterMismatch;

@@ -15,6 +15,7 @@
 #include "tb/coverage.h"
 #include "tb/fast_rng.h"
 #include "tb/rtl_models.h"
+#include "tb/waves.h"
 #include "wrappers/axil_ports.h"
 
 namespace ibcc::tb {
@@ -88,6 +89,8 @@ class CosimHarness : public sc_core::sc_module {
   void check_axil();
   void sample_bus_coverage();
   const char* block_name() const { return opts_.block.c_str(); }
+  // The first mismatch's time (0 if none), for the marker of the GTKWave save files.
+  WaveMarker wave_marker() const { return {first_mismatch_ps_, kClockPeriodPs}; }
 
  private:
   SC_HAS_PROCESS(CosimHarness);
@@ -114,6 +117,7 @@ class CosimHarness : public sc_core::sc_module {
   };
   std::vector<Mismatch> cycle_mismatches_;
   uint64_t mismatches_ = 0;
+  uint64_t first_mismatch_ps_ = 0;
   unsigned stop_countdown_ = 0;
   bool stopping_ = false;
 };

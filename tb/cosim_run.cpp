@@ -36,7 +36,7 @@ int run_cosim(const CosimOptions& opts) {
       "cosim block={} rtl={} test={} seed={}: {} cycles, {} mismatches, {:.2f} s, {:.3f} M cycles/s\n",
       opts.block, rtl_variant(), opts.test, opts.seed, s.cycles, s.mismatches, s.wall_s,
       s.wall_s > 0 ? s.cycles / s.wall_s / 1e6 : 0.0);
-  if (!opts.quiet || !s.missed_bins.empty()) tb->coverage().report(std::cout);
+  if (!opts.quiet || (opts.require_coverage && !s.missed_bins.empty())) tb->coverage().report(std::cout);
   if (!opts.coverage_json.empty()) {
     std::ofstream(opts.coverage_json) << tb->coverage().json() << "\n";
   }

@@ -124,12 +124,13 @@ class FecnCosim : public CosimHarness {
     ref_vcd_ = sc_core::sc_create_vcd_trace_file((dir + "/fecn_ref").c_str());
     ref_vcd_->set_time_unit(1, sc_core::SC_PS);
     ref_.trace(ref_vcd_);
-    write_fecn_gtkw(dir, kFecnVls);
   }
   void close_waves() override {
     rtl_->close_trace();
     if (ref_vcd_) sc_core::sc_close_vcd_trace_file(ref_vcd_);
     ref_vcd_ = nullptr;
+    write_block_gtkw(options().waves_dir, "fecn", fecn_groups(true, kFecnVls), fecn_groups(false, kFecnVls),
+                     wave_marker());
   }
 
   void sample_coverage() override;

@@ -117,7 +117,7 @@ bool rtl_coverage_enabled() { return VM_COVERAGE != 0; }
 
 void rtl_write_coverage(const std::string& path) {
 #if VM_COVERAGE
-  VerilatedCov::write(path.c_str());
+  Verilated::threadContextp()->coveragep()->write(path.c_str());
 #else
   (void)path;
 #endif

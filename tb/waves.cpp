@@ -1,12 +1,170 @@
-// Waveform directory and GTKWave save files.
+// Waveform directory and GTKWave save files: one for the RTL's FST, one for the reference's
+// VCD, both grouped the way one debugs the block, with the marker on the first mismatch.
 #include "tb/waves.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 
 namespace ibcc::tb {
 
+namespace {
+
+// GTKWave trace flags (gtkwave's analyzer.h): display format and group markers.
+constexpr unsigned kHex = 0x22;        // TR_HEX | TR_RJUSTIFY
+constexpr unsigned kDec = 0x24;        // TR_DEC | TR_RJUSTIFY
+constexpr unsigned kBin = 0x28;        // TR_BIN | TR_RJUSTIFY
+constexpr unsigned kGroupBegin = 0x800200;
+constexpr unsigned kGroupEnd = 0x1000200;
+
+void write_gtkw(const std::string& path, const std::string& dump, const std::vector<WaveGroup>& groups,
+                const std::string& scope, const WaveMarker& marker) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path);
+  f << "[*] GTKWave save file written by ibcc cosim\n";
+  f << "[dumpfile] \"" << std::filesystem::absolute(dump).string() << "\"\n";
+  if (marker.time_ps != 0) {
+    // Show the cycles before and after the first mismatch, marker on it.
+    const uint64_t window = 40ull * marker.period_ps;
+    f << "[timestart] " << (marker.time_ps > window ? marker.time_ps - window : 0) << "\n";
+    f << "*-14.000000 " << marker.time_ps << " -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
+  } else {
+    f << "[timestart] 0\n";
+    f << "*-14.000000 0 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
+  }
+  f << "[size] 1600 900\n[pos] 0 0\n[sst_expanded] 1\n[signals_width] 300\n[sst_width] 200\n";
+  for (const WaveGroup& g : groups) {
+    f << "@" << std::hex << kGroupBegin << std::dec << "\n-" << g.name << "\n";
+    for (const WaveSignal& s : g.signals) {
+      f << "@" << std::hex << s.flags << std::dec << "\n" << scope << s.name << "\n";
+    }
+    f << "@" << std::hex << kGroupEnd << std::dec << "\n-" << g.name << "\n";
+  }
+}
+
+}  // namespace
+
 void make_wave_dir(const std::string& dir) { std::filesystem::create_directories(dir); }
-void write_fecn_gtkw(const std::string&, unsigned) {}
-void write_ccti_gtkw(const std::string&, unsigned) {}
+
+size_t count_signals(const std::vector<WaveGroup>& groups) {
+  size_t n = 0;
+  for (const auto& g : groups) n += g.signals.size();
+  return n;
+}
+
+std::vector<WaveGroup> axil_group(const std::string& extra_prefix, bool rtl) {
+  WaveGroup g{"Bus (AXI4-Lite)", {}};
+  for (const char* s : {"s_axil_awvalid_i", "s_axil_awready_o"}) g.signals.push_back({s, kBin});
+  g.signals.push_back({"s_axil_awaddr_i[" + std::string(rtl ? "11" : "31") + ":0]", kHex});
+  for (const char* s : {"s_axil_wvalid_i", "s_axil_wready_o"}) g.signals.push_back({s, kBin});
+  g.signals.push_back({"s_axil_wdata_i[31:0]", kHex});
+  g.signals.push_back({rtl ? "s_axil_wstrb_i[3:0]" : "s_axil_wstrb_i[31:0]", kBin});
+  for (const char* s : {"s_axil_bvalid_o", "s_axil_bready_i"}) g.signals.push_back({s, kBin});
+  g.signals.push_back({rtl ? "s_axil_bresp_o[1:0]" : "s_axil_bresp_o[31:0]", kDec});
+  for (const char* s : {"s_axil_arvalid_i", "s_axil_arready_o"}) g.signals.push_back({s, kBin});
+  g.signals.push_back({"s_axil_araddr_i[" + std::string(rtl ? "11" : "31") + ":0]", kHex});
+  for (const char* s : {"s_axil_rvalid_o", "s_axil_rready_i"}) g.signals.push_back({s, kBin});
+  g.signals.push_back({"s_axil_rdata_o[31:0]", kHex});
+  g.signals.push_back({rtl ? "s_axil_rresp_o[1:0]" : "s_axil_rresp_o[31:0]", kDec});
+  if (rtl) {
+    for (auto s : {"reg_we", "reg_werror", "reg_re", "reg_rerror"}) g.signals.push_back({extra_prefix + s, kBin});
+    g.signals.push_back({extra_prefix + "reg_waddr[11:0]", kHex});
+    g.signals.push_back({extra_prefix + "reg_raddr[11:0]", kHex});
+    g.signals.push_back({extra_prefix + "reg_rdata[31:0]", kHex});
+  }
+  return {g};
+}
+
+std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_vls) {
+  // RTL vectors carry their real width; the reference traces 32-bit integers.
+  auto w = [rtl](const std::string& name, unsigned bits) {
+    return name + "[" + std::to_string((rtl ? bits : 32) - 1) + ":0]";
+  };
+  std::vector<WaveGroup> g;
+  g.push_back({"Config", {{w("threshold", 4), kDec}, {w("packet_size", 8), kDec}, {w("marking_rate", 16), kDec},
+                          {w("mapping_q", 2), kDec}, {rtl ? "marking_mode_q" : "marking_mode_q[31:0]", kDec},
+                          {w("hysteresis_q", 4), kDec}, {w("capacity_q", 12), kDec}, {"victim_mask_q", kBin}}});
+  g.push_back({"Inputs", {{"voq_fill_i[383:0]", kHex},
+                          {rtl ? "credits_i[47:0]" : "credits_i[63:0]", kHex}, {"pkt_valid_i", kBin},
+                          {w("pkt_vl_i", 4), kDec}, {w("pkt_sl_i", 4), kDec}, {w("pkt_len_i", 8), kDec},
+                          {w("pkt_slid_i", 16), kHex}, {w("pkt_dlid_i", 16), kHex}}});
+  WaveGroup state{"Congestion state", {}};
+  if (rtl) {
+    state.signals = {{"enter_level[4:0]", kDec}, {"exit_level[4:0]", kDec}, {"cong_d[3:0]", kBin}};
+  }
+  state.signals.push_back({rtl ? "cong_state_o[3:0]" : "cong_state_o[31:0]", kBin});
+  g.push_back(state);
+  WaveGroup fecn{"FECN", {}};
+  if (rtl) fecn.signals = {{"eligible", kBin}, {"mark", kBin}};
+  for (unsigned v = 0; v < num_vls; ++v) {
+    fecn.signals.push_back({rtl ? fmt::format("skip_q[{}][16:0]", v) : fmt::format("skip_q({})[31:0]", v), kDec});
+  }
+  fecn.signals.push_back({w("lfsr_q", 16), kHex});
+  fecn.signals.push_back({"fecn_valid_o", kBin});
+  fecn.signals.push_back({"fecn_mark_o", kBin});
+  fecn.signals.push_back({w("pkts_marked_q", 32), kDec});
+  fecn.signals.push_back({w("log_count_q", 4), kDec});
+  fecn.signals.push_back({w("timestamp", 32), kDec});
+  g.push_back(fecn);
+  for (auto& b : axil_group("", rtl)) g.push_back(b);
+  return g;
+}
+
+std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows) {
+  auto w = [rtl](const std::string& name, unsigned bits) {
+    return name + "[" + std::to_string((rtl ? bits : 32) - 1) + ":0]";
+  };
+  std::vector<WaveGroup> g;
+  WaveGroup config{"Config", {{"sl_based_q", kBin}}};
+  if (rtl) {
+    config.signals.push_back({"control_map_q[15:0]", kBin});
+    config.signals.push_back({"cct_limit_q[15:0]", kDec});
+    config.signals.push_back({"ird_formula_q", kBin});
+    config.signals.push_back({"mtu_cycles_q[15:0]", kDec});
+  }
+  config.signals.push_back({w("limit", 7), kDec});
+  g.push_back(config);
+  g.push_back({"Inputs", {{"becn_valid_i", kBin}, {w("becn_qp_i", 6), kDec}, {w("becn_sl_i", 4), kDec},
+                          {w("becn_rqpn_i", 24), kHex}, {w("becn_rlid_i", 16), kHex},
+                          {w("query_qp_i", 6), kDec}, {w("query_sl_i", 4), kDec}}});
+  WaveGroup timers{"Per-SL timers", {}};
+  if (rtl) timers.signals.push_back({"tick", kBin});
+  timers.signals.push_back({w("timer_running_q", 16), kBin});
+  timers.signals.push_back({w("timer_expired_o", 16), kBin});
+  for (unsigned s = 0; s < 16; ++s) {
+    timers.signals.push_back({rtl ? fmt::format("timer_count_q[{}][15:0]", s) : fmt::format("timer_count_q({})[31:0]", s), kDec});
+  }
+  g.push_back(timers);
+  WaveGroup ccti{"CCTI", {}};
+  for (unsigned f = 0; f < traced_flows; ++f) {
+    ccti.signals.push_back({rtl ? fmt::format("ccti_q[{}][6:0]", f) : fmt::format("ccti_q({})[31:0]", f), kDec});
+  }
+  if (rtl) ccti.signals.push_back({"becn_next[6:0]", kDec});
+  ccti.signals.push_back({"trigger_event_o", kBin});
+  ccti.signals.push_back({w("log_count_q", 4), kDec});
+  ccti.signals.push_back({w("timestamp", 32), kDec});
+  g.push_back(ccti);
+  WaveGroup ird{"IRD", {}};
+  if (rtl) {
+    ird.signals.push_back({"query_index[6:0]", kDec});
+    ird.signals.push_back({"entry[15:0]", kHex});
+  }
+  ird.signals.push_back({w("ccti_o", 16), kDec});
+  ird.signals.push_back({"ird_o[31:0]", kDec});
+  g.push_back(ird);
+  for (auto& b : axil_group("", rtl)) g.push_back(b);
+  return g;
+}
+
+void write_block_gtkw(const std::string& dir, const std::string& block, const std::vector<WaveGroup>& rtl,
+                      const std::vector<WaveGroup>& ref, const WaveMarker& marker) {
+  const std::string top = block == "fecn" ? "fecn_marker" : "ccti_block";
+  write_gtkw(dir + "/" + block + "_rtl.gtkw", dir + "/" + block + "_rtl.fst", rtl,
+             block + "_tb.rtl." + top + ".", marker);
+  write_gtkw(dir + "/" + block + "_ref.gtkw", dir + "/" + block + "_ref.vcd", ref,
+             "SystemC." + block + "_tb.ref.", marker);
+}
 
 }  // namespace ibcc::tb

@@ -2,12 +2,36 @@
 // signals the way one debugs a block (config, inputs, state, outputs, bus).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ibcc::tb {
 
+struct WaveSignal {
+  std::string name;  // below the model's scope, with its [msb:lsb] as the dump names it
+  unsigned flags;    // GTKWave display flags
+};
+
+struct WaveGroup {
+  std::string name;
+  std::vector<WaveSignal> signals;
+};
+
+struct WaveMarker {
+  uint64_t time_ps = 0;  // 0: no mismatch
+  uint64_t period_ps = 0;
+};
+
 void make_wave_dir(const std::string& dir);
-void write_fecn_gtkw(const std::string& dir, unsigned num_vls);
-void write_ccti_gtkw(const std::string& dir, unsigned traced_flows);
+
+// The signal groups of each block in the RTL's FST (rtl = true) or the reference's VCD.
+std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_vls);
+std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows);
+size_t count_signals(const std::vector<WaveGroup>& groups);
+
+// DIR/<block>_rtl.gtkw and DIR/<block>_ref.gtkw.
+void write_block_gtkw(const std::string& dir, const std::string& block, const std::vector<WaveGroup>& rtl,
+                      const std::vector<WaveGroup>& ref, const WaveMarker& marker);
 
 }  // namespace ibcc::tb
