@@ -14,3 +14,73 @@ target_compile_definitions(ibcc_unit_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOUR
 target_link_libraries(ibcc_unit_tests PRIVATE ibcc_cc GTest::gtest GTest::gtest_main yaml-cpp)
 target_compile_options(ibcc_unit_tests PRIVATE ${IBCC_WARNINGS})
 gtest_discover_tests(ibcc_unit_tests PROPERTIES LABELS unit TIMEOUT 120)
+
+# --- Register map: generated files in sync with rtl/regs/*.yaml ---------------------------
+add_test(NAME regmap_generated_files_current
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/util/regtool.py --check
+          ${CMAKE_SOURCE_DIR}/rtl/regs/fecn_marker.yaml ${CMAKE_SOURCE_DIR}/rtl/regs/ccti_block.yaml)
+set_tests_properties(regmap_generated_files_current PROPERTIES LABELS "regmap;unit" TIMEOUT 60)
+
+# --- Lint: verilator -Wall on each block -----------------------------------------------------
+foreach(top fecn_marker ccti_block)
+  add_test(NAME lint_${top}
+    COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/${top}_reg_pkg.sv
+            ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
+            ${CMAKE_SOURCE_DIR}/rtl/${top}.sv --top-module ${top})
+  set_tests_properties(lint_${top} PROPERTIES LABELS lint TIMEOUT 120)
+endforeach()
+
+# --- Co-simulation: each directed test alone (smoke), then the regressions ----------------
+set(IBCC_DIRECTED_fecn reset_values mapping_per_voq mapping_sum mapping_sum_div_ports root_victim
+    victim_mask threshold_zero packet_size marking_rate_counter marking_rate_random hysteresis log log_saturation
+    csr_corners)
+set(IBCC_DIRECTED_ccti reset_values becn_burst_limit timer_decay trigger_threshold cct_index qp_vs_sl
+    control_map ird_formulas expiry_with_becn log_saturation csr_corners)
+foreach(block fecn ccti)
+  foreach(t ${IBCC_DIRECTED_${block}})
+    add_test(NAME cosim_${block}_${t} COMMAND ibcc cosim --block ${block} --test ${t} --seed 1 --quiet)
+    set_tests_properties(cosim_${block}_${t} PROPERTIES LABELS "smoke;cosim" TIMEOUT 120)
+  endforeach()
+  add_test(NAME cosim_${block}_random_seed7 COMMAND ibcc cosim --block ${block} --test random
+           --cycles 500000 --seed 7 --quiet)
+  set_tests_properties(cosim_${block}_random_seed7 PROPERTIES LABELS "smoke;cosim" TIMEOUT 300)
+  # The regression: every directed test, then constrained random up to 6 M cycles, with every
+  # functional coverage bin required. Two blocks: 12 M co-simulated cycles per CI run.
+  add_test(NAME cosim_${block}_regression COMMAND ibcc cosim --block ${block} --test all
+           --cycles 6000000 --seed 1 --require-coverage
+           --coverage-json ${CMAKE_BINARY_DIR}/coverage_${block}.json)
+  set_tests_properties(cosim_${block}_regression PROPERTIES LABELS "regression;cosim" TIMEOUT 1200)
+endforeach()
+
+# --- Mutation: the regression must fail (with a mismatch) against each broken RTL ---------
+foreach(mutant ${IBCC_MUTANTS})
+  add_test(NAME mutation_${mutant}
+    COMMAND ibcc-mutant-${mutant} cosim --block ${IBCC_MUTANT_BLOCK_${mutant}} --test all
+            --cycles 1000000 --seed 1 --quiet)
+  set_tests_properties(mutation_${mutant} PROPERTIES LABELS mutation TIMEOUT 600
+    PASS_REGULAR_EXPRESSION "RESULT: FAIL \\(mismatch\\)")
+endforeach()
+
+# --- Command-line errors: bad input exits 2 with a message naming the option --------------
+add_test(NAME cli_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_cli_errors.py
+         $<TARGET_FILE:ibcc>)
+set_tests_properties(cli_bad_input PROPERTIES LABELS "smoke;cli" TIMEOUT 120)
+
+# --- Waves: the generated save files load in real GTKWave (headless) ----------------------
+foreach(case "fecn;hysteresis" "ccti;timer_decay")
+  list(GET case 0 block)
+  list(GET case 1 t)
+  add_test(NAME waves_${block}_gtkwave COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_waves.py
+           $<TARGET_FILE:ibcc> ${block} ${t} ${CMAKE_BINARY_DIR}/waves_check/${block})
+  set_tests_properties(waves_${block}_gtkwave PROPERTIES LABELS waves TIMEOUT 300)
+endforeach()
+
+# --- Verilator line/toggle coverage report (the rtl_coverage target's script) -------------
+add_test(NAME rtl_coverage_report COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl_coverage.py
+         $<TARGET_FILE:ibcc-cov> ${CMAKE_BINARY_DIR}/rtl_coverage 300000)
+set_tests_properties(rtl_coverage_report PROPERTIES LABELS coverage TIMEOUT 900)
+
+# --- FPGA synthesis: resource counts of both blocks on iCE40 and 7-series -----------------
+add_test(NAME synth_yosys COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/synth.py
+         ${CMAKE_BINARY_DIR}/synth --jobs 2)
+set_tests_properties(synth_yosys PROPERTIES LABELS synth TIMEOUT 2400 RUN_SERIAL TRUE)

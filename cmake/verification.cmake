@@ -42,9 +42,8 @@ endforeach()
 
 # --- Coverage-instrumented RTL (line, toggle and the RTL's cover points) ------------------
 ibcc_rtl_library(ibcc_rtl_cov coverage "${RTL_FECN}" "${RTL_CCTI}" "" COVERAGE)
-add_executable(ibcc-cov EXCLUDE_FROM_ALL src/main.cpp)
+add_executable(ibcc-cov src/main.cpp)
 target_link_libraries(ibcc-cov PRIVATE ibcc_tb ibcc_rtl_cov CLI11::CLI11)
-set_target_properties(ibcc_rtl_cov PROPERTIES EXCLUDE_FROM_ALL TRUE)
 add_custom_target(rtl_coverage
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl_coverage.py $<TARGET_FILE:ibcc-cov>
           ${CMAKE_BINARY_DIR}/rtl_coverage

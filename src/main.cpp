@@ -22,7 +22,7 @@ int sc_main(int argc, char** argv) {
   // sc_stop() ends every run; its "stopped by user" note is noise.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"ibcc: cycle-level InfiniBand congestion control models, RTL and co-simulation"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);  // an unknown word is then reported as such
 
   ibcc::tb::CosimOptions cosim;
   cosim.command = joined_command(argc, argv);
@@ -37,7 +37,7 @@ int sc_main(int argc, char** argv) {
       ->capture_default_str();
   cmd->add_option("--cycles", cosim.cycles, "Run at least this many clock cycles in total (cycles)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50));
   cmd->add_option("--seed", cosim.seed, "Random seed (printed with every mismatch)")->capture_default_str();
   cmd->add_option("--waves", cosim.waves_dir,
                   "Write DIR/<block>_rtl.fst (RTL), DIR/<block>_ref.vcd (reference) and GTKWave save files");
@@ -55,6 +55,10 @@ int sc_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  }
+  if (app.get_subcommands().empty()) {
+    std::cerr << "ibcc: a subcommand is required: cosim (see ibcc --help)\n";
+    return 2;
   }
   if (list_tests) {
     for (const auto& t : ibcc::tb::cosim_tests(cosim.block)) std::cout << t << "\n";

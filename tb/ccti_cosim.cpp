@@ -200,6 +200,8 @@ void CctiCosim::declare_coverage() {
   c.declare("trigger", "Trigger_Threshold event logged");
   c.declare("log_wrap", "a trigger event overwrote the oldest of 13");
   c.declare("log_clear", "CA congestion log cleared");
+  c.declare("log_clear_with_trigger", "log cleared at the edge of a trigger event");
+  c.declare("log_counter_saturated", "ThresholdEventCounter saturated at 0xffff");
   c.declare("cct_first", "IRD lookup of CCT entry 0");
   c.declare("cct_last", "IRD lookup of the entry at the effective CCTI_Limit");
   c.declare("cct_limit_clamped", "CCTI_Limit beyond the table, lookup clamped to the last entry");
@@ -228,6 +230,8 @@ void CctiCosim::sample_coverage() {
   c.hit("trigger", e.trigger);
   c.hit("log_wrap", e.log_wrapped);
   c.hit("log_clear", e.log_cleared);
+  c.hit("log_clear_with_trigger", e.log_cleared && e.trigger);
+  c.hit("log_counter_saturated", e.log_counter_saturated);
   c.hit("cct_first", e.query_first);
   c.hit("cct_last", e.query_last);
   c.hit("cct_limit_clamped", e.query_limit_clamped);
@@ -370,6 +374,19 @@ std::vector<Phase> CctiCosim::program(const std::string& test) {
                    query(static_cast<uint32_t>(i % 2), static_cast<uint32_t>(i % 2));
                  }});
   }
+  if (is("log_saturation")) {
+    reset("log_saturation");
+    // Trigger 1, timer 1 tick, all QPs on SL 0: each BECN lifts a QP from 0 to 1 (an event)
+    // and each tick brings them all back, so events come almost every cycle until
+    // ThresholdEventCounter saturates; two early clears land on events.
+    p.push_back({"log_saturation", false, concat(base, all_sls(1, 1, 1, 0)), 72000, false,
+                 [this](uint64_t i) {
+                   becn(static_cast<uint32_t>(i % kCctiQps), 0);
+                   query(static_cast<uint32_t>(i % kCctiQps), 0);
+                   if (i == 1000 || i == 3000) master().push(wr(r::kLogCtrlOffset, 1));
+                 }});
+    p.push_back({"log_saturation/read", false, read_log(), 1, false, nullptr});
+  }
   if (is("csr_corners")) {
     reset("csr_corners");
     std::vector<CsrOp> ops{
@@ -402,7 +419,7 @@ std::vector<Phase> CctiCosim::program(const std::string& test) {
 
 std::vector<std::string> ccti_tests() {
   return {"reset_values", "becn_burst_limit", "timer_decay", "trigger_threshold", "cct_index", "qp_vs_sl",
-          "control_map", "ird_formulas", "expiry_with_becn", "csr_corners", "random", "all"};
+          "control_map", "ird_formulas", "expiry_with_becn", "log_saturation", "csr_corners", "random", "all"};
 }
 
 std::unique_ptr<CosimHarness> make_ccti_cosim(const CosimOptions& opts) {

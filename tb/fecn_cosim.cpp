@@ -24,6 +24,11 @@ constexpr uint32_t kMaxFill = (1u << kFecnFillWidth) - 1u;
 CsrOp wr(uint32_t addr, uint32_t data, uint32_t strb = 0xf) { return {true, addr, data, strb}; }
 CsrOp rd(uint32_t addr) { return {false, addr, 0, 0}; }
 
+std::vector<CsrOp> concat_ops(std::vector<CsrOp> a, const std::vector<CsrOp>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 uint32_t sw_threshold(unsigned threshold, unsigned packet_size) {
   return r::kSwSettingThresholdThreshold.put(threshold) | r::kSwSettingThresholdPacketSize.put(packet_size);
 }
@@ -190,6 +195,7 @@ void FecnCosim::declare_coverage() {
   c.declare("log_wrap", "a mark overwrote the oldest of 15 log events");
   c.declare("log_clear", "congestion log cleared");
   c.declare("log_clear_with_mark", "log cleared at the edge of a mark");
+  c.declare("log_counter_saturated", "LogEventsCounter saturated at 0xffff");
   c.declare("csr_write_error", "register write refused (SLVERR)");
   c.declare("csr_read_error", "register read refused (SLVERR)");
 }
@@ -228,6 +234,7 @@ void FecnCosim::sample_coverage() {
   c.hit("log_wrap", e.log_wrapped);
   c.hit("log_clear", e.log_cleared);
   c.hit("log_clear_with_mark", e.log_cleared && e.marked);
+  c.hit("log_counter_saturated", e.log_counter_saturated);
   c.hit("csr_write_error", e.write_error);
   c.hit("csr_read_error", e.read_error);
 }
@@ -456,6 +463,19 @@ std::vector<Phase> FecnCosim::program(const std::string& test) {
                  }});
     p.push_back({"log/after_clear", false, clear_and_read, 1, false, nullptr});
   }
+  if (is("log_saturation")) {
+    reset("log_saturation");
+    // Marks on every cycle until LogEventsCounter saturates at 0xffff, then a clear.
+    p.push_back({"log_saturation", false, {wr(r::kSwSettingThresholdOffset, sw_threshold(15, 0))}, 66000, false,
+                 [this, fills_all, credits_all](uint64_t) {
+                   fills_all(100);
+                   credits_all(9);
+                   random_packet(kFecnVls, 1, 60);
+                   pkt_.vl = 0;
+                 }});
+    p.push_back({"log_saturation/read", false, concat_ops(read_log(), {wr(r::kLogCtrlOffset, 1), rd(r::kLogHeaderOffset)}),
+                 1, false, nullptr});
+  }
   if (is("csr_corners")) {
     reset("csr_corners");
     // Illegal values, read-only and unmapped targets, unaligned addresses, byte strobes.
@@ -491,7 +511,7 @@ std::vector<Phase> FecnCosim::program(const std::string& test) {
 std::vector<std::string> fecn_tests() {
   return {"reset_values", "mapping_per_voq", "mapping_sum", "mapping_sum_div_ports", "root_victim",
           "victim_mask", "threshold_zero", "packet_size", "marking_rate_counter", "marking_rate_random",
-          "hysteresis", "log", "csr_corners", "random", "all"};
+          "hysteresis", "log", "log_saturation", "csr_corners", "random", "all"};
 }
 
 std::unique_ptr<CosimHarness> make_fecn_cosim(const CosimOptions& opts) {

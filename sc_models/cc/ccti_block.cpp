@@ -225,7 +225,11 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
     } else {
       ++log_count_;
     }
-    if (threshold_event_counter_ != 0xffffu) ++threshold_event_counter_;
+    if (threshold_event_counter_ != 0xffffu) {
+      ++threshold_event_counter_;
+    } else {
+      events_.log_counter_saturated = true;
+    }
     event_map_ |= 1u << bsl;
   }
   events_.trigger = trigger;

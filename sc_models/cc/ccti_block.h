@@ -63,6 +63,7 @@ struct CctiBlockEvents {
   bool trigger = false;
   bool log_wrapped = false;
   bool log_cleared = false;
+  bool log_counter_saturated = false;  // ThresholdEventCounter held at 0xffff
   bool query_first = false;      // IRD lookup of CCT entry 0
   bool query_last = false;       // of the entry at the effective CCTI_Limit
   bool query_limit_clamped = false; // CCTI_Limit beyond the table, clamped

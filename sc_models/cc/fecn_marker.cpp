@@ -197,7 +197,11 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
     } else {
       ++log_count_;
     }
-    if (log_events_counter_ != 0xffffu) ++log_events_counter_;
+    if (log_events_counter_ != 0xffffu) {
+      ++log_events_counter_;
+    } else {
+      events_.log_counter_saturated = true;
+    }
   }
   events_.entered = next_state & ~cong_state_;
   events_.left = cong_state_ & ~next_state;

@@ -69,6 +69,7 @@ struct FecnMarkerEvents {
   bool hysteresis_held = false;// a VL stayed congested only thanks to hysteresis
   bool log_wrapped = false;    // an event overwrote the oldest of 15
   bool log_cleared = false;
+  bool log_counter_saturated = false;  // LogEventsCounter held at 0xffff
   bool write_error = false;
   bool read_error = false;
 };

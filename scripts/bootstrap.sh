@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install what is missing (Debian 12 packages; Python's PyYAML if the python3 in PATH lacks
+# it) and build ibcc into build/. Used by run.sh and test.sh; safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake ninja-build g++ pkg-config python3 python3-yaml
+  libsystemc-dev verilator yosys gtkwave xvfb xauth
+  libgtest-dev libbenchmark-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The Python scripts (register generator, mutants, checks) run with the python3 in PATH.
+python=$(command -v python3)
+if ! "$python" -c "import yaml" 2>/dev/null; then
+  echo "bootstrap: installing PyYAML for $python"
+  "$python" -m pip install --quiet pyyaml
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$python" >/dev/null
+cmake --build build -j"$(nproc)"
