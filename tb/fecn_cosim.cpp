@@ -109,9 +109,8 @@ class FecnCosim : public CosimHarness {
   void idle_stimulus() override { pkt_.valid = false; }
 
   void apply_stimulus() override {
-    FecnFillVec fv;
-    sc::pack_fields(fill_, kFecnFillWidth, fv);
-    voq_fill_.write(fv);
+    sc::pack_fields(fill_, kFecnFillWidth, fill_vec_);
+    voq_fill_.write(fill_vec_);
     FecnCreditVec cv;
     sc::pack_fields(credits_, kFecnFillWidth, cv);
     credits_sig_.write(cv);
@@ -168,6 +167,7 @@ class FecnCosim : public CosimHarness {
   sc_core::sc_signal<bool> rtl_fecn_mark_{"rtl_fecn_mark"}, ref_fecn_mark_{"ref_fecn_mark"};
 
   std::vector<uint32_t> fill_, target_, credits_;
+  FecnFillVec fill_vec_;  // kept: an sc_bv temporary per cycle costs a heap allocation
   Packet pkt_;
 };
 

@@ -109,15 +109,17 @@ bool FecnMarker::next_cong_state(const FecnMarkerInputs& in, unsigned vl,
     return false;
   };
 
-  const bool crossed_enter = crossed_at(enter_level16(th));
-  const bool crossed = now ? crossed_at(exit_level16(th, hysteresis_)) : crossed_enter;
+  const unsigned enter = enter_level16(th);
+  const unsigned exit = exit_level16(th, hysteresis_);
+  const bool crossed = crossed_at(now ? exit : enter);
   const bool root = (in.credits[vl] & fill_mask_) != 0;
   const bool next = crossed && (root || victim_mask_);
   if (ev) {
     const uint32_t bit = 1u << vl;
     if (crossed && !root && !victim_mask_) ev->victim_blocked |= bit;
     if (next && !root) ev->victim_masked |= bit;
-    if (next && now && !crossed_enter) ev->hysteresis_held = true;
+    // Held by hysteresis: still in the state, but below the entry level.
+    if (next && now && exit != enter && !crossed_at(enter)) ev->hysteresis_held = true;
   }
   return next;
 }
