@@ -56,7 +56,7 @@ class CosimHarness : public sc_core::sc_module {
  public:
   static constexpr unsigned kClockPeriodPs = 4000;  // 250 MHz core clock
   static constexpr unsigned kResetCycles = 3;
-  static constexpr unsigned kCyclesAfterMismatch = 4;  // so the waves show the aftermath
+  static constexpr unsigned kCyclesAfterMismatch = 12;  // so the waves show the aftermath
 
   CosimHarness(sc_core::sc_module_name name, const CosimOptions& opts);
 

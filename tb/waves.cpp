@@ -27,7 +27,7 @@ void write_gtkw(const std::string& path, const std::string& dump, const std::vec
   f << "[dumpfile] \"" << std::filesystem::absolute(dump).string() << "\"\n";
   if (marker.time_ps != 0) {
     // Show the cycles before and after the first mismatch, marker on it.
-    const uint64_t window = 40ull * marker.period_ps;
+    const uint64_t window = 12ull * marker.period_ps;
     f << "[timestart] " << (marker.time_ps > window ? marker.time_ps - window : 0) << "\n";
     f << "*-14.000000 " << marker.time_ps << " -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
   } else {

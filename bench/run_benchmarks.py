@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Speed of the CC blocks, measured in one run so the numbers compare as ratios:
+co-simulation (Verilated --sc RTL beside the SystemC-wrapped C++ reference, scoreboard
+every cycle), the raw Verilated model (--cc, C++ loop, no SystemC) and the bare C++ core.
+
+Usage: run_benchmarks.py [BUILD_DIR] [--repeats N] [--cycles N]
+Prints a table (best and median of N repeats; the machine is shared, so the best is the
+least disturbed) and writes BUILD_DIR/bench/results.json.
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+TARGET_COSIM = 1e6  # cycles/s per block (issue 2)
+
+
+def arg(flag, default):
+    return type(default)(sys.argv[sys.argv.index(flag) + 1]) if flag in sys.argv else default
+
+
+def cosim_rate(build, block, cycles):
+    out = subprocess.run([os.path.join(build, "bin", "ibcc"), "cosim", "--block", block, "--test", "random",
+                          "--cycles", str(cycles), "--seed", "1", "--quiet"], capture_output=True, text=True,
+                         check=True).stdout
+    m = re.search(r"(\d+) cycles, (\d+) mismatches, ([\d.]+) s", out)
+    if not m or m.group(2) != "0":
+        raise SystemExit(f"co-simulation of {block} failed:\n{out}")
+    return int(m.group(1)) / float(m.group(3))
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "build"
+    repeats = arg("--repeats", 3)
+    cycles = arg("--cycles", 2000000)
+    raw = subprocess.run([os.path.join(build, "bin", "ibcc_bench_blocks"), "--benchmark_format=json",
+                          f"--benchmark_repetitions={repeats}", "--benchmark_min_time=0.5"],
+                         capture_output=True, text=True, check=True)
+    bench = {}
+    for b in json.loads(raw.stdout)["benchmarks"]:
+        if b.get("run_type") == "iteration":
+            bench.setdefault(b["run_name"], []).append(b["items_per_second"])
+    results = {}
+    for block, raw_name, core_name in (("fecn", "BM_RawRtlFecn", "BM_CoreFecn"),
+                                       ("ccti", "BM_RawRtlCcti", "BM_CoreCcti")):
+        rates = [cosim_rate(build, block, cycles) for _ in range(repeats)]
+        results[block] = {
+            "cosim_best": max(rates), "cosim_median": statistics.median(rates),
+            "raw_rtl_best": max(bench[raw_name]), "core_best": max(bench[core_name]),
+        }
+    results["ccti_advance_idle_cycles_per_s"] = max(bench["BM_CoreCctiAdvanceIdle"])
+
+    print(f"{'block':6} {'co-sim best':>12} {'co-sim median':>14} {'raw Verilated':>14} {'C++ core':>10} "
+          f"{'raw/co-sim':>10} {'target 1M':>10}")
+    for block in ("fecn", "ccti"):
+        r = results[block]
+        print(f"{block:6} {r['cosim_best']/1e6:10.3f} M {r['cosim_median']/1e6:12.3f} M {r['raw_rtl_best']/1e6:12.3f} M "
+              f"{r['core_best']/1e6:8.3f} M {r['raw_rtl_best']/r['cosim_best']:10.1f} "
+              f"{'met' if r['cosim_best'] >= TARGET_COSIM else 'missed':>10}")
+    print(f"lazy advance of an idle CCTI block: {results['ccti_advance_idle_cycles_per_s']/1e9:.1f} G cycles/s")
+    os.makedirs(os.path.join(build, "bench"), exist_ok=True)
+    with open(os.path.join(build, "bench", "results.json"), "w") as f:
+        json.dump(results, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
