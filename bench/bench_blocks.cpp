@@ -50,16 +50,22 @@ std::vector<FecnPattern> fecn_patterns() {
   return out;
 }
 
-void BM_RawRtlFecn(benchmark::State& state) {
-  const auto pats = fecn_patterns();
-  auto ctx = std::make_unique<VerilatedContext>();
-  auto dut = std::make_unique<Vfecn_marker_raw>(ctx.get());
+// A Verilated model taken through reset.
+template <typename V>
+std::unique_ptr<V> reset_model(VerilatedContext* ctx) {
+  auto dut = std::make_unique<V>(ctx);
   dut->rst_ni = 0;
   dut->clk_i = 0;
   dut->eval();
   dut->rst_ni = 1;
   dut->eval();
-  // Threshold 12 so the threshold logic switches.
+  return dut;
+}
+
+void BM_RawRtlFecn(benchmark::State& state) {
+  const auto pats = fecn_patterns();
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto dut = reset_model<Vfecn_marker_raw>(ctx.get());
   size_t i = 0;
   for (auto _ : state) {
     const FecnPattern& p = pats[i++ % kPatterns];
@@ -110,12 +116,7 @@ BENCHMARK(BM_CoreFecn);
 
 void BM_RawRtlCcti(benchmark::State& state) {
   auto ctx = std::make_unique<VerilatedContext>();
-  auto dut = std::make_unique<Vccti_block_raw>(ctx.get());
-  dut->rst_ni = 0;
-  dut->clk_i = 0;
-  dut->eval();
-  dut->rst_ni = 1;
-  dut->eval();
+  auto dut = reset_model<Vccti_block_raw>(ctx.get());
   uint64_t s = 0x9e3779b97f4a7c15ull;
   std::vector<uint32_t> pats(kPatterns);
   for (auto& p : pats) p = static_cast<uint32_t>(next(s));

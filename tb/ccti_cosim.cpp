@@ -131,20 +131,10 @@ class CctiCosim : public CosimHarness {
     query_sl_.write(stim_.query_sl);
   }
 
-  void open_waves(const std::string& dir) override {
-    make_wave_dir(dir);
-    rtl_->open_trace(dir + "/ccti_rtl.fst");
-    ref_vcd_ = sc_core::sc_create_vcd_trace_file((dir + "/ccti_ref").c_str());
-    ref_vcd_->set_time_unit(1, sc_core::SC_PS);
-    ref_.trace(ref_vcd_);
-  }
-  void close_waves() override {
-    rtl_->close_trace();
-    if (ref_vcd_) sc_core::sc_close_vcd_trace_file(ref_vcd_);
-    ref_vcd_ = nullptr;
-    constexpr unsigned flows = sc::CctiBlockSc::kTracedFlows;
-    write_block_gtkw(options().waves_dir, "ccti", ccti_groups(true, flows), ccti_groups(false, flows),
-                     wave_marker());
+  RtlModel& rtl() override { return *rtl_; }
+  void trace_reference(sc_core::sc_trace_file* vcd) override { ref_.trace(vcd); }
+  std::vector<WaveGroup> wave_groups(bool rtl) const override {
+    return ccti_groups(rtl, sc::CctiBlockSc::kTracedFlows);
   }
 
   void sample_coverage() override;
@@ -170,7 +160,6 @@ class CctiCosim : public CosimHarness {
 
   sc::CctiBlockSc ref_;
   std::unique_ptr<RtlModel> rtl_;
-  sc_core::sc_trace_file* ref_vcd_ = nullptr;
 
   sc_core::sc_signal<bool> becn_valid_{"becn_valid"};
   sc_core::sc_signal<uint32_t> becn_qp_{"becn_qp"}, becn_sl_{"becn_sl"}, becn_rqpn_{"becn_rqpn"};

@@ -169,6 +169,23 @@ void CosimHarness::on_negedge() {
   axil_in.drive(bus);
 }
 
+void CosimHarness::open_waves(const std::string& dir) {
+  make_wave_dir(dir);
+  const std::string base = dir + "/" + opts_.block;
+  rtl().open_trace(base + "_rtl.fst");
+  ref_vcd_ = sc_core::sc_create_vcd_trace_file((base + "_ref").c_str());
+  ref_vcd_->set_time_unit(1, sc_core::SC_PS);
+  trace_reference(ref_vcd_);
+}
+
+void CosimHarness::close_waves() {
+  rtl().close_trace();
+  if (ref_vcd_) sc_core::sc_close_vcd_trace_file(ref_vcd_);
+  ref_vcd_ = nullptr;
+  write_block_gtkw(opts_.waves_dir, opts_.block, wave_groups(true), wave_groups(false),
+                   {first_mismatch_ps_, kClockPeriodPs});
+}
+
 CosimSummary CosimHarness::run() {
   CosimSummary s;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);

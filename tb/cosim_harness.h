@@ -85,15 +85,17 @@ class CosimHarness : public sc_core::sc_module {
   virtual void sample_coverage() = 0;     // after compare, every cycle out of reset
   virtual void idle_stimulus() = 0;       // datapath quiet (during reset and CSR phases)
   virtual void apply_stimulus() = 0;      // write the datapath stimulus to the signals
-  virtual void open_waves(const std::string& dir) = 0;
-  virtual void close_waves() = 0;
+  virtual RtlModel& rtl() = 0;
+  virtual void trace_reference(sc_core::sc_trace_file* vcd) = 0;  // the reference's signals
+  virtual std::vector<WaveGroup> wave_groups(bool rtl) const = 0;  // for the save files
 
   void check(const char* signal, uint64_t rtl, uint64_t ref);
+  // DIR/<block>_rtl.fst and DIR/<block>_ref.vcd while running; the save files at the end.
+  void open_waves(const std::string& dir);
+  void close_waves();
   void check_axil();
   void sample_bus_coverage();
   const char* block_name() const { return opts_.block.c_str(); }
-  // The first mismatch's time (0 if none), for the marker of the GTKWave save files.
-  WaveMarker wave_marker() const { return {first_mismatch_ps_, kClockPeriodPs}; }
 
  private:
   SC_HAS_PROCESS(CosimHarness);
@@ -124,7 +126,8 @@ class CosimHarness : public sc_core::sc_module {
   };
   std::vector<Mismatch> cycle_mismatches_;
   uint64_t mismatches_ = 0;
-  uint64_t first_mismatch_ps_ = 0;
+  uint64_t first_mismatch_ps_ = 0;  // marker of the GTKWave save files (0: none)
+  sc_core::sc_trace_file* ref_vcd_ = nullptr;
   unsigned stop_countdown_ = 0;
   bool stopping_ = false;
 };

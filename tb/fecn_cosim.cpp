@@ -122,20 +122,9 @@ class FecnCosim : public CosimHarness {
     pkt_len_.write(pkt_.len);
   }
 
-  void open_waves(const std::string& dir) override {
-    make_wave_dir(dir);
-    rtl_->open_trace(dir + "/fecn_rtl.fst");
-    ref_vcd_ = sc_core::sc_create_vcd_trace_file((dir + "/fecn_ref").c_str());
-    ref_vcd_->set_time_unit(1, sc_core::SC_PS);
-    ref_.trace(ref_vcd_);
-  }
-  void close_waves() override {
-    rtl_->close_trace();
-    if (ref_vcd_) sc_core::sc_close_vcd_trace_file(ref_vcd_);
-    ref_vcd_ = nullptr;
-    write_block_gtkw(options().waves_dir, "fecn", fecn_groups(true, kFecnVls), fecn_groups(false, kFecnVls),
-                     wave_marker());
-  }
+  RtlModel& rtl() override { return *rtl_; }
+  void trace_reference(sc_core::sc_trace_file* vcd) override { ref_.trace(vcd); }
+  std::vector<WaveGroup> wave_groups(bool rtl) const override { return fecn_groups(rtl, kFecnVls); }
 
   void sample_coverage() override;
 
@@ -155,7 +144,6 @@ class FecnCosim : public CosimHarness {
 
   RefModel ref_;
   std::unique_ptr<RtlModel> rtl_;
-  sc_core::sc_trace_file* ref_vcd_ = nullptr;
 
   sc_core::sc_signal<FecnFillVec> voq_fill_{"voq_fill"};
   sc_core::sc_signal<FecnCreditVec> credits_sig_{"credits"};

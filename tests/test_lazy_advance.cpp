@@ -12,6 +12,13 @@
 
 namespace {
 
+// Write one register of both copies.
+template <typename Block>
+void write_both(Block& a, Block& b, uint32_t addr, uint32_t value) {
+  ASSERT_TRUE(a.write_csr(addr, value, 0xf));
+  ASSERT_TRUE(b.write_csr(addr, value, 0xf));
+}
+
 template <typename Block>
 void expect_same_registers(const Block& a, const Block& b, uint64_t seed, int round) {
   for (uint32_t addr = 0; addr < 4096; addr += 4) {
@@ -30,10 +37,7 @@ TEST(LazyAdvance, CctiBlockEqualsStepping) {
     ibcc::cc::CctiBlockParams p;
     p.tick_cycles = 2 + rng() % 40;
     ibcc::cc::CctiBlock stepped(p), lazy(p);
-    auto both_write = [&](uint32_t addr, uint32_t v) {
-      ASSERT_TRUE(stepped.write_csr(addr, v, 0xf));
-      ASSERT_TRUE(lazy.write_csr(addr, v, 0xf));
-    };
+    auto both_write = [&](uint32_t addr, uint32_t v) { write_both(stepped, lazy, addr, v); };
     both_write(r::kCaSettingOffset, r::kCaSettingPortControl.put(rng() % 2) | r::kCaSettingControlMap.put(0xffff));
     both_write(r::kCctLimitOffset, r::kCctLimitCctiLimit.put(rng() % 140));
     for (unsigned s = 0; s < 16; ++s) {
@@ -77,10 +81,7 @@ TEST(LazyAdvance, FecnMarkerEqualsStepping) {
     ibcc::cc::FecnMarkerParams p;
     p.tick_cycles = 2 + rng() % 300;
     ibcc::cc::FecnMarker stepped(p), lazy(p);
-    auto both_write = [&](uint32_t addr, uint32_t v) {
-      ASSERT_TRUE(stepped.write_csr(addr, v, 0xf));
-      ASSERT_TRUE(lazy.write_csr(addr, v, 0xf));
-    };
+    auto both_write = [&](uint32_t addr, uint32_t v) { write_both(stepped, lazy, addr, v); };
     both_write(r::kSwSettingThresholdOffset, r::kSwSettingThresholdThreshold.put(rng() % 16));
     both_write(r::kImplCtrlOffset, r::kImplCtrlThresholdMapping.put(rng() % 3) |
                                        r::kImplCtrlMarkingMode.put(rng() % 2) | r::kImplCtrlHysteresis.put(rng() % 8));
