@@ -8,10 +8,13 @@
 
 namespace ibcc::tb {
 
-void Coverage::count(std::string_view bin) {
+uint64_t* Coverage::counter(const char* bin) {
+  auto cached = by_address_.find(bin);
+  if (cached != by_address_.end()) return cached->second;
   auto it = bins_.find(bin);
   if (it == bins_.end()) throw std::logic_error("coverage bin not declared: " + std::string(bin));
-  ++it->second.count;
+  by_address_.emplace(bin, &it->second.count);
+  return &it->second.count;
 }
 
 std::vector<std::string> Coverage::missed() const {

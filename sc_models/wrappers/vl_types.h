@@ -23,16 +23,15 @@ inline void unpack_fields(uint64_t v, unsigned width, std::vector<uint32_t>& out
 
 template <int W>
 void unpack_fields(const sc_dt::sc_bv<W>& v, unsigned width, std::vector<uint32_t>& out) {
+  // Copy the words out once, with a zero word past the end for fields that straddle it.
+  constexpr int kWords = (W + 31) / 32;
+  std::array<uint32_t, kWords + 1> words{};
+  for (int w = 0; w < kWords; ++w) words[w] = v.get_word(w);
   const uint32_t mask = (uint32_t{1} << width) - 1u;
   for (size_t i = 0; i < out.size(); ++i) {
     const unsigned lo = static_cast<unsigned>(i) * width;
-    const unsigned word = lo / 32u;
-    const unsigned bit = lo % 32u;
-    uint64_t bits = v.get_word(static_cast<int>(word));
-    if (bit + width > 32u && static_cast<int>(word + 1) < (v.length() + 31) / 32) {
-      bits |= uint64_t{v.get_word(static_cast<int>(word + 1))} << 32;
-    }
-    out[i] = static_cast<uint32_t>(bits >> bit) & mask;
+    const uint64_t window = words[lo / 32u] | (uint64_t{words[lo / 32u + 1]} << 32);
+    out[i] = static_cast<uint32_t>(window >> (lo % 32u)) & mask;
   }
 }
 
@@ -49,14 +48,15 @@ inline void pack_fields(const std::vector<uint32_t>& in, unsigned width, uint32_
 
 template <int W>
 void pack_fields(const std::vector<uint32_t>& in, unsigned width, sc_dt::sc_bv<W>& v) {
-  std::array<uint32_t, (W + 31) / 32> words{};
+  constexpr int kWords = (W + 31) / 32;
+  std::array<uint32_t, kWords + 1> words{};  // one spare word for the last field's overflow
   for (size_t i = 0; i < in.size(); ++i) {
     const unsigned lo = static_cast<unsigned>(i) * width;
     const uint64_t bits = uint64_t{in[i]} << (lo % 32u);
     words[lo / 32u] |= static_cast<uint32_t>(bits);
-    if (lo / 32u + 1 < words.size()) words[lo / 32u + 1] |= static_cast<uint32_t>(bits >> 32);
+    words[lo / 32u + 1] |= static_cast<uint32_t>(bits >> 32);
   }
-  for (size_t w = 0; w < words.size(); ++w) v.set_word(static_cast<int>(w), words[w]);
+  for (int w = 0; w < kWords; ++w) v.set_word(w, words[w]);
 }
 
 }  // namespace ibcc::sc
