@@ -4,6 +4,7 @@
 set(IBCC_RTL_FILES
   ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv
   ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
+  ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv
   ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/verif/mutations.yaml ${CMAKE_SOURCE_DIR}/verif/mutate.py ${IBCC_RTL_FILES})
@@ -31,8 +32,8 @@ foreach(line ${mutation_lines})
   endif()
   # A mutant may leave a signal unused: lint warnings must not stop its build.
   ibcc_rtl_library(ibcc_rtl_${mutant} ${mutant}
-    "${dir}/fecn_marker_reg_pkg.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/fecn_marker.sv"
-    "${dir}/ccti_block_reg_pkg.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ccti_block.sv"
+    "${dir}/fecn_marker_reg_pkg.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/fecn_marker.sv"
+    "${dir}/ccti_block_reg_pkg.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/ccti_block.sv"
     "-Wno-fatal")
   add_executable(ibcc-mutant-${mutant} src/main.cpp)
   target_link_libraries(ibcc-mutant-${mutant} PRIVATE ibcc_tb ibcc_rtl_${mutant} CLI11::CLI11)
@@ -61,8 +62,8 @@ add_custom_target(synth
 add_custom_target(lint
   COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv
           ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
-          ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv --top-module fecn_marker
+          ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv --top-module fecn_marker
   COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv
           ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
-          ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv --top-module ccti_block
+          ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv --top-module ccti_block
   COMMENT "verilator --lint-only -Wall on rtl/")

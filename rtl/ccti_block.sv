@@ -240,20 +240,11 @@ module ccti_block #(
   // ---------------------------------------------------------------------------------------
   // State update
   // ---------------------------------------------------------------------------------------
-  logic [QpWidth-1:0] log_lqpn_q [LogDepth];
-  logic [23:0]        log_rqpn_q [LogDepth];
-  logic [3:0]         log_sl_q   [LogDepth];
-  logic [3:0]         log_st_q   [LogDepth];
-  logic [15:0]        log_rlid_q [LogDepth];
-  logic [31:0]        log_ts_q   [LogDepth];
-  logic [3:0]         log_head_q, log_count_q, log_head_base, log_count_base;
-  logic [15:0]        log_events_q, log_map_q;
+  logic [15:0]        log_map_q;
   logic [31:0]        becn_count_q, expiries_q, expired_count;
   logic [15:0]        timer_expired_q;
   logic               trigger_q_out;
 
-  assign log_head_base  = log_clear ? 4'd0 : log_head_q;
-  assign log_count_base = log_clear ? 4'd0 : log_count_q;
 
   always_comb begin
     expired_count = '0;
@@ -282,17 +273,6 @@ module ccti_block #(
       timer_running_q <= '0;
       becn_count_q    <= '0;
       expiries_q      <= '0;
-      for (int e = 0; e < LogDepth; e++) begin
-        log_lqpn_q[e] <= '0;
-        log_rqpn_q[e] <= '0;
-        log_sl_q[e]   <= '0;
-        log_st_q[e]   <= '0;
-        log_rlid_q[e] <= '0;
-        log_ts_q[e]   <= '0;
-      end
-      log_head_q      <= '0;
-      log_count_q     <= '0;
-      log_events_q    <= '0;
       log_map_q       <= '0;
       entry_pair_q    <= '0;
       entry_odd_q     <= 1'b0;
@@ -355,24 +335,9 @@ module ccti_block #(
       timer_expired_q <= expired;
       trigger_q_out   <= trigger;
 
-      // Log: a clear of this edge happens before this edge's event.
-      log_head_q   <= log_head_base;
-      log_count_q  <= log_count_base;
-      log_events_q <= log_clear ? 16'd0 : log_events_q;
-      log_map_q    <= log_clear ? 16'd0 : log_map_q;
-      if (trigger) begin
-        log_lqpn_q[log_head_base] <= becn_qp_i;
-        log_rqpn_q[log_head_base] <= becn_rqpn_i;
-        log_sl_q[log_head_base]   <= becn_sl_i;
-        log_st_q[log_head_base]   <= becn_st_i;
-        log_rlid_q[log_head_base] <= becn_rlid_i;
-        log_ts_q[log_head_base]   <= timestamp;
-        log_head_q  <= (log_head_base == 4'(LogDepth - 1)) ? 4'd0 : log_head_base + 4'd1;
-        log_count_q <= (log_count_base == 4'(LogDepth)) ? log_count_base : log_count_base + 4'd1;
-        if (log_clear) log_events_q <= 16'd1;
-        else if (log_events_q != 16'hffff) log_events_q <= log_events_q + 16'd1;
-        log_map_q <= (log_clear ? 16'd0 : log_map_q) | (16'd1 << becn_sl_i);
-      end
+      // ThresholdCongestionEventMap; the log itself is u_log (a clear of this edge comes
+      // before its event).
+      log_map_q <= (log_clear ? 16'd0 : log_map_q) | (trigger ? 16'd1 << becn_sl_i : 16'd0);
 
       // Register writes (after the datapath, which used the old configuration).
       if (wr_ok && we_setting) begin
@@ -404,9 +369,13 @@ module ccti_block #(
   // ---------------------------------------------------------------------------------------
   logic [11:0]        r_sl_off, r_pair_off, r_flow_off, r_ev_off;
   logic               r_sl, r_pair, r_flow, r_ev;
-  logic [4:0]         ev_slot_sum;
-  logic [3:0]         ev_idx, ev_slot;
-  logic               ev_valid;
+  logic [3:0]         ev_idx;
+  // An event: {local QPN, remote QPN, SL, service type, remote LID, TimeStamp}.
+  localparam int unsigned EventWidth = QpWidth + 24 + 4 + 4 + 16 + 32;
+  logic [EventWidth-1:0] ev_event;
+  logic                  ev_valid, log_wrap;
+  logic [3:0]            log_count;
+  logic [15:0]           log_events;
   logic [QpWidth-1:0] r_flow_idx;
   logic               array_hit;
   logic [31:0]        array_rdata;
@@ -420,11 +389,15 @@ module ccti_block #(
   assign r_flow     = (reg_raddr >= AddrFlowCcti) && (r_flow_off < FlowSpan);
   assign r_ev       = (reg_raddr >= AddrEvLqpn) && (r_ev_off < EvSpan);
   assign r_flow_idx = r_flow_off[QpWidth+1:2];
-  // Event e (0 = most recent) sits in slot (head - 1 - e) mod 13.
-  assign ev_idx      = r_ev_off[7:4];
-  assign ev_slot_sum = 5'(log_head_q) + 5'(LogDepth - 1) - 5'(ev_idx);
-  assign ev_slot     = (ev_slot_sum >= 5'(LogDepth)) ? 4'(ev_slot_sum - 5'(LogDepth)) : 4'(ev_slot_sum);
-  assign ev_valid    = ev_idx < log_count_q;
+  assign ev_idx      = r_ev_off[7:4];  // event e, 0 = the most recent
+
+  // The CA CongestionLog: its read port serves the event the CSR read addresses.
+  ibcc_event_log #(.Depth(LogDepth), .Width(EventWidth)) u_log (
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(log_clear), .push_i(trigger),
+    .event_i({becn_qp_i, becn_rqpn_i, becn_sl_i, becn_st_i, becn_rlid_i, timestamp}),
+    .rd_index_i(ev_idx), .rd_valid_o(ev_valid), .rd_event_o(ev_event),
+    .count_o(log_count), .counter_o(log_events), .wrap_o(log_wrap)
+  );
 
   always_comb begin
     array_hit   = r_sl || r_pair || r_flow || r_ev;
@@ -438,10 +411,10 @@ module ccti_block #(
     if (r_flow) array_rdata = {12'b0, flow_sl_q[r_flow_idx], 16'(ccti_q[r_flow_idx])};
     if (r_ev && ev_valid) begin
       unique case (r_ev_off[3:2])
-        2'd0:    array_rdata = {24'(log_lqpn_q[ev_slot]), 8'b0};
-        2'd1:    array_rdata = {log_rqpn_q[ev_slot], 8'b0};
-        2'd2:    array_rdata = {log_sl_q[ev_slot], log_st_q[ev_slot], 8'b0, log_rlid_q[ev_slot]};
-        default: array_rdata = log_ts_q[ev_slot];
+        2'd0:    array_rdata = {24'(ev_event[EventWidth-1 -: QpWidth]), 8'b0};  // local QPN
+        2'd1:    array_rdata = {ev_event[79:56], 8'b0};                         // remote QPN
+        2'd2:    array_rdata = {ev_event[55:48], 8'b0, ev_event[47:32]};        // SL, ST, RLID
+        default: array_rdata = ev_event[31:0];                                  // TimeStamp
       endcase
     end
   end
@@ -453,7 +426,7 @@ module ccti_block #(
       AddrCongInfo:  reg_rdata = {16'b0, 8'(CctEntries / 64), 8'b0};
       AddrCaSetting: reg_rdata = {15'b0, sl_based_q, control_map_q};
       AddrCctLimit:  reg_rdata = {cct_limit_q, 16'b0};
-      AddrLogHeader: reg_rdata = {8'd2, 8'd0, log_events_q};
+      AddrLogHeader: reg_rdata = {8'd2, 8'd0, log_events};
       AddrLogMap:    reg_rdata = {log_map_q, 16'b0};
       AddrLogTs:     reg_rdata = timestamp;
       AddrTimestamp: reg_rdata = timestamp;
@@ -477,7 +450,7 @@ module ccti_block #(
 
   // reg_re only qualifies the response inside the slave; the decode is combinational.
   logic unused_re;
-  assign unused_re = reg_re;
+  assign unused_re = reg_re ^ log_wrap ^ (^log_count);
 
 `ifndef SYNTHESIS
   // The array decode above relies on this layout of the generated register map.
@@ -493,9 +466,6 @@ module ccti_block #(
   CctiBounded_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       becn |-> becn_next <= limit)
     else $error("CCTI raised beyond CCTI_Limit");
-  LogBounds_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      log_count_q <= 4'(LogDepth) && log_head_q < 4'(LogDepth))
-    else $error("congestion log pointer out of range");
   TimerExpiry_C: cover property (@(posedge clk_i) expired != '0);
   CctiAtLimit_C: cover property (@(posedge clk_i) becn && becn_next == limit);
   TriggerEvent_C: cover property (@(posedge clk_i) trigger);

@@ -296,20 +296,18 @@ module fecn_marker #(
   // ---------------------------------------------------------------------------------------
   // Congestion log (ring of 15, head = next slot), counters
   // ---------------------------------------------------------------------------------------
-  logic [15:0] log_slid_q [LogDepth];
-  logic [15:0] log_dlid_q [LogDepth];
-  logic [3:0]  log_sl_q   [LogDepth];
-  logic [31:0] log_ts_q   [LogDepth];
-  logic [3:0]  log_head_q, log_count_q, log_head_base, log_count_base;
-  logic [15:0] log_events_q;
+  // An event: {SLID, DLID, SL, TimeStamp}.
+  localparam int unsigned EventWidth = 16 + 16 + 4 + 32;
+  logic [EventWidth-1:0] log_rd_event;
+  logic                  log_rd_valid, log_wrap;
+  logic [3:0]            log_count;
+  logic [15:0]           log_events;
   logic        port_map_q;
   logic [31:0] pkts_sent_q, pkts_marked_q, cong_entries_q;
   logic        fecn_valid_q, fecn_mark_q;
   logic [NumVls-1:0] entered;
   logic [31:0] entered_count;
 
-  assign log_head_base  = log_clear ? 4'd0 : log_head_q;
-  assign log_count_base = log_clear ? 4'd0 : log_count_q;
   assign entered        = cong_d & ~cong_q;
 
   always_comb begin
@@ -335,15 +333,6 @@ module fecn_marker #(
       lfsr_q              <= fecn_marker_reg_pkg::LFSR_SEED_SEED_RESET;
       cong_q              <= '0;
       for (int v = 0; v < NumVls; v++) skip_q[v] <= '0;
-      for (int e = 0; e < LogDepth; e++) begin
-        log_slid_q[e] <= '0;
-        log_dlid_q[e] <= '0;
-        log_sl_q[e]   <= '0;
-        log_ts_q[e]   <= '0;
-      end
-      log_head_q     <= '0;
-      log_count_q    <= '0;
-      log_events_q   <= '0;
       port_map_q     <= 1'b0;
       pkts_sent_q    <= '0;
       pkts_marked_q  <= '0;
@@ -363,21 +352,8 @@ module fecn_marker #(
       fecn_valid_q   <= pkt_valid_i;
       fecn_mark_q    <= mark;
 
-      // Log: a clear of this edge happens before this edge's event.
-      log_head_q   <= log_head_base;
-      log_count_q  <= log_count_base;
-      log_events_q <= log_clear ? 16'd0 : log_events_q;
-      port_map_q   <= (port_map_q && !log_clear) || (entered != '0);
-      if (mark) begin
-        log_slid_q[log_head_base] <= pkt_slid_i;
-        log_dlid_q[log_head_base] <= pkt_dlid_i;
-        log_sl_q[log_head_base]   <= pkt_sl_i;
-        log_ts_q[log_head_base]   <= timestamp;
-        log_head_q  <= (log_head_base == 4'(LogDepth - 1)) ? 4'd0 : log_head_base + 4'd1;
-        log_count_q <= (log_count_base == 4'(LogDepth)) ? log_count_base : log_count_base + 4'd1;
-        if (log_clear) log_events_q <= 16'd1;
-        else if (log_events_q != 16'hffff) log_events_q <= log_events_q + 16'd1;
-      end
+      // PortMap; the log itself is u_log (a clear of this edge comes before its event).
+      port_map_q <= (port_map_q && !log_clear) || (entered != '0);
 
       // Register writes (after the datapath: a seed write wins over an LFSR step).
       if (wr_ok && we_control_map) control_map_q <= wmerged;
@@ -418,8 +394,6 @@ module fecn_marker #(
   logic [5:0]  r_log_word;   // word index within the event area
   logic [3:0]  r_event;      // event e, 0 = most recent
   logic [1:0]  r_event_word; // 0 LIDs, 1 SL, 2 timestamp
-  logic [4:0]  r_slot_sum;
-  logic [3:0]  r_slot;
   logic        array_hit;
   logic [31:0] array_rdata;
 
@@ -434,20 +408,26 @@ module fecn_marker #(
   assign r_log_word    = r_log_off[7:2];
   assign r_event       = 4'(r_log_word / 6'd3);
   assign r_event_word  = 2'(r_log_word % 6'd3);
-  // Event e sits in slot (head - 1 - e) mod 15.
-  assign r_slot_sum    = 5'(log_head_q) + 5'(LogDepth - 1) - 5'(r_event);
-  assign r_slot        = (r_slot_sum >= 5'(LogDepth)) ? 4'(r_slot_sum - 5'(LogDepth)) : 4'(r_slot_sum);
+
+  // The CongestionLog: its read port serves the event the CSR read addresses.
+  ibcc_event_log #(.Depth(LogDepth), .Width(EventWidth)) u_log (
+    .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(log_clear), .push_i(mark),
+    .event_i({pkt_slid_i, pkt_dlid_i, pkt_sl_i, timestamp}),
+    .rd_index_i(r_event), .rd_valid_o(log_rd_valid), .rd_event_o(log_rd_event),
+    .count_o(log_count), .counter_o(log_events), .wrap_o(log_wrap)
+  );
+
 
   always_comb begin
     array_hit   = r_victim || r_credit || r_portmap || r_log;
     array_rdata = '0;
     if (r_victim && r_victim_off[4:2] == 3'(MaskWord)) array_rdata = 32'(victim_mask_q) << MaskBit;
     if (r_portmap && r_portmap_off[4:2] == 3'(MaskWord)) array_rdata = 32'(port_map_q) << MaskBit;
-    if (r_log && r_event < log_count_q) begin
+    if (r_log && log_rd_valid) begin
       unique case (r_event_word)
-        2'd0:    array_rdata = {log_slid_q[r_slot], log_dlid_q[r_slot]};
-        2'd1:    array_rdata = {log_sl_q[r_slot], 28'b0};
-        default: array_rdata = log_ts_q[r_slot];
+        2'd0:    array_rdata = log_rd_event[67:36];                // SLID, DLID
+        2'd1:    array_rdata = {log_rd_event[35:32], 28'b0};       // SL
+        default: array_rdata = log_rd_event[31:0];                 // TimeStamp
       endcase
     end
   end
@@ -462,7 +442,7 @@ module fecn_marker #(
       AddrSwMarking:    reg_rdata = {16'b0, sw_marking_rate_q};
       AddrPortSetting:  reg_rdata = {port_valid_q, 3'b0, port_threshold_q, port_packet_size_q,
                                      port_marking_rate_q};
-      AddrLogHeader:    reg_rdata = {8'd1, 8'd0, log_events_q};
+      AddrLogHeader:    reg_rdata = {8'd1, 8'd0, log_events};
       AddrLogTimestamp: reg_rdata = timestamp;
       AddrTimestamp:    reg_rdata = timestamp;
       AddrImplCtrl:     reg_rdata = {20'b0, hysteresis_q, 3'b0, marking_mode_q, 2'b0, mapping_q};
@@ -487,7 +467,7 @@ module fecn_marker #(
 
   // reg_re only qualifies the response inside the slave; the decode is combinational.
   logic unused_re;
-  assign unused_re = reg_re ^ tick_unused ^ (^gap_product[15:0]);
+  assign unused_re = reg_re ^ tick_unused ^ (^gap_product[15:0]) ^ (^log_count);
 
 `ifndef SYNTHESIS
   // The array decode above relies on this layout of the generated register map.
@@ -497,10 +477,6 @@ module fecn_marker #(
     end
   end
 
-  // The log never holds more than its depth, and its head stays in the ring.
-  LogBounds_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      log_count_q <= 4'(LogDepth) && log_head_q < 4'(LogDepth))
-    else $error("congestion log pointer out of range");
   // A mark is only ever given to a packet of a VL in the congestion state.
   MarkOnlyCongested_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       mark |-> ((cong_q & vl_onehot) != '0))
@@ -508,7 +484,7 @@ module fecn_marker #(
   FecnMark_C: cover property (@(posedge clk_i) fecn_mark_o);
   CongEnter_C: cover property (@(posedge clk_i) entered != '0);
   VictimMaskEnter_C: cover property (@(posedge clk_i) victim_mask_q && (entered != '0));
-  LogWrap_C: cover property (@(posedge clk_i) mark && log_count_q == 4'(LogDepth));
+  LogWrap_C: cover property (@(posedge clk_i) log_wrap);
 `endif
 
 endmodule : fecn_marker

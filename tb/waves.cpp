@@ -105,7 +105,7 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_vls) {
   fecn.signals.push_back({"fecn_valid_o", kBin});
   fecn.signals.push_back({"fecn_mark_o", kBin});
   fecn.signals.push_back({w("pkts_marked_q", 32), kDec});
-  fecn.signals.push_back({w("log_count_q", 4), kDec});
+  fecn.signals.push_back({rtl ? "u_log.count_q[3:0]" : "log_count_q[31:0]", kDec});
   fecn.signals.push_back({w("timestamp", 32), kDec});
   g.push_back(fecn);
   for (auto& b : axil_group("", rtl)) g.push_back(b);
@@ -143,7 +143,7 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows) {
   }
   if (rtl) ccti.signals.push_back({"becn_next[6:0]", kDec});
   ccti.signals.push_back({"trigger_event_o", kBin});
-  ccti.signals.push_back({w("log_count_q", 4), kDec});
+  ccti.signals.push_back({rtl ? "u_log.count_q[3:0]" : "log_count_q[31:0]", kDec});
   ccti.signals.push_back({w("timestamp", 32), kDec});
   g.push_back(ccti);
   WaveGroup ird{"IRD", {}};

@@ -14,8 +14,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RTL = os.path.join(ROOT, "rtl")
 BLOCKS = {
-    "fecn_marker": ["fecn_marker_reg_pkg.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "fecn_marker.sv"],
-    "ccti_block": ["ccti_block_reg_pkg.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ccti_block.sv"],
+    "fecn_marker": ["fecn_marker_reg_pkg.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv",
+                    "fecn_marker.sv"],
+    "ccti_block": ["ccti_block_reg_pkg.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv",
+                   "ccti_block.sv"],
 }
 FLOWS = {
     "ice40": "synth_ice40 -top {top}",

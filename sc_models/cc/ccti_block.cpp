@@ -62,8 +62,8 @@ void CctiBlock::reset() {
   timer_running_ = 0;
   timer_count_.fill(0);
   becn_count_ = timer_expiries_ = 0;
-  log_.fill({});
-  clear_log();
+  log_.reset();
+  event_map_ = 0;
   query_entry_ = 0;
   query_enabled_ = false;
   query_ccti_ = 0;
@@ -75,8 +75,7 @@ void CctiBlock::reset() {
 }
 
 void CctiBlock::clear_log() {
-  log_head_ = log_count_ = 0;
-  threshold_event_counter_ = 0;
+  log_.clear();
   event_map_ = 0;
 }
 
@@ -84,9 +83,6 @@ uint32_t CctiBlock::effective_limit() const {
   return std::min<uint32_t>(cct_limit_, params_.cct_entries - 1u);
 }
 
-const CaLogEvent& CctiBlock::log_event(unsigned e) const {
-  return log_[(log_head_ + kLogDepth - 1u - e) % kLogDepth];
-}
 
 unsigned CctiBlock::governing_sl(unsigned f) const {
   if (sl_based_) return f < kNumSls ? f : kNumSls;
@@ -217,19 +213,10 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
     events_.log_cleared = true;
   }
   if (trigger) {
-    log_[log_head_] = {in.becn_qp & (params_.num_qps - 1u), in.becn_rqpn & 0xffffffu, bsl,
-                       in.becn_st & 0xfu, in.becn_rlid & 0xffffu, timebase_.timestamp()};
-    log_head_ = (log_head_ + 1u) % kLogDepth;
-    if (log_count_ == kLogDepth) {
-      events_.log_wrapped = true;
-    } else {
-      ++log_count_;
-    }
-    if (threshold_event_counter_ != 0xffffu) {
-      ++threshold_event_counter_;
-    } else {
-      events_.log_counter_saturated = true;
-    }
+    const auto pushed = log_.push({in.becn_qp & (params_.num_qps - 1u), in.becn_rqpn & 0xffffffu, bsl,
+                                   in.becn_st & 0xfu, in.becn_rlid & 0xffffu, timebase_.timestamp()});
+    events_.log_wrapped = pushed.wrapped;
+    events_.log_counter_saturated = pushed.saturated;
     event_map_ |= 1u << bsl;
   }
   events_.trigger = trigger;
@@ -306,23 +293,23 @@ bool CctiBlock::read_csr(uint32_t addr, uint32_t* data) const {
   } else if ((i = array_index(addr, r::kCctEntryPairOffset, pairs, r::kCctEntryPairStride)) >= 0) {
     v = r::kCctEntryPairEntryEven.put(cct_[2 * i]) | r::kCctEntryPairEntryOdd.put(cct_[2 * i + 1]);
   } else if (addr == r::kLogHeaderOffset) {
-    v = r::kLogHeaderLogType.put(2) | r::kLogHeaderThresholdEventCounter.put(threshold_event_counter_);
+    v = r::kLogHeaderLogType.put(2) | r::kLogHeaderThresholdEventCounter.put(log_.counter());
   } else if (addr == r::kLogEventMapOffset) {
     v = r::kLogEventMapEventMap.put(event_map_);
   } else if (addr == r::kLogTimestampOffset || addr == r::kTimestampOffset) {
     v = timebase_.timestamp();
   } else if ((i = array_index(addr, r::kLogEventLqpnOffset, r::kLogEventLqpnCount, r::kLogEventLqpnStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_count_) v = r::kLogEventLqpnLocalQpn.put(log_event(i).local_qpn);
+    if (static_cast<unsigned>(i) < log_.count()) v = r::kLogEventLqpnLocalQpn.put(log_event(i).local_qpn);
   } else if ((i = array_index(addr, r::kLogEventRqpnOffset, r::kLogEventRqpnCount, r::kLogEventRqpnStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_count_) v = r::kLogEventRqpnRemoteQpn.put(log_event(i).remote_qpn);
+    if (static_cast<unsigned>(i) < log_.count()) v = r::kLogEventRqpnRemoteQpn.put(log_event(i).remote_qpn);
   } else if ((i = array_index(addr, r::kLogEventInfoOffset, r::kLogEventInfoCount, r::kLogEventInfoStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_count_) {
+    if (static_cast<unsigned>(i) < log_.count()) {
       const CaLogEvent& e = log_event(i);
       v = r::kLogEventInfoSl.put(e.sl) | r::kLogEventInfoServiceType.put(e.service_type) |
           r::kLogEventInfoRlid.put(e.rlid);
     }
   } else if ((i = array_index(addr, r::kLogEventTimestampOffset, r::kLogEventTimestampCount, r::kLogEventTimestampStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_count_) v = log_event(i).timestamp;
+    if (static_cast<unsigned>(i) < log_.count()) v = log_event(i).timestamp;
   } else if (addr == r::kImplCtrlOffset) {
     v = r::kImplCtrlIrdFormula.put(static_cast<uint32_t>(ird_formula_));
   } else if (addr == r::kMtuTxCyclesOffset) {

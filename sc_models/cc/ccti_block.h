@@ -9,6 +9,7 @@
 
 #include "cc/axil_slave.h"
 #include "cc/cc_policies.h"
+#include "cc/event_log.h"
 #include "cc/timebase.h"
 
 namespace ibcc::cc {
@@ -110,8 +111,8 @@ class CctiBlock {
   uint32_t timestamp() const { return timebase_.timestamp(); }
   uint32_t becn_count() const { return becn_count_; }
   uint32_t timer_expiries() const { return timer_expiries_; }
-  unsigned log_count() const { return log_count_; }
-  const CaLogEvent& log_event(unsigned e) const;
+  unsigned log_count() const { return log_.count(); }
+  const CaLogEvent& log_event(unsigned e) const { return log_.recent(e); }
 
  private:
   struct Lookup {
@@ -146,10 +147,7 @@ class CctiBlock {
   std::array<uint32_t, kNumSls> timer_count_{};
   uint32_t becn_count_ = 0;
   uint32_t timer_expiries_ = 0;
-  std::array<CaLogEvent, kLogDepth> log_{};
-  unsigned log_head_ = 0;
-  unsigned log_count_ = 0;
-  uint32_t threshold_event_counter_ = 0;
+  EventLog<CaLogEvent, kLogDepth> log_;
   uint32_t event_map_ = 0;
 
   // Registered lookup.

@@ -63,9 +63,7 @@ void FecnMarker::reset() {
   cong_state_ = 0;
   std::fill(skip_.begin(), skip_.end(), 0u);
   pkts_sent_ = pkts_marked_ = cong_entries_ = 0;
-  log_.fill({});
-  log_head_ = log_count_ = 0;
-  log_events_counter_ = 0;
+  log_.reset();
   port_map_bit_ = false;
   timebase_.reset();
   axi_.reset();
@@ -78,8 +76,9 @@ unsigned FecnMarker::threshold() const { return port_valid_ ? port_threshold_ : 
 unsigned FecnMarker::packet_size() const { return port_valid_ ? port_packet_size_ : sw_packet_size_; }
 unsigned FecnMarker::marking_rate() const { return port_valid_ ? port_marking_rate_ : sw_marking_rate_; }
 
-const SwitchLogEvent& FecnMarker::log_event(unsigned e) const {
-  return log_[(log_head_ + kLogDepth - 1u - e) % kLogDepth];
+void FecnMarker::clear_log() {
+  log_.clear();
+  port_map_bit_ = false;
 }
 
 bool FecnMarker::next_cong_state(const FecnMarkerInputs& in, unsigned vl,
@@ -146,7 +145,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
     merged = apply_strobe(current, wr.data, wr.strb);
     write_ok = legal_write(wr.addr, merged);
   }
-  const bool clear_log = write_ok && log_clear_requested(wr);
+  const bool clear_log_now = write_ok && log_clear_requested(wr);
 
   // Congestion state per VL.
   uint32_t next_state = 0;
@@ -182,28 +181,16 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   events_.marked = mark;
 
   // Congestion log: a clear of this edge happens before this edge's event.
-  if (clear_log) {
-    log_head_ = 0;
-    log_count_ = 0;
-    log_events_counter_ = 0;
-    port_map_bit_ = false;
+  if (clear_log_now) {
+    clear_log();
     events_.log_cleared = true;
   }
   if (mark) {
     ++pkts_marked_;
-    log_[log_head_] = {in.pkt_slid & 0xffffu, in.pkt_dlid & 0xffffu, in.pkt_sl & 0xfu,
-                       timebase_.timestamp()};
-    log_head_ = (log_head_ + 1u) % kLogDepth;
-    if (log_count_ == kLogDepth) {
-      events_.log_wrapped = true;
-    } else {
-      ++log_count_;
-    }
-    if (log_events_counter_ != 0xffffu) {
-      ++log_events_counter_;
-    } else {
-      events_.log_counter_saturated = true;
-    }
+    const auto pushed = log_.push({in.pkt_slid & 0xffffu, in.pkt_dlid & 0xffffu, in.pkt_sl & 0xfu,
+                                   timebase_.timestamp()});
+    events_.log_wrapped = pushed.wrapped;
+    events_.log_counter_saturated = pushed.saturated;
   }
   events_.entered = next_state & ~cong_state_;
   events_.left = cong_state_ & ~next_state;
@@ -261,7 +248,7 @@ bool FecnMarker::read_csr(uint32_t addr, uint32_t* data) const {
     v = r::kPortSettingValid.put(port_valid_) | r::kPortSettingThreshold.put(port_threshold_) |
         r::kPortSettingPacketSize.put(port_packet_size_) | r::kPortSettingCongParm.put(port_marking_rate_);
   } else if (addr == r::kLogHeaderOffset) {
-    v = r::kLogHeaderLogType.put(1) | r::kLogHeaderLogEventsCounter.put(log_events_counter_);
+    v = r::kLogHeaderLogType.put(1) | r::kLogHeaderLogEventsCounter.put(log_.counter());
   } else if (addr == r::kLogTimestampOffset || addr == r::kTimestampOffset) {
     v = timebase_.timestamp();
   } else if ((i = array_index(addr, r::kLogPortmapOffset, r::kLogPortmapCount, r::kLogPortmapStride)) >= 0) {
@@ -269,14 +256,14 @@ bool FecnMarker::read_csr(uint32_t addr, uint32_t* data) const {
       v = 1u << (params_.port_num % 32u);
     }
   } else if ((i = array_index(addr, r::kLogEventLidsOffset, r::kLogEventLidsCount, r::kLogEventLidsStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_count_) {
+    if (static_cast<unsigned>(i) < log_.count()) {
       const SwitchLogEvent& e = log_event(static_cast<unsigned>(i));
       v = r::kLogEventLidsSlid.put(e.slid) | r::kLogEventLidsDlid.put(e.dlid);
     }
   } else if ((i = array_index(addr, r::kLogEventSlOffset, r::kLogEventSlCount, r::kLogEventSlStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_count_) v = r::kLogEventSlSl.put(log_event(static_cast<unsigned>(i)).sl);
+    if (static_cast<unsigned>(i) < log_.count()) v = r::kLogEventSlSl.put(log_event(static_cast<unsigned>(i)).sl);
   } else if ((i = array_index(addr, r::kLogEventTimestampOffset, r::kLogEventTimestampCount, r::kLogEventTimestampStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_count_) v = log_event(static_cast<unsigned>(i)).timestamp;
+    if (static_cast<unsigned>(i) < log_.count()) v = log_event(static_cast<unsigned>(i)).timestamp;
   } else if (addr == r::kImplCtrlOffset) {
     v = r::kImplCtrlThresholdMapping.put(static_cast<uint32_t>(mapping_)) |
         r::kImplCtrlMarkingMode.put(static_cast<uint32_t>(marking_mode_)) |
@@ -358,11 +345,7 @@ bool FecnMarker::write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) {
   const uint32_t merged = apply_strobe(current, wdata, wstrb);
   if (!legal_write(addr, merged)) return false;
   apply_write(addr, merged);
-  if (addr == r::kLogCtrlOffset && r::kLogCtrlClear.get(merged)) {
-    log_head_ = log_count_ = 0;
-    log_events_counter_ = 0;
-    port_map_bit_ = false;
-  }
+  if (addr == r::kLogCtrlOffset && r::kLogCtrlClear.get(merged)) clear_log();
   return true;
 }
 

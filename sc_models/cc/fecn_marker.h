@@ -10,6 +10,7 @@
 
 #include "cc/axil_slave.h"
 #include "cc/cc_policies.h"
+#include "cc/event_log.h"
 #include "cc/timebase.h"
 
 namespace ibcc::cc {
@@ -117,9 +118,9 @@ class FecnMarker {
   uint32_t pkts_sent() const { return pkts_sent_; }
   uint32_t pkts_marked() const { return pkts_marked_; }
   uint32_t cong_entries() const { return cong_entries_; }
-  unsigned log_count() const { return log_count_; }
+  unsigned log_count() const { return log_.count(); }
   // Event e of the log, 0 = most recent; e < log_count().
-  const SwitchLogEvent& log_event(unsigned e) const;
+  const SwitchLogEvent& log_event(unsigned e) const { return log_.recent(e); }
 
   // Would the packet (vl, len) be eligible right now? (The marking decision itself also
   // depends on the Marking_Rate counter.)
@@ -132,6 +133,7 @@ class FecnMarker {
   void apply_write(uint32_t addr, uint32_t merged);
   bool legal_write(uint32_t addr, uint32_t merged) const;
   bool log_clear_requested(const RegWrite& w) const;
+  void clear_log();
 
   FecnMarkerParams params_;
   uint32_t fill_mask_;
@@ -159,11 +161,7 @@ class FecnMarker {
   uint32_t pkts_marked_ = 0;
   uint32_t cong_entries_ = 0;
 
-  // Congestion log: a ring of kLogDepth events, head = next slot to write.
-  std::array<SwitchLogEvent, kLogDepth> log_{};
-  unsigned log_head_ = 0;
-  unsigned log_count_ = 0;
-  uint32_t log_events_counter_ = 0;
+  EventLog<SwitchLogEvent, kLogDepth> log_;
   bool port_map_bit_ = false;
 
   Timebase timebase_;
