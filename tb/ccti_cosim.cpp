@@ -235,7 +235,12 @@ void CctiCosim::random_csr() {
   const unsigned sl = urand(0, 15);
   switch (urand(0, 12)) {
     case 0: m.push(wr(r::kCaSettingOffset, ca_setting(chance(30), chance(80) ? 0xffff : urand(0, 0xffff)))); break;
-    case 1: m.push(wr(sl_addr(r::kCaSlTimerOffset, sl), sl_timer(chance(10) ? 0 : urand(1, 6), urand(0, 9), chance(50) ? 0 : urand(1, 40)))); break;
+    case 1:
+      // Mostly short timers so they expire often; now and then any value (every field bit).
+      m.push(wr(sl_addr(r::kCaSlTimerOffset, sl),
+                chance(8) ? urand(0, 0xffffffff)
+                          : sl_timer(chance(10) ? 0 : urand(1, 6), urand(0, 9), chance(50) ? 0 : urand(1, 40))));
+      break;
     case 2: m.push(wr(sl_addr(r::kCaSlMinOffset, sl), r::kCaSlMinCctiMin.put(chance(60) ? 0 : urand(0, 140)))); break;
     case 3: {
       static constexpr uint32_t limits[] = {0, 1, 10, 63, 127, 128, 200, 0xffff};
@@ -398,7 +403,7 @@ std::vector<Phase> CctiCosim::program(const std::string& test) {
                    // Bursts of BECNs on a few flows, then quiet stretches for the timers.
                    const bool burst = (i / 4096) % 3 != 2;
                    stim_.becn_valid = false;
-                   if (burst && chance(25)) becn(urand(0, 9), urand(0, 3));
+                   if (burst && chance(25)) becn(urand(0, 9), chance(90) ? urand(0, 3) : urand(0, 15));
                    if (chance(50)) query(urand(0, kCctiQps - 1), urand(0, 15));
                    if (master().pending() < 2 && chance(i % 20000 < 2000 ? 20 : 1)) random_csr();
                  }});

@@ -9,8 +9,26 @@ lines marked %000000 were never reached) and OUT_DIR/summary.txt.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
+
+
+def by_kind(dat):
+    """Hit/total coverage points per kind (line, branch, toggle, user) and the unhit ones."""
+    kinds, missed = {}, []
+    for line in open(dat, errors="replace"):
+        m = re.match(r"C '(.*)' (\d+)$", line.strip())
+        if not m:
+            continue
+        fields = dict(f.split("\x02", 1) for f in m.group(1).split("\x01") if "\x02" in f)
+        kind = fields.get("page", "?").split("/")[0].replace("v_", "")
+        hit, total = kinds.get(kind, (0, 0))
+        kinds[kind] = (hit + (int(m.group(2)) > 0), total + 1)
+        if int(m.group(2)) == 0:
+            missed.append(f"{kind} {os.path.basename(fields.get('f', '?'))}:{fields.get('l', '?')} "
+                          f"{fields.get('o', '')}")
+    return kinds, missed
 
 
 def main():
@@ -30,9 +48,13 @@ def main():
     merged = os.path.join(out, "coverage.dat")
     subprocess.run(["verilator_coverage", "--write", merged] + dats, check=True)
     annotated = os.path.join(out, "annotated")
+    shutil.rmtree(annotated, ignore_errors=True)
     rep = subprocess.run(["verilator_coverage", "--annotate", annotated, "--annotate-min", "1", merged],
                          capture_output=True, text=True, check=True)
-    summary = rep.stdout + rep.stderr
+    kinds, missed = by_kind(merged)
+    summary = rep.stdout + rep.stderr + "".join(
+        f"{kind:8} {hit}/{total} points hit ({100.0 * hit / total:.1f} %)\n" for kind, (hit, total) in sorted(kinds.items()))
+    summary += "".join(f"  never hit: {m}\n" for m in missed[:50])
     with open(os.path.join(out, "summary.txt"), "w") as f:
         f.write(summary)
     print(summary.strip())
