@@ -149,6 +149,10 @@ module fecn_marker #(
   // ---------------------------------------------------------------------------------------
   // Congestion state: trip level in sixteenths of the capacity ("linear16", with hysteresis)
   // ---------------------------------------------------------------------------------------
+  // The fills and credits come from every input port across the switch: registered at the
+  // unit's boundary, so the threshold logic works on the values of the previous edge.
+  logic [NumInputs*NumVls*FillWidth-1:0] voq_fill_q;
+  logic [NumVls*FillWidth-1:0]           credits_q;
   logic [NumVls-1:0] cong_q, cong_d;
   logic [4:0]        enter_level, exit_level;
   logic [4:0]        hyst_ext;
@@ -174,7 +178,7 @@ module fecn_marker #(
       any_over = 1'b0;
       for (int p = 0; p < NumInputs; p++) begin
         logic [FillWidth-1:0] fill;
-        fill = voq_fill_i[(p * NumVls + v) * FillWidth +: FillWidth];
+        fill = voq_fill_q[(p * NumVls + v) * FillWidth +: FillWidth];
         sum = sum + SumWidth'(fill);
         contributors = contributors + CntWidth'(fill != '0);
         any_over = any_over | (TripWidth'({fill, 4'b0}) >= trip);
@@ -187,7 +191,7 @@ module fecn_marker #(
       if (mapping_q == MappingPerVoq) crossed = any_over;
       else if (mapping_q == MappingSumDivPorts) crossed = (contributors != '0) && (measure >= MeasWidth'(trip));
       else crossed = measure >= MeasWidth'(trip);
-      root = credits_i[v * FillWidth +: FillWidth] != '0;
+      root = credits_q[v * FillWidth +: FillWidth] != '0;
       cong_d[v] = (threshold != 4'd0) && crossed && (root || victim_mask_q);
     end
   end
@@ -331,6 +335,8 @@ module fecn_marker #(
       hysteresis_q        <= fecn_marker_reg_pkg::IMPL_CTRL_HYSTERESIS_RESET;
       capacity_q          <= FillWidth'(fecn_marker_reg_pkg::BUFFER_CAPACITY_CREDITS_RESET);
       lfsr_q              <= fecn_marker_reg_pkg::LFSR_SEED_SEED_RESET;
+      voq_fill_q          <= '0;
+      credits_q           <= '0;
       cong_q              <= '0;
       for (int v = 0; v < NumVls; v++) skip_q[v] <= '0;
       port_map_q     <= 1'b0;
@@ -341,7 +347,9 @@ module fecn_marker #(
       fecn_mark_q    <= 1'b0;
     end else begin
       // Datapath (uses this edge's old configuration).
-      cong_q <= cong_d;
+      voq_fill_q <= voq_fill_i;
+      credits_q  <= credits_i;
+      cong_q     <= cong_d;
       for (int v = 0; v < NumVls; v++) begin
         if (eligible && vl_onehot[v]) skip_q[v] <= (skip_q[v] == '0) ? skip_reload : skip_q[v] - 1'b1;
       end

@@ -1,6 +1,7 @@
 // Switch-port CC unit: cycle-exact reference of rtl/fecn_marker.sv.
 #include "cc/fecn_marker.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -38,6 +39,8 @@ void FecnMarkerParams::validate() const {
 FecnMarker::FecnMarker(const FecnMarkerParams& params)
     : params_(params),
       fill_mask_((1u << params.fill_width) - 1u),
+      fill_q_(params.num_inputs * params.num_vls, 0),
+      credits_q_(params.num_vls, 0),
       skip_(params.num_vls, 0),
       timebase_(params.tick_cycles),
       axi_(r::kAddrWidth) {
@@ -60,6 +63,8 @@ void FecnMarker::reset() {
   hysteresis_ = r::kImplCtrlHysteresis.reset;
   buffer_capacity_ = r::kBufferCapacityCredits.reset & fill_mask_;
   lfsr_ = static_cast<uint16_t>(r::kLfsrSeedSeed.reset);
+  std::fill(fill_q_.begin(), fill_q_.end(), 0u);
+  std::fill(credits_q_.begin(), credits_q_.end(), 0u);
   cong_state_ = 0;
   std::fill(skip_.begin(), skip_.end(), 0u);
   pkts_sent_ = pkts_marked_ = cong_entries_ = 0;
@@ -81,44 +86,59 @@ void FecnMarker::clear_log() {
   port_map_bit_ = false;
 }
 
-bool FecnMarker::next_cong_state(const FecnMarkerInputs& in, unsigned vl,
-                                 FecnMarkerEvents* ev) const {
+FecnMarker::FillSummary FecnMarker::summarize(unsigned vl) const {
+  FillSummary f{0, 0, 0};
+  for (unsigned p = 0; p < params_.num_inputs; ++p) {
+    const uint32_t fill = fill_q_[p * params_.num_vls + vl];
+    f.sum += fill;
+    f.contributors += fill != 0;
+    f.max = std::max(f.max, fill);
+  }
+  return f;
+}
+
+void FecnMarker::summarize_all(std::array<FillSummary, kMaxVls>* out) const {
+  out->fill({0, 0, 0});
+  const unsigned vls = params_.num_vls;
+  for (size_t i = 0; i < fill_q_.size(); ++i) {
+    FillSummary& f = (*out)[i % vls];
+    const uint32_t fill = fill_q_[i];
+    f.sum += fill;
+    f.contributors += fill != 0;
+    f.max = std::max(f.max, fill);
+  }
+}
+
+bool FecnMarker::crossed(const FillSummary& f, unsigned level16) const {
+  const uint64_t trip = uint64_t{level16} * buffer_capacity_;
+  switch (mapping_) {
+    case ThresholdMapping::kPerVoq: return uint64_t{f.max} * 16u >= trip;
+    case ThresholdMapping::kSum: return uint64_t{f.sum} * 16u >= trip;
+    case ThresholdMapping::kSumDivPorts:
+      return f.contributors != 0 && uint64_t{f.sum} * 16u * f.contributors >= trip;
+  }
+  return false;
+}
+
+bool FecnMarker::next_cong_state(unsigned vl, FecnMarkerEvents* ev) const {
+  return next_cong_state(vl, summarize(vl), ev);
+}
+
+bool FecnMarker::next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const {
   const unsigned th = threshold();
   if (th == 0) return false;
   const bool now = congested(vl);
-  const uint64_t cap = buffer_capacity_;
-
-  // Does the fill measure reach `level16` sixteenths of the capacity?
-  auto crossed_at = [&](unsigned level16) {
-    const uint64_t trip = uint64_t{level16} * cap;
-    uint64_t sum = 0;
-    uint64_t contributors = 0;
-    bool any = false;
-    for (unsigned p = 0; p < params_.num_inputs; ++p) {
-      const uint64_t fill = in.voq_fill[p * params_.num_vls + vl] & fill_mask_;
-      sum += fill;
-      contributors += fill != 0;
-      any = any || fill * 16u >= trip;
-    }
-    switch (mapping_) {
-      case ThresholdMapping::kPerVoq: return any;
-      case ThresholdMapping::kSum: return sum * 16u >= trip;
-      case ThresholdMapping::kSumDivPorts: return contributors != 0 && sum * 16u * contributors >= trip;
-    }
-    return false;
-  };
-
   const unsigned enter = enter_level16(th);
   const unsigned exit = exit_level16(th, hysteresis_);
-  const bool crossed = crossed_at(now ? exit : enter);
-  const bool root = (in.credits[vl] & fill_mask_) != 0;
-  const bool next = crossed && (root || victim_mask_);
+  const bool over = crossed(fills, now ? exit : enter);
+  const bool root = credits_q_[vl] != 0;
+  const bool next = over && (root || victim_mask_);
   if (ev) {
     const uint32_t bit = 1u << vl;
-    if (crossed && !root && !victim_mask_) ev->victim_blocked |= bit;
+    if (over && !root && !victim_mask_) ev->victim_blocked |= bit;
     if (next && !root) ev->victim_masked |= bit;
     // Held by hysteresis: still in the state, but below the entry level.
-    if (next && now && exit != enter && !crossed_at(enter)) ev->hysteresis_held = true;
+    if (next && now && exit != enter && !crossed(fills, enter)) ev->hysteresis_held = true;
   }
   return next;
 }
@@ -149,8 +169,10 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
 
   // Congestion state per VL.
   uint32_t next_state = 0;
+  std::array<FillSummary, kMaxVls> fills;
+  summarize_all(&fills);
   for (unsigned v = 0; v < params_.num_vls; ++v) {
-    if (next_cong_state(in, v, &events_)) next_state |= 1u << v;
+    if (next_cong_state(v, fills[v], &events_)) next_state |= 1u << v;
   }
 
   // The departing packet.
@@ -199,6 +221,8 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
     cong_entries_ += static_cast<uint32_t>(__builtin_popcount(events_.entered));
   }
   cong_state_ = next_state;
+  for (size_t i = 0; i < fill_q_.size(); ++i) fill_q_[i] = in.voq_fill[i] & fill_mask_;
+  for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
 
   // Register write last: this edge's datapath used the old configuration.
   if (wr.valid && write_ok) apply_write(wr.addr, merged);
@@ -220,7 +244,7 @@ void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles) {
   if (in.pkt_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) {
     throw std::logic_error("fecn_marker: advance_idle needs no packet and an idle bus");
   }
-  const uint64_t settle = cycles < 2 ? cycles : 2;
+  const uint64_t settle = cycles < 3 ? cycles : 3;
   for (uint64_t i = 0; i < settle; ++i) step(in);
   timebase_.advance(cycles - settle);
 }

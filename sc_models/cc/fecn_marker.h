@@ -92,8 +92,9 @@ class FecnMarker {
   const FecnMarkerEvents& events() const { return events_; }
 
   // `cycles` edges with these inputs, no packet and an idle bus, in O(1): the state is a
-  // fixed point after two edges, so only the timebase moves further. Equal to calling
-  // step() `cycles` times (tests/test_lazy_advance.cpp proves it).
+  // fixed point after three edges (input register, congestion state, hysteresis), so only
+  // the timebase moves further. Equal to calling step() `cycles` times
+  // (tests/test_lazy_advance.cpp proves it).
   void advance_idle(const FecnMarkerInputs& in, uint64_t cycles);
 
   // Register access (the AXI slave calls these; tests and the network model may too).
@@ -126,10 +127,23 @@ class FecnMarker {
   // depends on the Marking_Rate counter.)
   bool congested(unsigned vl) const { return (cong_state_ >> vl) & 1u; }
 
-  // The congestion state a VL would take at the next edge with these inputs.
-  bool next_cong_state(const FecnMarkerInputs& in, unsigned vl, FecnMarkerEvents* ev) const;
+  // The congestion state a VL takes at the next edge, from the registered fills and credits.
+  bool next_cong_state(unsigned vl, FecnMarkerEvents* ev) const;
+
+  static constexpr unsigned kMaxVls = 15;
 
  private:
+  struct FillSummary {
+    uint32_t sum;
+    uint32_t contributors;  // VoQs with a nonzero fill
+    uint32_t max;
+  };
+  FillSummary summarize(unsigned vl) const;
+  // All VLs' summaries in one pass over the registered fills.
+  void summarize_all(std::array<FillSummary, kMaxVls>* out) const;
+  bool next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const;
+  // Does the measure of the mapping reach `level16` sixteenths of the capacity?
+  bool crossed(const FillSummary& f, unsigned level16) const;
   void apply_write(uint32_t addr, uint32_t merged);
   bool legal_write(uint32_t addr, uint32_t merged) const;
   bool log_clear_requested(const RegWrite& w) const;
@@ -153,7 +167,11 @@ class FecnMarker {
   unsigned hysteresis_ = 0;
   uint32_t buffer_capacity_ = 0;
 
-  // Datapath state.
+  // Datapath state. The VoQ fills and credits come from every input port across the switch:
+  // the unit registers them at its boundary (fill_q_, credits_q_), so the threshold logic
+  // sees the values of the previous edge.
+  std::vector<uint32_t> fill_q_;
+  std::vector<uint32_t> credits_q_;
   uint32_t cong_state_ = 0;
   std::vector<uint32_t> skip_;
   uint16_t lfsr_ = 0;

@@ -87,7 +87,7 @@ class FecnMarkerSc : public sc_core::sc_module {
     if (!rst_ni.read()) {
       core_.reset();
     } else {
-      unpack_fields(voq_fill_i.read(), kFillWidth, in_.voq_fill);
+      fill_unpacker_.update(voq_fill_i.read(), kFillWidth, in_.voq_fill);
       unpack_fields(credits_i.read(), kFillWidth, in_.credits);
       in_.pkt_valid = pkt_valid_i.read();
       in_.pkt_vl = pkt_vl_i.read();
@@ -132,6 +132,7 @@ class FecnMarkerSc : public sc_core::sc_module {
 
   cc::FecnMarker core_;
   cc::FecnMarkerInputs in_;
+  IncrementalUnpacker<kFillBits> fill_unpacker_;
   bool tracing_ = false;
   Mirror mirror_;
 };

@@ -2,6 +2,7 @@
 // fixed-width fields to and from those types.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <systemc>
@@ -34,6 +35,42 @@ void unpack_fields(const sc_dt::sc_bv<W>& v, unsigned width, std::vector<uint32_
     out[i] = static_cast<uint32_t>(window >> (lo % 32u)) & mask;
   }
 }
+
+// Unpacking of a wide bus that changes a few fields per cycle: only the fields of words that
+// changed since the last call are extracted again.
+template <int W>
+class IncrementalUnpacker {
+ public:
+  void update(const sc_dt::sc_bv<W>& v, unsigned width, std::vector<uint32_t>& out) {
+    static_assert(kWords <= 64, "bus too wide for the change mask");
+    uint64_t changed = 0;
+    for (int w = 0; w < kWords; ++w) {
+      const uint32_t word = v.get_word(w);
+      if (!primed_ || word != words_[w]) {
+        words_[w] = word;
+        changed |= uint64_t{1} << w;
+      }
+    }
+    primed_ = true;
+    const uint32_t mask = (uint32_t{1} << width) - 1u;
+    for (int w = 0; changed != 0; ++w, changed >>= 1) {
+      if (!(changed & 1u)) continue;
+      // Fields overlapping word w: i * width <= 32w + 31 and (i + 1) * width > 32w.
+      const size_t first = (32u * static_cast<unsigned>(w)) / width;
+      const size_t last = std::min<size_t>(out.size() - 1, (32u * static_cast<unsigned>(w) + 31u) / width);
+      for (size_t i = first; i <= last; ++i) {
+        const unsigned lo = static_cast<unsigned>(i) * width;
+        const uint64_t window = words_[lo / 32u] | (uint64_t{words_[lo / 32u + 1]} << 32);
+        out[i] = static_cast<uint32_t>(window >> (lo % 32u)) & mask;
+      }
+    }
+  }
+
+ private:
+  static constexpr int kWords = (W + 31) / 32;
+  std::array<uint32_t, kWords + 1> words_{};  // one zero word past the end
+  bool primed_ = false;
+};
 
 inline void pack_fields(const std::vector<uint32_t>& in, unsigned width, uint64_t& v) {
   v = 0;
