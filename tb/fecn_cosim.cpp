@@ -109,7 +109,7 @@ class FecnCosim : public CosimHarness {
   void idle_stimulus() override { pkt_.valid = false; }
 
   void apply_stimulus() override {
-    sc::pack_fields(fill_, kFecnFillWidth, fill_vec_);
+    fill_packer_.update(fill_, kFecnFillWidth, fill_vec_);
     voq_fill_.write(fill_vec_);
     FecnCreditVec cv;
     sc::pack_fields(credits_, kFecnFillWidth, cv);
@@ -156,6 +156,7 @@ class FecnCosim : public CosimHarness {
 
   std::vector<uint32_t> fill_, target_, credits_;
   FecnFillVec fill_vec_;  // kept: an sc_bv temporary per cycle costs a heap allocation
+  sc::IncrementalPacker<kFecnInputs * kFecnVls * kFecnFillWidth> fill_packer_;
   Packet pkt_;
 };
 

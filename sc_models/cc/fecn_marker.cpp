@@ -100,12 +100,14 @@ FecnMarker::FillSummary FecnMarker::summarize(unsigned vl) const {
 void FecnMarker::summarize_all(std::array<FillSummary, kMaxVls>* out) const {
   out->fill({0, 0, 0});
   const unsigned vls = params_.num_vls;
-  for (size_t i = 0; i < fill_q_.size(); ++i) {
-    FillSummary& f = (*out)[i % vls];
-    const uint32_t fill = fill_q_[i];
-    f.sum += fill;
-    f.contributors += fill != 0;
-    f.max = std::max(f.max, fill);
+  const uint32_t* fill = fill_q_.data();
+  for (unsigned p = 0; p < params_.num_inputs; ++p, fill += vls) {
+    for (unsigned v = 0; v < vls; ++v) {
+      FillSummary& f = (*out)[v];
+      f.sum += fill[v];
+      f.contributors += fill[v] != 0;
+      f.max = std::max(f.max, fill[v]);
+    }
   }
 }
 

@@ -72,6 +72,33 @@ class IncrementalUnpacker {
   bool primed_ = false;
 };
 
+// Packing of a wide bus of which a few fields change per cycle: only changed fields are
+// written into the kept words.
+template <int W>
+class IncrementalPacker {
+ public:
+  void update(const std::vector<uint32_t>& in, unsigned width, sc_dt::sc_bv<W>& v) {
+    if (last_.size() != in.size()) last_.assign(in.size(), ~0u);  // first call: every field
+    const uint64_t mask = (uint64_t{1} << width) - 1u;
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (in[i] == last_[i]) continue;
+      last_[i] = in[i];
+      const unsigned lo = static_cast<unsigned>(i) * width;
+      const unsigned w = lo / 32u;
+      uint64_t window = words_[w] | (uint64_t{words_[w + 1]} << 32);
+      window = (window & ~(mask << (lo % 32u))) | ((uint64_t{in[i]} & mask) << (lo % 32u));
+      words_[w] = static_cast<uint32_t>(window);
+      words_[w + 1] = static_cast<uint32_t>(window >> 32);
+    }
+    for (int w = 0; w < kWords; ++w) v.set_word(w, words_[w]);
+  }
+
+ private:
+  static constexpr int kWords = (W + 31) / 32;
+  std::array<uint32_t, kWords + 1> words_{};  // one spare word past the end
+  std::vector<uint32_t> last_;
+};
+
 inline void pack_fields(const std::vector<uint32_t>& in, unsigned width, uint64_t& v) {
   v = 0;
   for (size_t i = 0; i < in.size(); ++i) v |= uint64_t{in[i]} << (i * width);
