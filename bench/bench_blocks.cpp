@@ -62,6 +62,15 @@ std::unique_ptr<V> reset_model(VerilatedContext* ctx) {
   return dut;
 }
 
+// One clock cycle of a Verilated model: rising edge, then falling edge.
+template <typename V>
+void clock_cycle(V* dut) {
+  dut->clk_i = 1;
+  dut->eval();
+  dut->clk_i = 0;
+  dut->eval();
+}
+
 void BM_RawRtlFecn(benchmark::State& state) {
   const auto pats = fecn_patterns();
   auto ctx = std::make_unique<VerilatedContext>();
@@ -80,10 +89,7 @@ void BM_RawRtlFecn(benchmark::State& state) {
     dut->pkt_valid_i = p.pkt_valid;
     dut->pkt_vl_i = p.vl;
     dut->pkt_len_i = p.len;
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
+    clock_cycle(dut.get());
   }
   benchmark::DoNotOptimize(dut->fecn_mark_o);
   state.SetItemsProcessed(state.iterations());
@@ -128,10 +134,7 @@ void BM_RawRtlCcti(benchmark::State& state) {
     dut->becn_sl_i = (p >> 10) & 0xf;
     dut->query_qp_i = (p >> 14) % IBCC_COSIM_CCTI_QPS;
     dut->query_sl_i = (p >> 22) & 0xf;
-    dut->clk_i = 1;
-    dut->eval();
-    dut->clk_i = 0;
-    dut->eval();
+    clock_cycle(dut.get());
   }
   benchmark::DoNotOptimize(dut->ird_o);
   state.SetItemsProcessed(state.iterations());
