@@ -3,8 +3,10 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 #include <systemc>
 
+#include "net/run.h"
 #include "tb/cosim_harness.h"
 
 namespace {
@@ -50,6 +52,24 @@ int sc_main(int argc, char** argv) {
   bool list_tests = false;
   cmd->add_flag("--list-tests", list_tests, "List the tests of --block and exit");
 
+  ibcc::net::RunOptions run;
+  std::string run_cc, run_seed;
+  std::vector<std::string> run_sets;
+  CLI::App* run_cmd = app.add_subcommand(
+      "run", "Simulate a fabric scenario (topologies/**/*.yaml) with the network model and write flows.csv, "
+             "summary.json and ports.csv");
+  run_cmd->add_option("scenario", run.scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
+  run_cmd->add_option("--out", run.out_dir, "Output directory (created)")->required();
+  run_cmd->add_option("--cc", run_cc, "Congestion control on or off (default: the scenario's cc.enabled)")
+      ->check(CLI::IsMember({"on", "off"}));
+  run_cmd->add_option("--set", run_sets,
+                      "Override a scenario key, KEY=VALUE with a dotted key (e.g. cc.switch.threshold=10); repeatable");
+  run_cmd->add_option("--seed", run_seed, "Random seed (default: the scenario's sim.seed, else 1)");
+  run_cmd->add_option("--sim-time", run.sim_time, "Simulated time with a unit, e.g. 5s, 2ms (default: sim.time)");
+  run_cmd->add_option("--log-interval", run.log_interval,
+                      "Throughput/occupancy log interval with a unit (default: sim.log_interval, else 1ms)");
+  run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -57,8 +77,35 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "ibcc: a subcommand is required: cosim (see ibcc --help)\n";
+    std::cerr << "ibcc: a subcommand is required: run or cosim (see ibcc --help)\n";
     return 2;
+  }
+  if (app.got_subcommand(run_cmd)) {
+    if (!run_cc.empty()) run.cc = run_cc == "on";
+    if (!run_seed.empty()) {
+      try {
+        size_t used = 0;
+        run.seed = std::stoull(run_seed, &used);
+        if (used != run_seed.size()) throw std::invalid_argument(run_seed);
+      } catch (const std::exception&) {
+        std::cerr << "ibcc run: error: --seed: expected a non-negative integer, got '" << run_seed << "'\n";
+        return 2;
+      }
+    }
+    for (const auto& kv : run_sets) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::cerr << "ibcc run: error: --set " << kv << ": expected KEY=VALUE\n";
+        return 2;
+      }
+      run.overrides.push_back({kv.substr(0, eq), kv.substr(eq + 1)});
+    }
+    try {
+      return ibcc::net::run_scenario(run);
+    } catch (const std::exception& e) {
+      std::cerr << "ibcc run: error: " << e.what() << "\n";
+      return 1;
+    }
   }
   if (list_tests) {
     for (const auto& t : ibcc::tb::cosim_tests(cosim.block)) std::cout << t << "\n";

@@ -241,12 +241,13 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   return out_;
 }
 
-void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles) {
+void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsigned settled_edges) {
   const AxiLiteIn& b = in.axi;
   if (in.pkt_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) {
     throw std::logic_error("fecn_marker: advance_idle needs no packet and an idle bus");
   }
-  const uint64_t settle = cycles < 3 ? cycles : 3;
+  const uint64_t need = settled_edges >= 3 ? 0 : 3 - settled_edges;
+  const uint64_t settle = cycles < need ? cycles : need;
   for (uint64_t i = 0; i < settle; ++i) step(in);
   timebase_.advance(cycles - settle);
 }

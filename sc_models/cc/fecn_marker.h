@@ -94,8 +94,10 @@ class FecnMarker {
   // `cycles` edges with these inputs, no packet and an idle bus, in O(1): the state is a
   // fixed point after three edges (input register, congestion state, hysteresis), so only
   // the timebase moves further. Equal to calling step() `cycles` times
-  // (tests/test_lazy_advance.cpp proves it).
-  void advance_idle(const FecnMarkerInputs& in, uint64_t cycles);
+  // (tests/test_lazy_advance.cpp proves it). `settled_edges`: idle edges already run with
+  // these very inputs since they last changed (the network model tracks it), so that a
+  // caller advancing at every event skips the settling edges.
+  void advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsigned settled_edges = 0);
 
   // Register access (the AXI slave calls these; tests and the network model may too).
   // read_csr has no side effects. write_csr returns false (SLVERR) and changes nothing on

@@ -1,0 +1,103 @@
+#include "net/cc_adapters.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "cc/ccti_block_regs.h"
+#include "cc/fecn_marker_regs.h"
+
+namespace ibcc::net {
+namespace {
+
+template <typename Core>
+void write(Core& core, uint32_t addr, uint32_t value, const char* what) {
+  if (!core.write_csr(addr, value, 0xfu)) {
+    throw std::logic_error(std::string("CC register write refused: ") + what);
+  }
+}
+
+}  // namespace
+
+MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
+                       bool victim_mask, uint32_t buffer_credits)
+    : core_(params), in_(params), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u) {
+  namespace r = regs::fecn_marker;
+  // Control_Map: Victim_Mask, Threshold + Packet_Size, Marking_Rate (OpenSM bit order).
+  write(core_, r::kSwControlMapOffset, 0x1u | 0x4u | 0x10u, "Control_Map");
+  if (victim_mask) {
+    const unsigned word = params.port_num / 32u;
+    write(core_, r::kSwVictimMaskOffset + word * r::kSwVictimMaskStride, 1u << (params.port_num % 32u), "Victim_Mask");
+  }
+  write(core_, r::kSwSettingThresholdOffset,
+        r::kSwSettingThresholdThreshold.put(sw.threshold) | r::kSwSettingThresholdPacketSize.put(sw.packet_size),
+        "Threshold/Packet_Size");
+  write(core_, r::kSwSettingMarkingOffset, r::kSwSettingMarkingMarkingRate.put(sw.marking_rate), "Marking_Rate");
+  if (port && (port->threshold || port->packet_size || port->marking_rate)) {
+    write(core_, r::kPortSettingOffset,
+          r::kPortSettingValid.put(1) | r::kPortSettingThreshold.put(port->threshold.value_or(sw.threshold)) |
+              r::kPortSettingPacketSize.put(port->packet_size.value_or(sw.packet_size)) |
+              r::kPortSettingCongParm.put(port->marking_rate.value_or(sw.marking_rate)),
+          "SwitchPortCongestionSetting");
+  }
+  write(core_, r::kImplCtrlOffset,
+        r::kImplCtrlThresholdMapping.put(static_cast<uint32_t>(sw.mapping)) |
+            r::kImplCtrlMarkingMode.put(static_cast<uint32_t>(sw.marking_mode)) | r::kImplCtrlHysteresis.put(sw.hysteresis),
+        "IMPL_CTRL");
+  write(core_, r::kBufferCapacityOffset, r::kBufferCapacityCredits.put(buffer_credits), "BUFFER_CAPACITY");
+}
+
+bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid, unsigned dlid, unsigned credits) {
+  if (cycle > 0) advance_to(cycle - 1);
+  in_.pkt_valid = true;
+  in_.pkt_vl = vl;
+  in_.pkt_sl = sl;
+  in_.pkt_slid = slid;
+  in_.pkt_dlid = dlid;
+  in_.pkt_len = credits > 255 ? 255 : credits;
+  core_.step(in_);
+  in_.pkt_valid = false;
+  done_ = cycle;
+  settled_ = 0;
+  return core_.outputs().fecn_mark;
+}
+
+CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles) : core_(params) {
+  namespace r = regs::ccti_block;
+  write(core_, r::kCaSettingOffset,
+        r::kCaSettingPortControl.put(ca.sl_based ? 1u : 0u) | r::kCaSettingControlMap.put(ca.control_map), "CA setting");
+  for (unsigned sl = 0; sl < cc::CctiBlock::kNumSls; ++sl) {
+    SlCcSpec s = ca.sl_default;
+    for (const auto& [psl, spec] : ca.per_sl) {
+      if (psl == sl) s = spec;
+    }
+    write(core_, r::kCaSlTimerOffset + sl * r::kCaSlTimerStride,
+          r::kCaSlTimerCctiTimer.put(s.ccti_timer) | r::kCaSlTimerCctiIncrease.put(s.ccti_increase) |
+              r::kCaSlTimerTriggerThreshold.put(s.trigger_threshold),
+          "CA SL timer");
+    write(core_, r::kCaSlMinOffset + sl * r::kCaSlMinStride, r::kCaSlMinCctiMin.put(s.ccti_min), "CA SL min");
+  }
+  write(core_, r::kCctLimitOffset, r::kCctLimitCctiLimit.put(ca.ccti_limit), "CCTI_Limit");
+  for (size_t i = 0; i < ca.cct.size() && i < params.cct_entries; i += 2) {
+    const uint16_t odd = i + 1 < ca.cct.size() ? ca.cct[i + 1] : 0;
+    write(core_, r::kCctEntryPairOffset + static_cast<uint32_t>(i / 2) * r::kCctEntryPairStride,
+          r::kCctEntryPairEntryEven.put(ca.cct[i]) | r::kCctEntryPairEntryOdd.put(odd), "CCT entry");
+  }
+  write(core_, r::kImplCtrlOffset, r::kImplCtrlIrdFormula.put(static_cast<uint32_t>(ca.ird_formula)), "IMPL_CTRL");
+  write(core_, r::kMtuTxCyclesOffset, r::kMtuTxCyclesCycles.put(mtu_tx_cycles > 0xffff ? 0xffff : mtu_tx_cycles),
+        "MTU_TX_CYCLES");
+}
+
+void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid) {
+  if (cycle > 0) advance_to(cycle - 1);
+  cc::CctiBlockInputs in;
+  in.becn_valid = true;
+  in.becn_qp = qp;
+  in.becn_sl = sl;
+  in.becn_rlid = rlid;
+  in.becn_rqpn = qp;
+  in.becn_st = 0;  // RC
+  core_.step(in);
+  done_ = cycle;
+}
+
+}  // namespace ibcc::net

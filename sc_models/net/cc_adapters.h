@@ -1,0 +1,86 @@
+// The CC cores of sc_models/cc/ inside the network model: configured through their
+// registers (the same register map the RTL has) and advanced lazily, only when something
+// they see changes or a decision is needed. tests/test_lazy_advance.cpp proves that
+// advance_idle() equals stepping every cycle, so this is cycle-exact.
+#pragma once
+
+#include <cstdint>
+
+#include "cc/ccti_block.h"
+#include "cc/fecn_marker.h"
+#include "net/scenario.h"
+
+namespace ibcc::net {
+
+// One switch output's FECN marker. Convention: a change made at cycle t is seen by the
+// edge of cycle t + 1 (the core registers its inputs); a departure at t is the edge of t.
+class MarkerPort {
+ public:
+  MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
+             bool victim_mask, uint32_t buffer_credits);
+
+  void set_fill(uint64_t cycle, unsigned input, unsigned vl, uint32_t credits) {
+    advance_to(cycle);
+    in_.voq_fill[input * num_vls_ + vl] = credits > fill_max_ ? fill_max_ : credits;
+    settled_ = 0;
+  }
+  void set_credits(uint64_t cycle, unsigned vl, uint32_t credits) {
+    const uint32_t v = credits > fill_max_ ? fill_max_ : credits;
+    if (in_.credits[vl] == v) return;
+    advance_to(cycle);
+    in_.credits[vl] = v;
+    settled_ = 0;
+  }
+  // The edge at `cycle` with a departing packet; returns the FECN decision.
+  bool depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid, unsigned dlid, unsigned credits);
+
+  // Brings the core up to `cycle` (for sampling its state).
+  void advance_to(uint64_t cycle) {
+    if (cycle > done_) {
+      const uint64_t n = cycle - done_;
+      core_.advance_idle(in_, n, settled_);
+      settled_ = n >= 3 || settled_ + n >= 3 ? 3u : settled_ + static_cast<unsigned>(n);
+      done_ = cycle;
+    }
+  }
+  const cc::FecnMarker& core() const { return core_; }
+
+ private:
+  cc::FecnMarker core_;
+  cc::FecnMarkerInputs in_;
+  unsigned num_vls_;
+  uint32_t fill_max_;
+  uint64_t done_ = 0;     // edges up to and including this cycle are done
+  unsigned settled_ = 0;  // idle edges run since the inputs last changed (capped at 3)
+};
+
+// One HCA's CCTI block.
+class CctiPort {
+ public:
+  CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles);
+
+  void becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid);
+  // The IRD of flow (qp, sl) at `cycle`, core cycles.
+  uint32_t ird(uint64_t cycle, uint32_t qp, uint32_t sl) {
+    advance_to(cycle);
+    return core_.ird_now(qp, sl);
+  }
+  uint32_t ccti(uint64_t cycle, uint32_t qp, uint32_t sl) {
+    advance_to(cycle);
+    return core_.ccti(core_.flow_index(qp, sl));
+  }
+  void advance_to(uint64_t cycle) {
+    if (cycle > done_) {
+      core_.advance_idle(idle_, cycle - done_);
+      done_ = cycle;
+    }
+  }
+  const cc::CctiBlock& core() const { return core_; }
+
+ private:
+  cc::CctiBlock core_;
+  cc::CctiBlockInputs idle_;
+  uint64_t done_ = 0;
+};
+
+}  // namespace ibcc::net

@@ -1,0 +1,213 @@
+// The network model: switches and HCAs as SystemC modules exchanging TLM-2.0 payloads over
+// credit-controlled links. Event-driven at core-clock resolution: every action (a head
+// arriving, a transmission ending, credits coming back, a flow's next packet) is an event at
+// an exact cycle in one calendar; an idle port has no events and costs nothing. The SystemC
+// kernel's time follows the calendar (one SC_METHOD wakes at each busy cycle).
+//
+// Walk of one packet (docs/architecture.md has it with line references):
+//   Hca::try_send -> Port::transmit -> peer->nb_transport_fw (BEGIN_REQ, delay = propagation)
+//   -> Switch::on_arrive (buffer, route by LFT, VoQ, marker fill) -> Switch::arbitrate
+//   -> MarkerPort::depart (FECN) -> transmit -> ... -> Hca::on_arrive (sink, CNP on FECN)
+//   -> Hca::sink_done (credits back) ; the CNP returns -> CctiPort::becn -> IRD grows.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "net/cc_adapters.h"
+#include "net/packet.h"
+#include "net/scenario.h"
+#include "net/scenario_yaml.h"
+#include "net/topology.h"
+
+namespace ibcc::net {
+
+class Fabric;
+
+// Failed invariant or deadlock: the run stops and the message says what broke where.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class EventKind : uint8_t {
+  kArrive,       // a packet's head reaches an input port
+  kTailIn,       // its tail is in: if it still waits in its VoQ it now counts in the fill
+  kArbitrate,    // an output port may be able to send
+  kTxDone,       // an output port finished a packet (its tail left the input buffer)
+  kCredit,       // credits come back to an output port
+  kSinkDone,     // an HCA finished draining a packet
+  kHcaWake,      // an HCA's flow may send again (IRD, rate, start time)
+  kLogTick,      // statistics interval, invariant and deadlock checks
+};
+
+struct Event {
+  uint64_t cycle;
+  uint64_t seq;  // FIFO order among events of one cycle: runs are reproducible
+  EventKind kind;
+  uint32_t node;
+  uint32_t port;
+  uint32_t vl;
+  uint32_t value;
+  tlm::tlm_generic_payload* pkt;
+};
+
+struct EventLater {
+  bool operator()(const Event& a, const Event& b) const {
+    return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
+  }
+};
+
+// The transmit side of a port: the link toward the peer's input buffer and its credits.
+struct OutPort {
+  int peer = -1;             // node, -1: unconnected
+  unsigned peer_port = 0;
+  double cycles_per_byte = 0;
+  uint64_t prop_cycles = 0;
+  double rate_bytes_per_cycle = 0;
+  std::vector<uint32_t> credits;     // per VL, free space in the peer's buffer
+  std::vector<uint32_t> on_wire;     // per VL, credits of packets sent but not arrived
+  std::vector<uint32_t> returning;   // per VL, credits on their way back
+  uint32_t capacity = 0;             // the peer's per-VL buffer, credits
+  uint64_t busy_until = 0;
+  // The packet being sent (switch output): its input, VL and credits.
+  unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
+  double tx_rate = 0;
+  bool tx_active = false;
+  uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
+  unsigned rr = 0;                   // round-robin pointer over (input, VL)
+  unsigned vlarb_entry = 0, vlarb_left = 0, high_count = 0;  // VLArbitration state
+  uint64_t packets = 0, bytes = 0, marked = 0;
+};
+
+// The receive side: the input buffer, per VL, in 64-byte credits.
+struct InPort {
+  uint32_t capacity = 0;
+  std::vector<uint32_t> used;   // per VL
+  std::vector<uint32_t> peak;   // per VL
+  int upstream = -1;
+  unsigned upstream_port = 0;
+  double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
+  double xbar_active = 0;
+};
+
+class Node : public sc_core::sc_module, public tlm::tlm_fw_nonblocking_transport_if<> {
+ public:
+  Node(sc_core::sc_module_name name, Fabric& fabric, unsigned index) : sc_module(name), fabric_(fabric), index_(index) {}
+  virtual void handle(const Event& e) = 0;
+
+  // A packet's head enters `ib(gp).in_port` after `delay` (the link's propagation delay).
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
+
+  std::vector<OutPort> out;  // [port], 1-based
+  std::vector<InPort> in;
+
+ protected:
+  Fabric& fabric_;
+  unsigned index_;
+};
+
+struct FlowStats {
+  uint64_t injected_packets = 0;
+  uint64_t injected_bytes = 0;
+  uint64_t delivered_bytes = 0;
+  uint64_t delivered_packets = 0;
+  uint64_t fecn_marked = 0;    // data packets that arrived with FECN
+  uint64_t becn_received = 0;  // BECNs the source took for this flow
+  uint64_t interval_bytes = 0;
+  uint64_t latency_cycles_sum = 0;
+};
+
+struct Flow {
+  FlowSpec spec;
+  unsigned src = 0;            // node
+  int dst = -1;                // node, -1: drawn per message
+  std::vector<uint16_t> uniform_lids, hot_lids;
+  uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
+  double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
+  uint64_t next_allowed = 0;
+  uint64_t message_left = 0;
+  uint16_t cur_dlid = 0;
+  uint32_t psn = 0;
+  FlowStats stats;
+};
+
+class Switch;
+class Hca;
+
+struct PortSample {  // ports.csv
+  uint64_t t_cycle;
+  unsigned node, port, vl;
+  uint32_t occupancy, peak;
+  bool congested;
+};
+
+class Fabric : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Fabric);
+  Fabric(sc_core::sc_module_name name, const Scenario& s);
+  ~Fabric() override;
+
+  // Runs to the scenario's sim time; throws ModelError on a broken invariant or deadlock.
+  void run();
+
+  // For nodes.
+  void schedule(uint64_t cycle, EventKind k, uint32_t node, uint32_t port = 0, uint32_t vl = 0, uint32_t value = 0,
+                tlm::tlm_generic_payload* pkt = nullptr) {
+    queue_.push(Event{cycle, seq_++, k, node, port, vl, value, pkt});
+  }
+  uint64_t now() const { return now_; }
+  PacketPool& pool() { return pool_; }
+  const Scenario& scenario() const { return s_; }
+  const Topology& topology() const { return topo_; }
+  std::vector<Flow>& flows() { return flows_; }
+  Node& node(unsigned i) { return *nodes_[i]; }
+  uint64_t cycles(uint64_t ps) const { return (ps + ps_per_cycle_ - 1) / ps_per_cycle_; }
+  uint64_t ps(uint64_t cycles) const { return cycles * ps_per_cycle_; }
+  uint64_t ps_per_cycle() const { return ps_per_cycle_; }
+  unsigned num_vls() const { return s_.fabric.vls; }
+  uint32_t wire_bytes(uint32_t payload) const { return payload + kHeaderBytes; }
+  static uint32_t credits_of(uint32_t wire_bytes) { return (wire_bytes + 63) / 64; }
+  void progress() { last_progress_ = now_; }
+
+  // Counters (summary.json).
+  uint64_t injected = 0, delivered = 0, on_wire = 0, hops = 0, cnps = 0, events = 0;
+  uint64_t wall_ns = 0;
+  std::vector<std::vector<uint64_t>> interval_bytes;  // per log interval, per flow
+  std::vector<uint64_t> interval_end_cycle;
+  std::vector<PortSample> port_samples;
+
+  // Invariants: throws ModelError naming the first that fails.
+  void check_invariants() const;
+  std::string deadlock_report() const;
+
+  static constexpr uint32_t kHeaderBytes = 26;  // LRH 8 + BTH 12 + ICRC 4 + VCRC 2
+
+ private:
+  void pump();
+  void log_tick();
+  void build();
+
+  const Scenario& s_;
+  Topology topo_;
+  uint64_t ps_per_cycle_;
+  uint64_t end_cycle_;
+  uint64_t log_cycles_;
+  uint64_t deadlock_cycles_;
+  uint64_t now_ = 0;
+  uint64_t seq_ = 0;
+  uint64_t last_progress_ = 0;
+  std::priority_queue<Event, std::vector<Event>, EventLater> queue_;
+  PacketPool pool_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<Flow> flows_;
+  std::string failure_;
+};
+
+}  // namespace ibcc::net

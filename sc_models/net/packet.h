@@ -1,0 +1,118 @@
+// An IB packet as a TLM-2.0 generic payload with an IB extension, and the pool that recycles
+// them (the fabric moves millions; none is allocated in the steady state).
+#pragma once
+
+#include <tlm>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ibcc::net {
+
+enum class Opcode : uint8_t { kData = 0, kAck = 1, kCnp = 2 };
+
+// Header fields the CC loop needs (LRH/BTH) plus the model's per-hop bookkeeping.
+struct IbExtension : tlm::tlm_extension<IbExtension> {
+  // Packet header.
+  uint16_t slid = 0;
+  uint16_t dlid = 0;
+  uint8_t sl = 0;
+  uint8_t vl = 0;         // VL on the current link
+  bool fecn = false;
+  bool becn = false;
+  bool multicast = false;
+  Opcode opcode = Opcode::kData;
+  uint32_t qp = 0;        // destination QP (for a CNP/ACK: the QP of the flow it throttles)
+  uint32_t psn = 0;
+  uint32_t payload_bytes = 0;
+  uint32_t wire_bytes = 0;  // payload + LRH/BTH/ICRC/VCRC
+  uint32_t credits = 0;     // 64-byte credits the packet occupies in a buffer
+  uint64_t inject_cycle = 0;
+  int32_t flow = -1;        // index of the flow (statistics), -1 for CNPs
+
+  // Model bookkeeping for the hop in progress (not on the wire).
+  uint64_t head_cycle = 0;      // head arrived at the current input buffer
+  uint64_t tail_cycle = 0;      // tail will have arrived
+  uint64_t eligible_cycle = 0;  // may leave (head + switch latency)
+  uint16_t in_port = 0;         // input port it sits in
+  uint32_t hop = 0;             // transmissions so far (tells a stale tail event apart)
+  bool in_fill = false;         // counted in its VoQ's fill (fully received, still waiting)
+  tlm::tlm_generic_payload* next = nullptr;  // intrusive VoQ/FIFO link
+
+  tlm::tlm_extension_base* clone() const override { return new IbExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const IbExtension&>(other);
+  }
+};
+
+inline IbExtension& ib(tlm::tlm_generic_payload& p) { return *p.get_extension<IbExtension>(); }
+inline IbExtension& ib(tlm::tlm_generic_payload* p) { return *p->get_extension<IbExtension>(); }
+
+// A FIFO of payloads chained through IbExtension::next.
+struct PacketFifo {
+  tlm::tlm_generic_payload* head = nullptr;
+  tlm::tlm_generic_payload* tail = nullptr;
+  uint32_t count = 0;
+  uint32_t credits = 0;
+
+  bool empty() const { return head == nullptr; }
+  void push(tlm::tlm_generic_payload* p) {
+    IbExtension& e = ib(p);
+    e.next = nullptr;
+    if (tail) ib(tail).next = p;
+    else head = p;
+    tail = p;
+    ++count;
+    credits += e.credits;
+  }
+  tlm::tlm_generic_payload* pop() {
+    tlm::tlm_generic_payload* p = head;
+    IbExtension& e = ib(p);
+    head = e.next;
+    if (!head) tail = nullptr;
+    e.next = nullptr;
+    --count;
+    credits -= e.credits;
+    return p;
+  }
+};
+
+// Owns every payload; free ones wait in a list. Implements tlm_mm_interface so that a
+// payload released by its last holder comes back here.
+class PacketPool : public tlm::tlm_mm_interface {
+ public:
+  tlm::tlm_generic_payload* alloc() {
+    tlm::tlm_generic_payload* p;
+    if (free_.empty()) {
+      all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
+      p = all_.back().get();
+      p->set_extension(new IbExtension);
+    } else {
+      p = free_.back();
+      free_.pop_back();
+      IbExtension* e = p->get_extension<IbExtension>();
+      *e = IbExtension{};
+    }
+    p->acquire();
+    ++live_;
+    return p;
+  }
+  void free(tlm::tlm_generic_payload* p) override {
+    free_.push_back(p);
+    --live_;
+  }
+  uint64_t live() const { return live_; }
+  size_t allocated() const { return all_.size(); }
+
+  ~PacketPool() override {
+    for (auto& p : all_) p->free_all_extensions();
+  }
+
+ private:
+  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+  std::vector<tlm::tlm_generic_payload*> free_;
+  uint64_t live_ = 0;
+};
+
+}  // namespace ibcc::net

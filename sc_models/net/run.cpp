@@ -1,0 +1,179 @@
+#include "net/run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "net/fabric.h"
+#include "net/units.h"
+
+namespace ibcc::net {
+namespace {
+
+double peak_rss_mb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return 0;
+}
+
+// Phases: boundaries at every flow start and stop inside the run.
+std::vector<Phase> phases(const Fabric& f, const std::vector<Flow>& flows, uint64_t end_ps) {
+  std::set<uint64_t> cuts{0, end_ps};
+  for (const auto& fl : flows) {
+    if (fl.spec.start_ps < end_ps) cuts.insert(fl.spec.start_ps);
+    if (fl.spec.stop_ps < end_ps) cuts.insert(fl.spec.stop_ps);
+  }
+  std::vector<uint64_t> c(cuts.begin(), cuts.end());
+  std::vector<Phase> out;
+  for (size_t i = 0; i + 1 < c.size(); ++i) {
+    Phase ph;
+    ph.start_us = static_cast<double>(c[i]) / 1e6;
+    ph.end_us = static_cast<double>(c[i + 1]) / 1e6;
+    const uint64_t from = (c[i] + c[i + 1]) / 2, to = c[i + 1];
+    ph.gbps.assign(flows.size(), 0);
+    uint64_t span_ps = 0;
+    for (size_t k = 0; k < f.interval_end_cycle.size(); ++k) {
+      const uint64_t t_end = f.ps(f.interval_end_cycle[k]);
+      const uint64_t t_begin = k ? f.ps(f.interval_end_cycle[k - 1]) : 0;
+      if (t_begin < from || t_end > to) continue;
+      span_ps += t_end - t_begin;
+      for (size_t j = 0; j < flows.size(); ++j) ph.gbps[j] += static_cast<double>(f.interval_bytes[k][j]);
+    }
+    if (span_ps == 0) continue;  // shorter than a log interval
+    for (double& g : ph.gbps) g = g * 8.0 / (static_cast<double>(span_ps) * 1e-12) / 1e9;
+    out.push_back(ph);
+  }
+  return out;
+}
+
+void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s) {
+  namespace fs = std::filesystem;
+  fs::create_directories(opt.out_dir);
+  const auto& flows = f.flows();
+  {
+    std::ofstream csv(fs::path(opt.out_dir) / "flows.csv");
+    csv << "t_us,flow,gbps\n";
+    for (size_t k = 0; k < f.interval_end_cycle.size(); ++k) {
+      const uint64_t t_end = f.ps(f.interval_end_cycle[k]);
+      const uint64_t t_begin = k ? f.ps(f.interval_end_cycle[k - 1]) : 0;
+      const double secs = static_cast<double>(t_end - t_begin) * 1e-12;
+      for (size_t j = 0; j < flows.size(); ++j) {
+        const double gbps = secs > 0 ? static_cast<double>(f.interval_bytes[k][j]) * 8.0 / secs / 1e9 : 0.0;
+        csv << fmt::format("{:.3f},{},{:.4f}\n", static_cast<double>(t_end) / 1e6, flows[j].spec.name, gbps);
+      }
+    }
+  }
+  {
+    std::ofstream csv(fs::path(opt.out_dir) / "ports.csv");
+    csv << "t_us,port,vl,occupancy_credits,peak_credits,congested\n";
+    for (const auto& p : f.port_samples) {
+      csv << fmt::format("{:.3f},{}/{},{},{},{},{}\n", static_cast<double>(f.ps(p.t_cycle)) / 1e6,
+                         f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak, p.congested ? 1 : 0);
+    }
+  }
+  nlohmann::json j;
+  j["scenario"] = s.name;
+  j["file"] = s.file;
+  j["cc"] = s.cc.enabled;
+  j["seed"] = s.sim.seed;
+  j["sim_time_us"] = static_cast<double>(s.sim.sim_time_ps) / 1e6;
+  j["wall_s"] = static_cast<double>(f.wall_ns) / 1e9;
+  j["build_wall_s"] = build_s;
+  j["peak_rss_mb"] = peak_rss_mb();
+  j["events"] = f.events;
+  j["packet_hops"] = f.hops;
+  j["cnps"] = f.cnps;
+  j["switches"] = f.topology().num_switches;
+  j["hcas"] = f.topology().nodes.size() - f.topology().num_switches;
+  j["packets"] = {{"injected", f.injected}, {"delivered", f.delivered}, {"in_flight", f.pool().live()}};
+  nlohmann::json jf = nlohmann::json::array();
+  for (const auto& fl : flows) {
+    const auto& st = fl.stats;
+    jf.push_back({{"name", fl.spec.name},
+                  {"group", fl.spec.group},
+                  {"src", fl.spec.src},
+                  {"dst", fl.spec.dst.empty() ? std::string("*") : fl.spec.dst},
+                  {"start_us", static_cast<double>(fl.spec.start_ps) / 1e6},
+                  {"stop_us", fl.spec.stop_ps == UINT64_MAX ? static_cast<double>(s.sim.sim_time_ps) / 1e6
+                                                             : static_cast<double>(fl.spec.stop_ps) / 1e6},
+                  {"injected_bytes", st.injected_bytes},
+                  {"delivered_bytes", st.delivered_bytes},
+                  {"delivered_packets", st.delivered_packets},
+                  {"mean_latency_us", st.delivered_packets ? static_cast<double>(f.ps(st.latency_cycles_sum)) / 1e6 / st.delivered_packets : 0.0},
+                  {"fecn_marked", st.fecn_marked},
+                  {"becn_received", st.becn_received}});
+  }
+  j["flows"] = jf;
+  nlohmann::json jp = nlohmann::json::array();
+  for (const auto& ph : phases(f, flows, s.sim.sim_time_ps)) {
+    nlohmann::json g;
+    for (size_t i = 0; i < flows.size(); ++i) g[flows[i].spec.name] = ph.gbps[i];
+    jp.push_back({{"start_us", ph.start_us}, {"end_us", ph.end_us}, {"gbps", g}});
+  }
+  j["phases"] = jp;
+  std::ofstream(fs::path(opt.out_dir) / "summary.json") << j.dump(2) << "\n";
+
+  if (opt.quiet) return;
+  // The per-phase table (flows of explicit scenarios; patterns can have hundreds of flows).
+  const auto ph = phases(f, flows, s.sim.sim_time_ps);
+  if (flows.size() <= 12) {
+    std::string head = fmt::format("{:>17}", "phase (s)");
+    for (const auto& fl : flows) head += fmt::format(" {:>7}", fl.spec.name);
+    std::cout << head << "   (Gb/s, second half of each phase)\n";
+    for (const auto& p : ph) {
+      std::string row = fmt::format("{:>8.3f}-{:<8.3f}", p.start_us / 1e6, p.end_us / 1e6);
+      for (double g : p.gbps) row += fmt::format(" {:>7.2f}", g);
+      std::cout << row << "\n";
+    }
+  }
+  const double sim_ms = static_cast<double>(s.sim.sim_time_ps) / 1e9;
+  std::cout << fmt::format("{}: cc {}, {:.3f} ms simulated in {:.2f} s wall ({:.3f} s per simulated ms), {} packet-hops "
+                           "({:.2f} M/s), {} delivered, peak memory {:.0f} MB\n",
+                           s.name, s.cc.enabled ? "on" : "off", sim_ms, f.wall_ns / 1e9, f.wall_ns / 1e9 / sim_ms, f.hops,
+                           f.wall_ns ? f.hops / (f.wall_ns / 1e9) / 1e6 : 0.0, f.delivered, peak_rss_mb());
+}
+
+}  // namespace
+
+int run_scenario(const RunOptions& opt) {
+  std::vector<Override> ov = opt.overrides;
+  if (opt.cc) ov.push_back({"cc.enabled", *opt.cc ? "true" : "false"});
+  if (opt.seed) ov.push_back({"sim.seed", std::to_string(*opt.seed)});
+  if (opt.sim_time) ov.push_back({"sim.time", *opt.sim_time});
+  if (opt.log_interval) ov.push_back({"sim.log_interval", *opt.log_interval});
+  std::unique_ptr<Scenario> s;
+  std::unique_ptr<Fabric> fabric;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    s = std::make_unique<Scenario>(load_scenario(opt.scenario, ov));
+    fabric = std::make_unique<Fabric>("fabric", *s);
+  } catch (const ScenarioError& e) {
+    std::cerr << "ibcc run: error: " << e.what() << "\n";
+    return 2;
+  }
+  const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  try {
+    fabric->run();
+  } catch (const ModelError& e) {
+    std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
+    // What was measured up to the failure is still useful for debugging.
+    try {
+      write_outputs(opt, *s, *fabric, build_s);
+    } catch (const std::exception&) {
+    }
+    return 1;
+  }
+  write_outputs(opt, *s, *fabric, build_s);
+  return 0;
+}
+
+}  // namespace ibcc::net

@@ -1,0 +1,166 @@
+// A fabric and its traffic, as the network model consumes them: the in-memory form of a
+// topologies/*.yaml scenario (sc_models/net/scenario_yaml.cpp reads it; the topology
+// generators in topology_gen.cpp emit it). All times in picoseconds, rates in bits/s,
+// sizes in bytes unless a name says otherwise. docs/configuration.md lists every YAML key.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cc/cc_policies.h"
+
+namespace ibcc::net {
+
+// A physical link: both ends, rate and propagation delay.
+struct LinkSpec {
+  std::string a_node;
+  unsigned a_port = 0;  // 1-based as in IB; HCAs have port 1
+  std::string b_node;
+  unsigned b_port = 0;
+  double signal_bps = 0;   // width x lane rate
+  double data_bps = 0;     // after the encoding overhead
+  uint64_t propagation_ps = 0;
+  int line = 0;            // where it was declared (0: generated)
+};
+
+struct SwitchSpec {
+  std::string name;
+  unsigned ports = 0;
+  uint16_t lid = 0;
+  std::vector<uint16_t> lft;  // explicit forwarding table [dlid] -> port (0: drop/unset)
+  int line = 0;
+};
+
+struct HcaSpec {
+  std::string name;
+  uint16_t lid = 0;
+  int line = 0;
+};
+
+// Switch-port CC settings (SwitchCongestionSetting / SwitchPortCongestionSetting) and the
+// implementation choices of the FECN marker.
+struct SwitchCcSpec {
+  unsigned threshold = 0;      // 0..15
+  unsigned packet_size = 0;    // 64-byte credits, 0..255
+  unsigned marking_rate = 0;   // 0..65535
+  cc::ThresholdMapping mapping = cc::ThresholdMapping::kPerVoq;
+  cc::MarkingMode marking_mode = cc::MarkingMode::kCounter;
+  unsigned hysteresis = 0;     // sixteenths of the buffer, 0..15
+  bool victim_mask_hca_ports = true;  // set Victim_Mask on ports that face CAs
+};
+
+struct PortCcOverride {
+  std::string switch_name;
+  unsigned port = 0;
+  std::optional<unsigned> threshold, packet_size, marking_rate;
+  std::optional<bool> victim_mask;
+  int line = 0;
+};
+
+struct SlCcSpec {
+  unsigned ccti_timer = 0;        // 1.024 us units, 0..65535
+  unsigned ccti_increase = 0;     // 0..255
+  unsigned trigger_threshold = 0; // 0..255
+  unsigned ccti_min = 0;          // 0..255
+};
+
+struct CaCcSpec {
+  bool sl_based = false;            // Port_Control bit 0
+  unsigned control_map = 0xffff;    // SLs with CC on
+  SlCcSpec sl_default;
+  std::vector<std::pair<unsigned, SlCcSpec>> per_sl;  // (sl, settings) overrides
+  unsigned ccti_limit = 127;
+  std::vector<uint16_t> cct;        // entries, CCT_Shift:CCT_Multiplier
+  cc::IrdFormula ird_formula = cc::IrdFormula::kOmniPath;
+  unsigned num_qps = 64;
+  bool becn_in_ack = false;         // answer FECN with an ACK carrying BECN instead of a CNP
+};
+
+struct CcSpec {
+  bool enabled = true;
+  SwitchCcSpec sw;
+  std::vector<PortCcOverride> ports;
+  CaCcSpec ca;
+};
+
+enum class TrafficPattern { kExplicit, kUniform, kHotspot, kIncast, kPermutation };
+
+// One traffic flow: a QP on a source HCA. dst empty means "drawn per message" (uniform or
+// hotspot patterns: dst_choices holds the candidates, hot_share the chance of a hot one).
+struct FlowSpec {
+  std::string name;
+  std::string group;     // e.g. victim, contributors (for metrics)
+  std::string src;
+  std::string dst;
+  std::vector<std::string> uniform_dsts;  // drawn uniformly when dst is empty
+  std::vector<std::string> hot_dsts;      // drawn with probability hot_share
+  double hot_share = 0;
+  unsigned sl = 0;
+  unsigned qp = 0;
+  uint64_t message_bytes = 65536;
+  uint64_t start_ps = 0;
+  uint64_t stop_ps = UINT64_MAX;
+  double rate_bps = 0;   // offered rate; 0 = saturating
+  int line = 0;
+};
+
+struct SinkHiccup {
+  uint64_t period_ps = 0;    // 0 = none
+  uint64_t duration_ps = 0;
+};
+
+struct FabricParams {
+  uint64_t core_clock_hz = 250000000;  // cycle of the whole model (IB TimeStamp: 256 cycles)
+  unsigned mtu = 2048;                 // payload bytes per packet
+  unsigned vls = 2;                    // data VLs per port
+  std::vector<unsigned> sl_to_vl;      // [sl] -> vl (default sl % vls)
+  // Switch
+  uint64_t switch_latency_ps = 100000;
+  uint64_t switch_buffer_per_vl = 16384;  // bytes of each input port's VL
+  double crossbar_speedup = 1.0;
+  bool vlarb_tables = false;              // IB VLArbitration high/low tables (else round robin)
+  std::vector<std::pair<unsigned, unsigned>> vlarb_high, vlarb_low;  // (vl, weight)
+  unsigned vlarb_high_limit = 0;
+  // HCA
+  uint64_t hca_buffer_per_vl = 16384;
+  double hca_inject_bps = 0;    // host interface (PCIe) limit; 0 = the link rate
+  double hca_sink_bps = 0;      // drain rate; 0 = the link rate
+  SinkHiccup sink_hiccup;
+  std::string routing = "shortest";  // shortest | updown | dor | explicit
+  std::vector<std::string> updown_roots;
+};
+
+struct SimParams {
+  uint64_t sim_time_ps = 1000000000;      // 1 ms
+  uint64_t log_interval_ps = 1000000000;  // 1 ms
+  uint64_t seed = 1;
+  uint64_t deadlock_timeout_ps = 0;  // no packet moves for this long while some wait: deadlock (0: 1 ms or 4 log intervals)
+};
+
+// Faults built into the model on purpose, for the tests that prove the invariant checks and
+// the deadlock detector catch them. Never set by a scenario unless asked for under `debug`.
+struct FaultInjection {
+  bool leak_credit_return = false;  // one credit return is dropped
+  bool ignore_credits = false;      // senders transmit without credits (overflows)
+  bool lose_packet = false;         // one sink forgets a packet
+};
+
+struct Scenario {
+  std::string name;
+  std::string file;
+  SimParams sim;
+  FabricParams fabric;
+  std::vector<SwitchSpec> switches;
+  std::vector<HcaSpec> hcas;
+  std::vector<LinkSpec> links;
+  // For dimension-order routing: the mesh/torus shape the generator produced.
+  unsigned mesh_x = 0, mesh_y = 0;
+  bool torus = false;
+  CcSpec cc;
+  std::vector<FlowSpec> flows;
+  FaultInjection faults;
+};
+
+}  // namespace ibcc::net

@@ -1,0 +1,727 @@
+// The scenario reader: YAML (yaml-cpp) to Scenario, with a schema check on every map so
+// that an unknown key or an out-of-range value is an error naming file, line and key.
+#include "net/scenario_yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "net/units.h"
+
+namespace ibcc::net {
+namespace {
+
+// Walks the document with the path of each key, so that errors can say where they are.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& what) const {
+    const int line = at.IsDefined() ? at.Mark().line : -1;
+    if (line < 0) throw ScenarioError(fmt::format("{}: {}: {} (value from --set or a default)", file_, key, what));
+    throw ScenarioError(fmt::format("{}:{}: {}: {}", file_, line + 1, key, what));
+  }
+
+  int line_of(const YAML::Node& n) const { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+  // A map whose keys must all be in `allowed`.
+  void expect_map(const YAML::Node& n, const std::string& path, std::initializer_list<const char*> allowed) const {
+    if (!n.IsMap()) fail(n, path, "expected a map of keys");
+    for (const auto& kv : n) {
+      const std::string k = kv.first.as<std::string>();
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; })) {
+        std::string list;
+        for (const char* a : allowed) list += list.empty() ? a : std::string(", ") + a;
+        fail(kv.first, join(path, k), "unknown key (allowed here: " + list + ")");
+      }
+    }
+  }
+
+  static std::string join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  std::string str(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsScalar()) fail(n, path, "expected a scalar value");
+    return n.as<std::string>();
+  }
+
+  uint64_t uint(const YAML::Node& n, const std::string& path, uint64_t lo, uint64_t hi) const {
+    const std::string s = str(n, path);
+    uint64_t v = 0;
+    size_t used = 0;
+    try {
+      v = std::stoull(s, &used, 0);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || s.empty() || s[0] == '-') {
+      fail(n, path, fmt::format("expected an integer {}..{}, got '{}'", lo, hi, s));
+    }
+    if (v < lo || v > hi) fail(n, path, fmt::format("out of range: expected {}..{}, got {}", lo, hi, v));
+    return v;
+  }
+
+  double real(const YAML::Node& n, const std::string& path, double lo, double hi) const {
+    const std::string s = str(n, path);
+    size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || s.empty()) fail(n, path, fmt::format("expected a number, got '{}'", s));
+    if (v < lo || v > hi) fail(n, path, fmt::format("out of range: expected {}..{}, got {}", lo, hi, v));
+    return v;
+  }
+
+  bool boolean(const YAML::Node& n, const std::string& path) const {
+    const std::string s = str(n, path);
+    if (s == "true" || s == "on" || s == "yes") return true;
+    if (s == "false" || s == "off" || s == "no") return false;
+    fail(n, path, "expected true or false, got '" + s + "'");
+  }
+
+  uint64_t time_ps(const YAML::Node& n, const std::string& path) const {
+    const auto v = parse_time_ps(str(n, path));
+    if (!v) fail(n, path, "expected a time with a unit (ps, ns, us, ms, s), got '" + str(n, path) + "'");
+    return *v;
+  }
+
+  double rate_bps(const YAML::Node& n, const std::string& path) const {
+    const auto v = parse_rate_bps(str(n, path));
+    if (!v || *v <= 0) fail(n, path, "expected a positive rate with a unit (Mb/s, Gb/s, ...), got '" + str(n, path) + "'");
+    return *v;
+  }
+
+  uint64_t bytes(const YAML::Node& n, const std::string& path, uint64_t lo, uint64_t hi) const {
+    const auto v = parse_bytes(str(n, path));
+    if (!v) fail(n, path, "expected a size (B, KB, KiB, MiB or a number of bytes), got '" + str(n, path) + "'");
+    if (*v < lo || *v > hi) fail(n, path, fmt::format("out of range: expected {}..{} bytes, got {}", lo, hi, *v));
+    return *v;
+  }
+
+  template <typename E, size_t N>
+  E policy(const YAML::Node& n, const std::string& path, const cc::PolicyName<E> (&table)[N]) const {
+    const auto v = cc::policy_from_name(table, str(n, path));
+    if (!v) fail(n, path, "expected one of " + cc::policy_names(table) + ", got '" + str(n, path) + "'");
+    return *v;
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+// Lane rates (Gb/s signalling) and encodings of the IB link speeds.
+struct LinkSpeed {
+  const char* name;
+  double lane_gbps;
+  double efficiency;
+};
+constexpr LinkSpeed kSpeeds[] = {
+    {"SDR", 2.5, 0.8},          {"DDR", 5.0, 0.8},          {"QDR", 10.0, 0.8},
+    {"FDR10", 10.3125, 64.0 / 66}, {"FDR", 14.0625, 64.0 / 66}, {"EDR", 25.78125, 64.0 / 66},
+    {"HDR", 53.125, 64.0 / 66},
+};
+
+struct LoaderState {
+  Reader rd;
+  Scenario* s;
+  LinkSpec link_defaults;
+};
+
+// width x speed, or rate + encoding; propagation. Starts from `base`.
+LinkSpec read_link_params(const Reader& rd, const YAML::Node& n, const std::string& path, LinkSpec base) {
+  unsigned width = 0;
+  const LinkSpeed* speed = nullptr;
+  if (n["width"]) {
+    const std::string w = rd.str(n["width"], path + ".width");
+    if (w == "1x") width = 1;
+    else if (w == "4x") width = 4;
+    else if (w == "8x") width = 8;
+    else if (w == "12x") width = 12;
+    else rd.fail(n["width"], path + ".width", "expected 1x, 4x, 8x or 12x, got '" + w + "'");
+  }
+  if (n["speed"]) {
+    const std::string sp = rd.str(n["speed"], path + ".speed");
+    for (const auto& k : kSpeeds) {
+      if (sp == k.name) speed = &k;
+    }
+    if (!speed) rd.fail(n["speed"], path + ".speed", "expected SDR, DDR, QDR, FDR10, FDR, EDR or HDR, got '" + sp + "'");
+  }
+  if (n["rate"] && (width || speed)) rd.fail(n["rate"], path + ".rate", "give either rate (+ encoding) or width + speed, not both");
+  if (width || speed) {
+    if (!width) width = 4;
+    if (!speed) rd.fail(n, path, "speed is required with width");
+    base.signal_bps = width * speed->lane_gbps * 1e9;
+    base.data_bps = base.signal_bps * speed->efficiency;
+  }
+  if (n["rate"]) {
+    double eff = 0.8;
+    if (n["encoding"]) {
+      const std::string e = rd.str(n["encoding"], path + ".encoding");
+      if (e == "8b10b") eff = 0.8;
+      else if (e == "64b66b") eff = 64.0 / 66;
+      else if (e == "none") eff = 1.0;
+      else rd.fail(n["encoding"], path + ".encoding", "expected 8b10b, 64b66b or none, got '" + e + "'");
+    }
+    base.signal_bps = rd.rate_bps(n["rate"], path + ".rate");
+    base.data_bps = base.signal_bps * eff;
+  } else if (n["encoding"]) {
+    rd.fail(n["encoding"], path + ".encoding", "encoding only goes with rate");
+  }
+  if (n["propagation"]) base.propagation_ps = rd.time_ps(n["propagation"], path + ".propagation");
+  return base;
+}
+
+constexpr std::initializer_list<const char*> kLinkParamKeys = {"width", "speed", "rate", "encoding", "propagation"};
+
+// "S1/3" -> (S1, 3); "H1" -> (H1, 1).
+std::pair<std::string, unsigned> endpoint(const Reader& rd, const YAML::Node& n, const std::string& path) {
+  const std::string e = rd.str(n, path);
+  const auto slash = e.find('/');
+  if (slash == std::string::npos) return {e, 1};
+  const std::string port = e.substr(slash + 1);
+  unsigned p = 0;
+  try {
+    size_t used = 0;
+    p = static_cast<unsigned>(std::stoul(port, &used));
+    if (used != port.size()) p = 0;
+  } catch (const std::exception&) {
+    p = 0;
+  }
+  if (p < 1 || p > 254) rd.fail(n, path, "expected NODE or NODE/PORT with PORT 1..254, got '" + e + "'");
+  return {e.substr(0, slash), p};
+}
+
+void read_fabric(LoaderState& st, const YAML::Node& n) {
+  Reader& rd = st.rd;
+  FabricParams& f = st.s->fabric;
+  rd.expect_map(n, "fabric", {"core_clock", "mtu", "vls", "sl_to_vl", "routing", "updown_roots", "switch", "hca", "link_defaults"});
+  if (n["core_clock"]) {
+    const auto hz = parse_hz(rd.str(n["core_clock"], "fabric.core_clock"));
+    if (!hz || *hz < 1000000 || *hz > 10000000000ull) rd.fail(n["core_clock"], "fabric.core_clock", "expected 1MHz..10GHz");
+    f.core_clock_hz = *hz;
+  }
+  if (n["mtu"]) {
+    f.mtu = static_cast<unsigned>(rd.bytes(n["mtu"], "fabric.mtu", 256, 4096));
+    if (f.mtu & (f.mtu - 1)) rd.fail(n["mtu"], "fabric.mtu", "expected 256, 512, 1024, 2048 or 4096");
+  }
+  if (n["vls"]) f.vls = static_cast<unsigned>(rd.uint(n["vls"], "fabric.vls", 2, 15));
+  if (n["sl_to_vl"]) {
+    const auto& m = n["sl_to_vl"];
+    if (!m.IsSequence() || m.size() > 16) rd.fail(m, "fabric.sl_to_vl", "expected a list of up to 16 VLs, one per SL");
+    f.sl_to_vl.clear();
+    for (size_t i = 0; i < m.size(); ++i) {
+      f.sl_to_vl.push_back(static_cast<unsigned>(rd.uint(m[i], fmt::format("fabric.sl_to_vl[{}]", i), 0, f.vls - 1)));
+    }
+  }
+  if (n["routing"]) {
+    f.routing = rd.str(n["routing"], "fabric.routing");
+    if (f.routing != "shortest" && f.routing != "updown" && f.routing != "dor" && f.routing != "explicit") {
+      rd.fail(n["routing"], "fabric.routing", "expected shortest, updown, dor or explicit, got '" + f.routing + "'");
+    }
+  }
+  if (n["updown_roots"]) {
+    for (const auto& r : n["updown_roots"]) f.updown_roots.push_back(rd.str(r, "fabric.updown_roots"));
+  }
+  if (const auto sw = n["switch"]) {
+    rd.expect_map(sw, "fabric.switch", {"latency", "buffer_per_vl", "crossbar_speedup", "vl_arbitration"});
+    if (sw["latency"]) f.switch_latency_ps = rd.time_ps(sw["latency"], "fabric.switch.latency");
+    if (sw["buffer_per_vl"]) f.switch_buffer_per_vl = rd.bytes(sw["buffer_per_vl"], "fabric.switch.buffer_per_vl", 4096, 4u << 20);
+    if (sw["crossbar_speedup"]) f.crossbar_speedup = rd.real(sw["crossbar_speedup"], "fabric.switch.crossbar_speedup", 1.0, 16.0);
+    if (const auto a = sw["vl_arbitration"]) {
+      if (a.IsScalar()) {
+        if (rd.str(a, "fabric.switch.vl_arbitration") != "round_robin") {
+          rd.fail(a, "fabric.switch.vl_arbitration", "expected round_robin or a map {high, low, high_limit}");
+        }
+      } else {
+        rd.expect_map(a, "fabric.switch.vl_arbitration", {"high", "low", "high_limit"});
+        f.vlarb_tables = true;
+        auto table = [&](const char* key, std::vector<std::pair<unsigned, unsigned>>* out) {
+          const std::string p = std::string("fabric.switch.vl_arbitration.") + key;
+          if (!a[key]) return;
+          if (!a[key].IsSequence() || a[key].size() > 64) rd.fail(a[key], p, "expected a list of up to 64 [vl, weight] pairs");
+          for (const auto& e : a[key]) {
+            if (!e.IsSequence() || e.size() != 2) rd.fail(e, p, "expected [vl, weight]");
+            out->emplace_back(static_cast<unsigned>(rd.uint(e[0], p + ".vl", 0, 14)),
+                              static_cast<unsigned>(rd.uint(e[1], p + ".weight", 0, 255)));
+          }
+        };
+        table("high", &f.vlarb_high);
+        table("low", &f.vlarb_low);
+        if (a["high_limit"]) f.vlarb_high_limit = static_cast<unsigned>(rd.uint(a["high_limit"], "fabric.switch.vl_arbitration.high_limit", 0, 255));
+        if (f.vlarb_low.empty()) rd.fail(a, "fabric.switch.vl_arbitration.low", "the low-priority table must not be empty");
+      }
+    }
+  }
+  if (const auto h = n["hca"]) {
+    rd.expect_map(h, "fabric.hca", {"buffer_per_vl", "inject_rate", "sink_rate", "sink_hiccup"});
+    if (h["buffer_per_vl"]) f.hca_buffer_per_vl = rd.bytes(h["buffer_per_vl"], "fabric.hca.buffer_per_vl", 4096, 4u << 20);
+    if (h["inject_rate"]) f.hca_inject_bps = rd.rate_bps(h["inject_rate"], "fabric.hca.inject_rate");
+    if (h["sink_rate"]) f.hca_sink_bps = rd.rate_bps(h["sink_rate"], "fabric.hca.sink_rate");
+    if (const auto hic = h["sink_hiccup"]) {
+      rd.expect_map(hic, "fabric.hca.sink_hiccup", {"period", "duration"});
+      if (!hic["period"] || !hic["duration"]) rd.fail(hic, "fabric.hca.sink_hiccup", "needs period and duration");
+      f.sink_hiccup.period_ps = rd.time_ps(hic["period"], "fabric.hca.sink_hiccup.period");
+      f.sink_hiccup.duration_ps = rd.time_ps(hic["duration"], "fabric.hca.sink_hiccup.duration");
+      if (f.sink_hiccup.duration_ps >= f.sink_hiccup.period_ps) {
+        rd.fail(hic["duration"], "fabric.hca.sink_hiccup.duration", "must be shorter than the period");
+      }
+    }
+  }
+  if (const auto l = n["link_defaults"]) {
+    rd.expect_map(l, "fabric.link_defaults", kLinkParamKeys);
+    st.link_defaults = read_link_params(rd, l, "fabric.link_defaults", st.link_defaults);
+  }
+}
+
+void read_topology(LoaderState& st, const YAML::Node& n) {
+  Reader& rd = st.rd;
+  Scenario& s = *st.s;
+  rd.expect_map(n, "topology", {"switches", "hcas", "links", "generate"});
+  if (const auto g = n["generate"]) {
+    if (n["switches"] || n["hcas"] || n["links"]) {
+      rd.fail(g, "topology.generate", "give either generate or switches/hcas/links, not both");
+    }
+    rd.expect_map(g, "topology.generate", {"family", "leaves", "spines", "switch_ports", "k", "n", "x", "y", "hcas_per_switch", "link"});
+    if (!g["family"]) rd.fail(g, "topology.generate.family", "missing (clos3, kary_ntree, mesh or torus)");
+    const std::string fam = rd.str(g["family"], "topology.generate.family");
+    LinkSpec link = st.link_defaults;
+    if (g["link"]) {
+      rd.expect_map(g["link"], "topology.generate.link", kLinkParamKeys);
+      link = read_link_params(rd, g["link"], "topology.generate.link", link);
+    }
+    auto u = [&](const char* key, unsigned dflt, unsigned lo, unsigned hi) {
+      return g[key] ? static_cast<unsigned>(rd.uint(g[key], std::string("topology.generate.") + key, lo, hi)) : dflt;
+    };
+    if (fam == "clos3") {
+      ClosParams p{u("leaves", 36, 1, 254), u("spines", 18, 1, 254), u("switch_ports", 36, 2, 254)};
+      if (p.spines >= p.switch_ports) rd.fail(g, "topology.generate.spines", "a leaf needs at least one host port beside its spine uplinks");
+      if (p.leaves > p.switch_ports) rd.fail(g, "topology.generate.leaves", "each spine has one port per leaf: leaves <= switch_ports");
+      generate_clos3(p, link, &s);
+    } else if (fam == "kary_ntree") {
+      KaryNtreeParams p{u("k", 4, 2, 32), u("n", 2, 1, 4)};
+      generate_kary_ntree(p, link, &s);
+    } else if (fam == "mesh" || fam == "torus") {
+      MeshParams p{u("x", 4, 2, 64), u("y", 4, 1, 64), u("hcas_per_switch", 1, 1, 16), fam == "torus"};
+      generate_mesh(p, link, &s);
+    } else {
+      rd.fail(g["family"], "topology.generate.family", "expected clos3, kary_ntree, mesh or torus, got '" + fam + "'");
+    }
+    return;
+  }
+  if (!n["switches"] || !n["hcas"] || !n["links"]) rd.fail(n, "topology", "needs switches, hcas and links (or generate)");
+  for (const auto& sw : n["switches"]) {
+    rd.expect_map(sw, "topology.switches[]", {"name", "ports", "lid", "lft"});
+    SwitchSpec spec;
+    if (!sw["name"] || !sw["ports"]) rd.fail(sw, "topology.switches[]", "each switch needs name and ports");
+    spec.name = rd.str(sw["name"], "topology.switches[].name");
+    spec.ports = static_cast<unsigned>(rd.uint(sw["ports"], "topology.switches[" + spec.name + "].ports", 2, 64));
+    if (sw["lid"]) spec.lid = static_cast<uint16_t>(rd.uint(sw["lid"], "topology.switches[" + spec.name + "].lid", 1, 0xbfff));
+    if (const auto lft = sw["lft"]) {
+      const std::string p = "topology.switches[" + spec.name + "].lft";
+      if (!lft.IsMap()) rd.fail(lft, p, "expected a map {lid: port}");
+      for (const auto& kv : lft) {
+        const auto lid = rd.uint(kv.first, p, 1, 0xbfff);
+        const auto port = rd.uint(kv.second, p + "." + std::to_string(lid), 1, spec.ports);
+        if (spec.lft.size() <= lid) spec.lft.resize(lid + 1, 0);
+        spec.lft[lid] = static_cast<uint16_t>(port);
+      }
+    }
+    spec.line = rd.line_of(sw);
+    s.switches.push_back(spec);
+  }
+  for (const auto& h : n["hcas"]) {
+    HcaSpec spec;
+    if (h.IsScalar()) {
+      spec.name = rd.str(h, "topology.hcas[]");
+    } else {
+      rd.expect_map(h, "topology.hcas[]", {"name", "lid"});
+      if (!h["name"]) rd.fail(h, "topology.hcas[]", "each HCA needs a name");
+      spec.name = rd.str(h["name"], "topology.hcas[].name");
+      if (h["lid"]) spec.lid = static_cast<uint16_t>(rd.uint(h["lid"], "topology.hcas[" + spec.name + "].lid", 1, 0xbfff));
+    }
+    spec.line = rd.line_of(h);
+    s.hcas.push_back(spec);
+  }
+  for (const auto& l : n["links"]) {
+    std::initializer_list<const char*> keys = {"a", "b", "width", "speed", "rate", "encoding", "propagation"};
+    rd.expect_map(l, "topology.links[]", keys);
+    if (!l["a"] || !l["b"]) rd.fail(l, "topology.links[]", "each link needs ends a and b");
+    LinkSpec spec = read_link_params(rd, l, "topology.links[]", st.link_defaults);
+    std::tie(spec.a_node, spec.a_port) = endpoint(rd, l["a"], "topology.links[].a");
+    std::tie(spec.b_node, spec.b_port) = endpoint(rd, l["b"], "topology.links[].b");
+    spec.line = rd.line_of(l);
+    s.links.push_back(spec);
+  }
+}
+
+SlCcSpec read_sl_settings(const Reader& rd, const YAML::Node& n, const std::string& path, SlCcSpec base) {
+  if (n["ccti_timer"]) base.ccti_timer = static_cast<unsigned>(rd.uint(n["ccti_timer"], path + ".ccti_timer", 0, 0xffff));
+  if (n["ccti_increase"]) base.ccti_increase = static_cast<unsigned>(rd.uint(n["ccti_increase"], path + ".ccti_increase", 0, 255));
+  if (n["trigger_threshold"]) base.trigger_threshold = static_cast<unsigned>(rd.uint(n["trigger_threshold"], path + ".trigger_threshold", 0, 255));
+  if (n["ccti_min"]) base.ccti_min = static_cast<unsigned>(rd.uint(n["ccti_min"], path + ".ccti_min", 0, 255));
+  return base;
+}
+
+uint16_t cct_entry(const Reader& rd, const YAML::Node& n, const std::string& path) {
+  const std::string e = rd.str(n, path);
+  const auto colon = e.find(':');
+  unsigned shift = 0, mult = 0;
+  bool ok = colon != std::string::npos;
+  if (ok) {
+    try {
+      size_t u1 = 0, u2 = 0;
+      shift = static_cast<unsigned>(std::stoul(e.substr(0, colon), &u1));
+      mult = static_cast<unsigned>(std::stoul(e.substr(colon + 1), &u2));
+      ok = u1 == colon && u2 == e.size() - colon - 1;
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  if (!ok || shift > 3 || mult > 0x3fff) {
+    rd.fail(n, path, "expected SHIFT:MULTIPLIER with SHIFT 0..3 and MULTIPLIER 0..16383, got '" + e + "'");
+  }
+  return static_cast<uint16_t>(shift << 14 | mult);
+}
+
+void read_cc(LoaderState& st, const YAML::Node& n) {
+  Reader& rd = st.rd;
+  CcSpec& cc = st.s->cc;
+  rd.expect_map(n, "cc", {"enabled", "switch", "ports", "ca"});
+  if (n["enabled"]) cc.enabled = rd.boolean(n["enabled"], "cc.enabled");
+  if (const auto sw = n["switch"]) {
+    rd.expect_map(sw, "cc.switch", {"threshold", "packet_size", "marking_rate", "mapping", "marking_mode", "hysteresis", "victim_mask"});
+    if (sw["threshold"]) cc.sw.threshold = static_cast<unsigned>(rd.uint(sw["threshold"], "cc.switch.threshold", 0, 15));
+    if (sw["packet_size"]) cc.sw.packet_size = static_cast<unsigned>(rd.uint(sw["packet_size"], "cc.switch.packet_size", 0, 255));
+    if (sw["marking_rate"]) cc.sw.marking_rate = static_cast<unsigned>(rd.uint(sw["marking_rate"], "cc.switch.marking_rate", 0, 0xffff));
+    if (sw["mapping"]) cc.sw.mapping = rd.policy(sw["mapping"], "cc.switch.mapping", cc::kThresholdMappings);
+    if (sw["marking_mode"]) cc.sw.marking_mode = rd.policy(sw["marking_mode"], "cc.switch.marking_mode", cc::kMarkingModes);
+    if (sw["hysteresis"]) cc.sw.hysteresis = static_cast<unsigned>(rd.uint(sw["hysteresis"], "cc.switch.hysteresis", 0, 15));
+    if (sw["victim_mask"]) {
+      const std::string v = rd.str(sw["victim_mask"], "cc.switch.victim_mask");
+      if (v == "hca_ports") cc.sw.victim_mask_hca_ports = true;
+      else if (v == "none") cc.sw.victim_mask_hca_ports = false;
+      else rd.fail(sw["victim_mask"], "cc.switch.victim_mask", "expected hca_ports or none (per-port bits: cc.ports), got '" + v + "'");
+    }
+  }
+  if (const auto ports = n["ports"]) {
+    if (!ports.IsSequence()) rd.fail(ports, "cc.ports", "expected a list of per-port settings");
+    for (const auto& p : ports) {
+      rd.expect_map(p, "cc.ports[]", {"port", "threshold", "packet_size", "marking_rate", "victim_mask"});
+      if (!p["port"]) rd.fail(p, "cc.ports[].port", "missing (SWITCH/PORT)");
+      PortCcOverride o;
+      std::tie(o.switch_name, o.port) = endpoint(rd, p["port"], "cc.ports[].port");
+      if (p["threshold"]) o.threshold = static_cast<unsigned>(rd.uint(p["threshold"], "cc.ports[].threshold", 0, 15));
+      if (p["packet_size"]) o.packet_size = static_cast<unsigned>(rd.uint(p["packet_size"], "cc.ports[].packet_size", 0, 255));
+      if (p["marking_rate"]) o.marking_rate = static_cast<unsigned>(rd.uint(p["marking_rate"], "cc.ports[].marking_rate", 0, 0xffff));
+      if (p["victim_mask"]) o.victim_mask = rd.boolean(p["victim_mask"], "cc.ports[].victim_mask");
+      o.line = rd.line_of(p);
+      cc.ports.push_back(o);
+    }
+  }
+  if (const auto ca = n["ca"]) {
+    rd.expect_map(ca, "cc.ca", {"control", "control_map", "ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min",
+                                "ccti_limit", "ird_formula", "num_qps", "becn", "per_sl", "cct"});
+    if (ca["control"]) {
+      const std::string c = rd.str(ca["control"], "cc.ca.control");
+      if (c != "qp" && c != "sl") rd.fail(ca["control"], "cc.ca.control", "expected qp or sl, got '" + c + "'");
+      cc.ca.sl_based = c == "sl";
+    }
+    if (ca["control_map"]) cc.ca.control_map = static_cast<unsigned>(rd.uint(ca["control_map"], "cc.ca.control_map", 0, 0xffff));
+    cc.ca.sl_default = read_sl_settings(rd, ca, "cc.ca", cc.ca.sl_default);
+    if (ca["ccti_limit"]) cc.ca.ccti_limit = static_cast<unsigned>(rd.uint(ca["ccti_limit"], "cc.ca.ccti_limit", 0, 0x3fff));
+    if (ca["ird_formula"]) cc.ca.ird_formula = rd.policy(ca["ird_formula"], "cc.ca.ird_formula", cc::kIrdFormulas);
+    if (ca["num_qps"]) {
+      cc.ca.num_qps = static_cast<unsigned>(rd.uint(ca["num_qps"], "cc.ca.num_qps", 1, 4096));
+      if (cc.ca.num_qps & (cc.ca.num_qps - 1)) rd.fail(ca["num_qps"], "cc.ca.num_qps", "expected a power of two");
+    }
+    if (ca["becn"]) {
+      const std::string b = rd.str(ca["becn"], "cc.ca.becn");
+      if (b != "cnp" && b != "ack") rd.fail(ca["becn"], "cc.ca.becn", "expected cnp or ack, got '" + b + "'");
+      cc.ca.becn_in_ack = b == "ack";
+    }
+    if (const auto per = ca["per_sl"]) {
+      if (!per.IsSequence()) rd.fail(per, "cc.ca.per_sl", "expected a list of {sl, ...}");
+      for (const auto& e : per) {
+        rd.expect_map(e, "cc.ca.per_sl[]", {"sl", "ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min"});
+        if (!e["sl"]) rd.fail(e, "cc.ca.per_sl[].sl", "missing");
+        const unsigned sl = static_cast<unsigned>(rd.uint(e["sl"], "cc.ca.per_sl[].sl", 0, 15));
+        cc.ca.per_sl.emplace_back(sl, read_sl_settings(rd, e, "cc.ca.per_sl[" + std::to_string(sl) + "]", cc.ca.sl_default));
+      }
+    }
+    if (const auto cct = ca["cct"]) {
+      cc.ca.cct.clear();
+      if (cct.IsSequence()) {
+        for (size_t i = 0; i < cct.size(); ++i) cc.ca.cct.push_back(cct_entry(rd, cct[i], fmt::format("cc.ca.cct[{}]", i)));
+        if (cc.ca.cct.empty() || cc.ca.cct.size() > 128) rd.fail(cct, "cc.ca.cct", "expected 1..128 entries");
+        if (!ca["ccti_limit"]) cc.ca.ccti_limit = static_cast<unsigned>(cc.ca.cct.size() - 1);  // as OpenSM does
+      } else {
+        rd.expect_map(cct, "cc.ca.cct", {"linear", "quadratic"});
+        const bool linear = static_cast<bool>(cct["linear"]);
+        const auto shape = linear ? cct["linear"] : cct["quadratic"];
+        const std::string p = linear ? "cc.ca.cct.linear" : "cc.ca.cct.quadratic";
+        if (!shape) rd.fail(cct, "cc.ca.cct", "expected linear or quadratic");
+        rd.expect_map(shape, p, {"shift", "max_multiplier", "entries"});
+        const unsigned shift = shape["shift"] ? static_cast<unsigned>(rd.uint(shape["shift"], p + ".shift", 0, 3)) : 0;
+        const unsigned maxm = shape["max_multiplier"] ? static_cast<unsigned>(rd.uint(shape["max_multiplier"], p + ".max_multiplier", 0, 0x3fff)) : 127;
+        const unsigned entries = shape["entries"] ? static_cast<unsigned>(rd.uint(shape["entries"], p + ".entries", 2, 128)) : 128;
+        for (unsigned i = 0; i < entries; ++i) {
+          const double x = static_cast<double>(i) / (entries - 1);
+          const unsigned mult = static_cast<unsigned>(maxm * (linear ? x : x * x));
+          cc.ca.cct.push_back(static_cast<uint16_t>(shift << 14 | mult));
+        }
+      }
+    }
+  }
+}
+
+// HCA selections: "all", a list of names, a count, or a share range "0%..20%" of the HCAs in
+// a seeded shuffled order (so that two patterns can split the nodes between them).
+std::vector<std::string> select_hcas(const Reader& rd, const YAML::Node& n, const std::string& path,
+                                     const std::vector<std::string>& shuffled) {
+  std::vector<std::string> out;
+  if (n.IsSequence()) {
+    for (const auto& e : n) out.push_back(rd.str(e, path));
+    return out;
+  }
+  const std::string v = rd.str(n, path);
+  if (v == "all") return shuffled;
+  const auto dots = v.find("..");
+  if (dots != std::string::npos) {
+    auto pct = [&](std::string t) {
+      if (t.empty() || t.back() != '%') rd.fail(n, path, "expected a share range like 0%..20%, got '" + v + "'");
+      t.pop_back();
+      try {
+        size_t used = 0;
+        const double d = std::stod(t, &used);
+        if (used == t.size() && d >= 0 && d <= 100) return d / 100;
+      } catch (const std::exception&) {
+      }
+      rd.fail(n, path, "expected a share range like 0%..20%, got '" + v + "'");
+    };
+    const double lo = pct(v.substr(0, dots)), hi = pct(v.substr(dots + 2));
+    if (hi < lo) rd.fail(n, path, "the range is empty: '" + v + "'");
+    const size_t a = static_cast<size_t>(lo * shuffled.size() + 0.5), b = static_cast<size_t>(hi * shuffled.size() + 0.5);
+    return std::vector<std::string>(shuffled.begin() + a, shuffled.begin() + b);
+  }
+  const auto count = rd.uint(n, path, 1, shuffled.size());
+  return std::vector<std::string>(shuffled.begin(), shuffled.begin() + count);
+}
+
+void read_flow_common(const Reader& rd, const YAML::Node& n, const std::string& path, FlowSpec* f) {
+  if (n["sl"]) f->sl = static_cast<unsigned>(rd.uint(n["sl"], path + ".sl", 0, 15));
+  if (n["message"]) f->message_bytes = rd.bytes(n["message"], path + ".message", 1, 1ull << 32);
+  if (n["start"]) f->start_ps = rd.time_ps(n["start"], path + ".start");
+  if (n["stop"]) f->stop_ps = rd.time_ps(n["stop"], path + ".stop");
+  if (n["rate"]) {
+    if (rd.str(n["rate"], path + ".rate") == "saturate") f->rate_bps = 0;
+    else f->rate_bps = rd.rate_bps(n["rate"], path + ".rate");
+  }
+  if (n["group"]) f->group = rd.str(n["group"], path + ".group");
+  if (f->stop_ps <= f->start_ps) rd.fail(n, path + ".stop", "must be after start");
+}
+
+void read_traffic(LoaderState& st, const YAML::Node& n) {
+  Reader& rd = st.rd;
+  Scenario& s = *st.s;
+  rd.expect_map(n, "traffic", {"flows", "patterns"});
+  if (const auto flows = n["flows"]) {
+    if (!flows.IsSequence()) rd.fail(flows, "traffic.flows", "expected a list of flows");
+    for (const auto& fl : flows) {
+      rd.expect_map(fl, "traffic.flows[]", {"name", "src", "dst", "sl", "qp", "message", "start", "stop", "rate", "group"});
+      FlowSpec f;
+      if (!fl["src"] || !fl["dst"]) rd.fail(fl, "traffic.flows[]", "each flow needs src and dst");
+      f.name = fl["name"] ? rd.str(fl["name"], "traffic.flows[].name") : fmt::format("F{}", s.flows.size() + 1);
+      const std::string p = "traffic.flows[" + f.name + "]";
+      f.src = rd.str(fl["src"], p + ".src");
+      f.dst = rd.str(fl["dst"], p + ".dst");
+      if (fl["qp"]) f.qp = static_cast<unsigned>(rd.uint(fl["qp"], p + ".qp", 0, 0xffffff));
+      read_flow_common(rd, fl, p, &f);
+      f.line = rd.line_of(fl);
+      s.flows.push_back(f);
+    }
+  }
+  if (const auto pats = n["patterns"]) {
+    if (!pats.IsSequence()) rd.fail(pats, "traffic.patterns", "expected a list of patterns");
+    std::vector<std::string> shuffled;
+    for (const auto& h : s.hcas) shuffled.push_back(h.name);
+    std::mt19937_64 rng(s.sim.seed ^ 0x5eedf00dULL);
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    unsigned index = 0;
+    for (const auto& pt : pats) {
+      ++index;
+      rd.expect_map(pt, "traffic.patterns[]", {"type", "name", "sources", "hotspots", "hot_share", "dst", "sl", "message",
+                                               "start", "stop", "rate", "group"});
+      if (!pt["type"]) rd.fail(pt, "traffic.patterns[].type", "missing (uniform, hotspot, incast or permutation)");
+      const std::string type = rd.str(pt["type"], "traffic.patterns[].type");
+      const std::string base = pt["name"] ? rd.str(pt["name"], "traffic.patterns[].name") : fmt::format("{}{}", type, index);
+      const std::string p = "traffic.patterns[" + base + "]";
+      FlowSpec proto;
+      read_flow_common(rd, pt, p, &proto);
+      if (proto.group.empty()) proto.group = base;
+      const std::vector<std::string> sources =
+          pt["sources"] ? select_hcas(rd, pt["sources"], p + ".sources", shuffled) : shuffled;
+      std::vector<std::string> all_names;
+      for (const auto& h : s.hcas) all_names.push_back(h.name);
+      auto add = [&](const std::string& src, FlowSpec f) {
+        f.name = base + "." + src;
+        f.src = src;
+        f.qp = 0x100 + index;
+        f.line = rd.line_of(pt);
+        s.flows.push_back(std::move(f));
+      };
+      if (type == "uniform") {
+        for (const auto& src : sources) {
+          FlowSpec f = proto;
+          for (const auto& d : all_names) if (d != src) f.uniform_dsts.push_back(d);
+          add(src, f);
+        }
+      } else if (type == "hotspot") {
+        if (!pt["hotspots"]) rd.fail(pt, p + ".hotspots", "missing (a count or a list of HCAs)");
+        // Hot nodes are drawn from the end of the shuffled order so that a count does not pick the
+        // same nodes as a source share starting at 0%.
+        std::vector<std::string> rev(shuffled.rbegin(), shuffled.rend());
+        const std::vector<std::string> hot = select_hcas(rd, pt["hotspots"], p + ".hotspots", rev);
+        const double share = pt["hot_share"] ? rd.real(pt["hot_share"], p + ".hot_share", 0, 1) : 1.0;
+        for (const auto& src : sources) {
+          FlowSpec f = proto;
+          for (const auto& d : hot) if (d != src) f.hot_dsts.push_back(d);
+          for (const auto& d : all_names) if (d != src) f.uniform_dsts.push_back(d);
+          f.hot_share = share;
+          if (f.hot_dsts.empty()) continue;
+          add(src, f);
+        }
+      } else if (type == "incast") {
+        if (!pt["dst"]) rd.fail(pt, p + ".dst", "missing: the node all sources send to");
+        const std::string dst = rd.str(pt["dst"], p + ".dst");
+        for (const auto& src : sources) {
+          if (src == dst) continue;
+          FlowSpec f = proto;
+          f.dst = dst;
+          add(src, f);
+        }
+      } else if (type == "permutation") {
+        std::vector<std::string> dsts = sources;
+        // A seeded derangement: rotate a shuffled copy by one.
+        std::mt19937_64 prng(s.sim.seed * 7919 + index);
+        std::shuffle(dsts.begin(), dsts.end(), prng);
+        for (size_t i = 0; i < dsts.size() && dsts.size() > 1; ++i) {
+          FlowSpec f = proto;
+          f.dst = dsts[(i + 1) % dsts.size()];
+          add(dsts[i], f);
+        }
+      } else {
+        rd.fail(pt["type"], p + ".type", "expected uniform, hotspot, incast or permutation, got '" + type + "'");
+      }
+    }
+  }
+}
+
+void apply_override(YAML::Node root, const Override& o) {
+  std::vector<std::string> parts;
+  std::stringstream ss(o.key);
+  std::string part;
+  while (std::getline(ss, part, '.')) parts.push_back(part);
+  if (parts.empty() || std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
+    throw ScenarioError("--set " + o.key + "=" + o.value + ": expected KEY=VALUE with a dotted key like cc.switch.threshold");
+  }
+  YAML::Node value;
+  try {
+    value = YAML::Load(o.value);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError("--set " + o.key + ": value is not valid YAML: " + e.what());
+  }
+  // yaml-cpp's operator[] on a non-const node creates missing maps along the way; a path
+  // through a scalar is an error.
+  std::vector<YAML::Node> chain{root};
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = chain.back()[parts[i]];
+    if (next.IsDefined() && !next.IsMap()) throw ScenarioError("--set " + o.key + ": '" + parts[i] + "' is not a map");
+    if (!next.IsDefined()) next = YAML::Node(YAML::NodeType::Map);
+    chain.back()[parts[i]] = next;
+    chain.push_back(next);
+  }
+  chain.back()[parts.back()] = value;
+}
+
+Scenario load_node(YAML::Node root, const std::string& file, const std::vector<Override>& overrides) {
+  if (!root.IsMap()) throw ScenarioError(file + ": expected a YAML map at the top level");
+  for (const auto& o : overrides) apply_override(root, o);
+  Scenario s;
+  s.file = file;
+  LoaderState st{Reader(file), &s, {}};
+  st.link_defaults.signal_bps = 40e9;
+  st.link_defaults.data_bps = 32e9;
+  st.link_defaults.propagation_ps = 5000;
+  Reader& rd = st.rd;
+  rd.expect_map(root, "", {"name", "description", "sim", "fabric", "topology", "cc", "traffic", "debug"});
+  s.name = root["name"] ? rd.str(root["name"], "name") : file;
+  if (const auto sim = root["sim"]) {
+    rd.expect_map(sim, "sim", {"time", "log_interval", "seed", "deadlock_timeout"});
+    if (sim["time"]) s.sim.sim_time_ps = rd.time_ps(sim["time"], "sim.time");
+    if (sim["log_interval"]) s.sim.log_interval_ps = rd.time_ps(sim["log_interval"], "sim.log_interval");
+    if (sim["seed"]) s.sim.seed = rd.uint(sim["seed"], "sim.seed", 0, UINT64_MAX);
+    if (sim["deadlock_timeout"]) s.sim.deadlock_timeout_ps = rd.time_ps(sim["deadlock_timeout"], "sim.deadlock_timeout");
+    if (s.sim.sim_time_ps == 0) rd.fail(sim["time"], "sim.time", "must be positive");
+    if (s.sim.log_interval_ps == 0) rd.fail(sim["log_interval"], "sim.log_interval", "must be positive");
+  }
+  if (root["fabric"]) read_fabric(st, root["fabric"]);
+  if (!root["topology"]) rd.fail(root, "topology", "missing: the switches, HCAs and links (or a generator)");
+  read_topology(st, root["topology"]);
+  if (root["cc"]) read_cc(st, root["cc"]);
+  if (s.cc.ca.cct.empty()) {
+    // Default CCT: linear, shift 3 (IRD = i/8 MTU times at index i).
+    for (unsigned i = 0; i < 128; ++i) s.cc.ca.cct.push_back(static_cast<uint16_t>(3u << 14 | i));
+  }
+  if (root["traffic"]) read_traffic(st, root["traffic"]);
+  if (const auto dbg = root["debug"]) {
+    rd.expect_map(dbg, "debug", {"faults"});
+    for (const auto& f : dbg["faults"]) {
+      const std::string v = rd.str(f, "debug.faults[]");
+      if (v == "leak_credit_return") s.faults.leak_credit_return = true;
+      else if (v == "ignore_credits") s.faults.ignore_credits = true;
+      else if (v == "lose_packet") s.faults.lose_packet = true;
+      else rd.fail(f, "debug.faults[]", "expected leak_credit_return, ignore_credits or lose_packet, got '" + v + "'");
+    }
+  }
+  if (s.fabric.sl_to_vl.empty()) {
+    for (unsigned sl = 0; sl < 16; ++sl) s.fabric.sl_to_vl.push_back(sl % s.fabric.vls);
+  }
+  while (s.fabric.sl_to_vl.size() < 16) s.fabric.sl_to_vl.push_back(s.fabric.sl_to_vl.size() % s.fabric.vls);
+  return s;
+}
+
+}  // namespace
+
+Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
+                            const std::vector<Override>& overrides) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw ScenarioError(fmt::format("{}:{}: not valid YAML: {}", name_for_errors, e.mark.line + 1, e.msg));
+  }
+  return load_node(root, name_for_errors, overrides);
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw ScenarioError(path + ": cannot open the scenario file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_scenario_text(ss.str(), path, overrides);
+}
+
+}  // namespace ibcc::net

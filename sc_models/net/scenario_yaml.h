@@ -1,0 +1,45 @@
+// Reading a scenario file (topologies/**/*.yaml) into a Scenario. Every error names the
+// file, the line and the key, and says what was expected.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "net/scenario.h"
+
+namespace ibcc::net {
+
+// Bad input: the message is complete ("file:line: key: expected ..., got ...").
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// `key=value` overrides applied to the YAML tree before it is read (ibcc run --set):
+// key is a dotted path (cc.switch.threshold), value is parsed as YAML.
+struct Override {
+  std::string key;
+  std::string value;
+};
+
+Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides = {});
+Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
+                            const std::vector<Override>& overrides = {});
+
+// The topology generators (topology_gen.cpp) fill switches, hcas and links of `s`.
+struct ClosParams {
+  unsigned leaves = 36, spines = 18, switch_ports = 36;
+};
+struct KaryNtreeParams {
+  unsigned k = 4, n = 2;
+};
+struct MeshParams {
+  unsigned x = 4, y = 4, hcas_per_switch = 1;
+  bool torus = false;
+};
+void generate_clos3(const ClosParams& p, const LinkSpec& link, Scenario* s);
+void generate_kary_ntree(const KaryNtreeParams& p, const LinkSpec& link, Scenario* s);
+void generate_mesh(const MeshParams& p, const LinkSpec& link, Scenario* s);
+
+}  // namespace ibcc::net

@@ -1,0 +1,290 @@
+// Wiring checks, LID assignment and routing (shortest path, up*/down*, dimension order,
+// or explicit LFTs).
+#include "net/topology.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "net/scenario_yaml.h"
+
+namespace ibcc::net {
+namespace {
+
+constexpr unsigned kInf = std::numeric_limits<unsigned>::max();
+
+[[noreturn]] void fail_at(const Scenario& s, int line, const std::string& what) {
+  if (line > 0) throw ScenarioError(fmt::format("{}:{}: {}", s.file, line, what));
+  throw ScenarioError(fmt::format("{}: {}", s.file, what));
+}
+
+// Among equal candidates, spread destinations by LID (d-mod-k on a fat tree).
+uint16_t pick(const std::vector<uint16_t>& candidates, uint16_t dlid) {
+  return candidates.empty() ? 0 : candidates[dlid % candidates.size()];
+}
+
+// Ports of switch `sw` toward switch neighbours, as (port, neighbour).
+std::vector<std::pair<unsigned, unsigned>> switch_neighbours(const Topology& t, unsigned sw) {
+  std::vector<std::pair<unsigned, unsigned>> out;
+  for (unsigned p = 1; p <= t.nodes[sw].ports; ++p) {
+    const int peer = t.wire[sw][p].peer;
+    if (peer >= 0 && t.nodes[peer].is_switch) out.emplace_back(p, static_cast<unsigned>(peer));
+  }
+  return out;
+}
+
+void route_shortest(Topology& t, unsigned hca, unsigned leaf, unsigned leaf_port) {
+  const uint16_t dlid = t.nodes[hca].lid;
+  std::vector<unsigned> dist(t.num_switches, kInf);
+  std::deque<unsigned> q{leaf};
+  dist[leaf] = 0;
+  while (!q.empty()) {
+    const unsigned u = q.front();
+    q.pop_front();
+    for (const auto& [p, v] : switch_neighbours(t, u)) {
+      if (dist[v] == kInf) {
+        dist[v] = dist[u] + 1;
+        q.push_back(v);
+      }
+    }
+  }
+  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+    if (sw == leaf) {
+      t.lft[sw][dlid] = static_cast<uint16_t>(leaf_port);
+      continue;
+    }
+    if (dist[sw] == kInf) continue;
+    std::vector<uint16_t> cand;
+    for (const auto& [p, v] : switch_neighbours(t, sw)) {
+      if (dist[v] + 1 == dist[sw]) cand.push_back(static_cast<uint16_t>(p));
+    }
+    t.lft[sw][dlid] = pick(cand, dlid);
+  }
+}
+
+// up*/down*: ranks by BFS distance from the roots; a move s->u is "up" when (rank, index)
+// of u is smaller. A switch with a down-only path to the destination always takes it, so a
+// packet never turns up after going down (no cyclic channel dependency).
+void route_updown(Topology& t, const std::vector<unsigned>& rank, unsigned hca, unsigned leaf, unsigned leaf_port) {
+  const uint16_t dlid = t.nodes[hca].lid;
+  auto up = [&](unsigned from, unsigned to) {
+    return rank[to] < rank[from] || (rank[to] == rank[from] && to < from);
+  };
+  // d_down[s]: hops from s to the leaf using down moves only (BFS from the leaf going up).
+  std::vector<unsigned> d_down(t.num_switches, kInf);
+  std::deque<unsigned> q{leaf};
+  d_down[leaf] = 0;
+  while (!q.empty()) {
+    const unsigned v = q.front();
+    q.pop_front();
+    for (const auto& [p, s] : switch_neighbours(t, v)) {
+      if (up(v, s) && d_down[s] == kInf) {
+        d_down[s] = d_down[v] + 1;
+        q.push_back(s);
+      }
+    }
+  }
+  // d_any[s]: go up some hops, then down. Up-neighbours come earlier in (rank, index) order.
+  std::vector<unsigned> order(t.num_switches);
+  for (unsigned i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return up(b, a); });
+  std::vector<unsigned> d_any(t.num_switches, kInf);
+  for (unsigned s : order) {
+    unsigned best = d_down[s];
+    for (const auto& [p, u] : switch_neighbours(t, s)) {
+      if (up(s, u) && d_any[u] != kInf) best = std::min(best, d_any[u] + 1);
+    }
+    d_any[s] = best;
+  }
+  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+    if (sw == leaf) {
+      t.lft[sw][dlid] = static_cast<uint16_t>(leaf_port);
+      continue;
+    }
+    std::vector<uint16_t> cand;
+    if (d_down[sw] != kInf) {
+      for (const auto& [p, v] : switch_neighbours(t, sw)) {
+        if (up(v, sw) && d_down[v] + 1 == d_down[sw]) cand.push_back(static_cast<uint16_t>(p));
+      }
+    } else if (d_any[sw] != kInf) {
+      for (const auto& [p, u] : switch_neighbours(t, sw)) {
+        if (up(sw, u) && d_any[u] != kInf && d_any[u] + 1 == d_any[sw]) cand.push_back(static_cast<uint16_t>(p));
+      }
+    }
+    t.lft[sw][dlid] = pick(cand, dlid);
+  }
+}
+
+// Dimension order on a generated mesh or torus: x first, then y; on a torus the shorter way
+// round (ties: +).
+void route_dor(Topology& t, const Scenario& s, unsigned hca, unsigned leaf, unsigned leaf_port) {
+  const uint16_t dlid = t.nodes[hca].lid;
+  const unsigned X = s.mesh_x, Y = s.mesh_y;
+  const unsigned hps = t.nodes[0].ports - 4;
+  const unsigned px = hps + 1, nx = px + 1, py = px + 2, ny = px + 3;
+  const unsigned dx = leaf % X, dy = leaf / X;
+  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+    const unsigned x = sw % X, y = sw / X;
+    unsigned port = 0;
+    auto dir = [&](unsigned from, unsigned to, unsigned size, unsigned plus, unsigned minus) {
+      if (!s.torus) return to > from ? plus : minus;
+      const unsigned fwd = (to + size - from) % size;
+      return fwd <= size - fwd ? plus : minus;
+    };
+    if (sw == leaf) port = leaf_port;
+    else if (x != dx) port = dir(x, dx, X, px, nx);
+    else port = dir(y, dy, Y, py, ny);
+    t.lft[sw][dlid] = static_cast<uint16_t>(port);
+  }
+}
+
+}  // namespace
+
+std::vector<unsigned> Topology::route(unsigned src, unsigned dst, std::string* why) const {
+  std::vector<unsigned> path{src};
+  const uint16_t dlid = nodes[dst].lid;
+  int at = wire[src][1].peer;
+  unsigned hops = 0;
+  while (at >= 0 && static_cast<unsigned>(at) != dst) {
+    path.push_back(static_cast<unsigned>(at));
+    if (!nodes[at].is_switch) {
+      *why = fmt::format("the route ends at {} instead of {}", nodes[at].name, nodes[dst].name);
+      return {};
+    }
+    if (++hops > nodes.size()) {
+      *why = fmt::format("the route from {} to {} loops (through {})", nodes[src].name, nodes[dst].name, nodes[at].name);
+      return {};
+    }
+    const uint16_t port = dlid < lft[at].size() ? lft[at][dlid] : 0;
+    if (port == 0 || wire[at][port].peer < 0) {
+      *why = fmt::format("switch {} has no forwarding entry for LID {} ({})", nodes[at].name, dlid, nodes[dst].name);
+      return {};
+    }
+    at = wire[at][port].peer;
+  }
+  if (at < 0) {
+    *why = nodes[src].name + " is not connected";
+    return {};
+  }
+  path.push_back(dst);
+  return path;
+}
+
+Topology build_topology(const Scenario& s) {
+  Topology t;
+  if (s.hcas.empty()) fail_at(s, 0, "topology: no HCAs");
+  auto add = [&](const std::string& name, bool sw, unsigned ports, uint16_t lid, int line) {
+    if (t.index.count(name)) fail_at(s, line, fmt::format("topology: the name '{}' is used twice", name));
+    t.index[name] = static_cast<unsigned>(t.nodes.size());
+    t.nodes.push_back({name, sw, ports, lid, line});
+    t.wire.emplace_back(ports + 1);
+  };
+  for (const auto& sw : s.switches) add(sw.name, true, sw.ports, sw.lid, sw.line);
+  t.num_switches = static_cast<unsigned>(t.nodes.size());
+  for (const auto& h : s.hcas) add(h.name, false, 1, h.lid, h.line);
+
+  for (size_t i = 0; i < s.links.size(); ++i) {
+    const LinkSpec& l = s.links[i];
+    const int a = t.find(l.a_node), b = t.find(l.b_node);
+    if (a < 0) fail_at(s, l.line, fmt::format("topology.links[].a: no switch or HCA named '{}'", l.a_node));
+    if (b < 0) fail_at(s, l.line, fmt::format("topology.links[].b: no switch or HCA named '{}'", l.b_node));
+    if (a == b) fail_at(s, l.line, fmt::format("topology.links[]: '{}' is linked to itself", l.a_node));
+    if (l.a_port > t.nodes[a].ports) fail_at(s, l.line, fmt::format("topology.links[].a: {} has ports 1..{}, got {}", l.a_node, t.nodes[a].ports, l.a_port));
+    if (l.b_port > t.nodes[b].ports) fail_at(s, l.line, fmt::format("topology.links[].b: {} has ports 1..{}, got {}", l.b_node, t.nodes[b].ports, l.b_port));
+    if (!t.nodes[a].is_switch && !t.nodes[b].is_switch) fail_at(s, l.line, "topology.links[]: two HCAs linked directly (put a switch between them)");
+    for (auto [n, p] : {std::pair<int, unsigned>{a, l.a_port}, {b, l.b_port}}) {
+      if (t.wire[n][p].peer >= 0) {
+        fail_at(s, l.line, fmt::format("topology.links[]: port {}/{} is already linked (line {})", t.nodes[n].name, p,
+                                       s.links[t.wire[n][p].link].line));
+      }
+    }
+    if (l.data_bps <= 0) fail_at(s, l.line, "topology.links[]: the link has no rate");
+    t.wire[a][l.a_port] = {b, l.b_port, static_cast<int>(i)};
+    t.wire[b][l.b_port] = {a, l.a_port, static_cast<int>(i)};
+  }
+  for (unsigned n = t.num_switches; n < t.nodes.size(); ++n) {
+    if (t.wire[n][1].peer < 0) fail_at(s, t.nodes[n].line, fmt::format("topology: HCA {} is not linked to a switch", t.nodes[n].name));
+  }
+
+  // LIDs: explicit ones first, then HCAs from 1 and switches after, skipping used ones.
+  t.lid_node.assign(0xc000, -1);
+  for (unsigned n = 0; n < t.nodes.size(); ++n) {
+    if (t.nodes[n].lid == 0) continue;
+    if (t.lid_node[t.nodes[n].lid] >= 0) {
+      fail_at(s, t.nodes[n].line, fmt::format("topology: LID {} of {} is already {}'s", t.nodes[n].lid, t.nodes[n].name,
+                                              t.nodes[t.lid_node[t.nodes[n].lid]].name));
+    }
+    t.lid_node[t.nodes[n].lid] = static_cast<int>(n);
+  }
+  uint16_t next = 1;
+  auto assign = [&](unsigned n) {
+    if (t.nodes[n].lid) return;
+    while (t.lid_node[next] >= 0) ++next;
+    t.nodes[n].lid = next;
+    t.lid_node[next] = static_cast<int>(n);
+  };
+  for (unsigned n = t.num_switches; n < t.nodes.size(); ++n) assign(n);
+  for (unsigned n = 0; n < t.num_switches; ++n) assign(n);
+  uint16_t max_lid = 0;
+  for (const auto& n : t.nodes) max_lid = std::max(max_lid, n.lid);
+  t.lid_node.resize(max_lid + 1u);
+
+  // Forwarding tables.
+  t.lft.assign(t.num_switches, std::vector<uint16_t>(max_lid + 1u, 0));
+  const std::string& r = s.fabric.routing;
+  std::vector<unsigned> rank;
+  if (r == "updown") {
+    rank.assign(t.num_switches, kInf);
+    std::deque<unsigned> q;
+    for (const auto& root : s.fabric.updown_roots) {
+      const int n = t.find(root);
+      if (n < 0 || !t.nodes[n].is_switch) fail_at(s, 0, "fabric.updown_roots: no switch named '" + root + "'");
+      rank[n] = 0;
+      q.push_back(static_cast<unsigned>(n));
+    }
+    if (q.empty()) {
+      rank[0] = 0;
+      q.push_back(0);
+    }
+    while (!q.empty()) {
+      const unsigned u = q.front();
+      q.pop_front();
+      for (const auto& [p, v] : switch_neighbours(t, u)) {
+        if (rank[v] == kInf) {
+          rank[v] = rank[u] + 1;
+          q.push_back(v);
+        }
+      }
+    }
+  }
+  if (r == "dor" && (s.mesh_x == 0 || s.mesh_x * s.mesh_y != t.num_switches)) {
+    fail_at(s, 0, "fabric.routing: dor needs a generated mesh or torus (topology.generate.family: mesh|torus)");
+  }
+  for (unsigned h = t.num_switches; h < t.nodes.size(); ++h) {
+    const unsigned leaf = static_cast<unsigned>(t.wire[h][1].peer);
+    const unsigned leaf_port = t.wire[h][1].peer_port;
+    if (r == "explicit") continue;
+    if (r == "shortest") route_shortest(t, h, leaf, leaf_port);
+    else if (r == "updown") route_updown(t, rank, h, leaf, leaf_port);
+    else route_dor(t, s, h, leaf, leaf_port);
+  }
+  if (r == "explicit") {
+    for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+      const auto& lft = s.switches[sw].lft;
+      for (size_t lid = 0; lid < lft.size(); ++lid) {
+        if (lid > max_lid) fail_at(s, s.switches[sw].line, fmt::format("{}.lft: LID {} belongs to no node", s.switches[sw].name, lid));
+        if (lft[lid]) {
+          if (t.wire[sw][lft[lid]].peer < 0) {
+            fail_at(s, s.switches[sw].line, fmt::format("{}.lft: LID {} goes to unconnected port {}", s.switches[sw].name, lid, lft[lid]));
+          }
+          t.lft[sw][lid] = lft[lid];
+        }
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace ibcc::net

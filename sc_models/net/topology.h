@@ -1,0 +1,48 @@
+// The fabric as a checked graph: nodes (switches, then HCAs), who is wired to which port,
+// LIDs, and the linear forwarding tables. Built from a Scenario; every inconsistency is a
+// ScenarioError naming the scenario line.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "net/scenario.h"
+
+namespace ibcc::net {
+
+struct PortWire {
+  int peer = -1;          // node index, -1: unconnected
+  unsigned peer_port = 0;
+  int link = -1;          // index into Scenario::links
+};
+
+struct Topology {
+  struct Node {
+    std::string name;
+    bool is_switch = false;
+    unsigned ports = 0;
+    uint16_t lid = 0;
+    int line = 0;
+  };
+  std::vector<Node> nodes;                 // switches first, then HCAs
+  unsigned num_switches = 0;
+  std::vector<std::vector<PortWire>> wire; // [node][port] (port 0 unused)
+  std::map<std::string, unsigned> index;   // name -> node
+  std::vector<int> lid_node;               // [lid] -> node, -1 none
+  std::vector<std::vector<uint16_t>> lft;  // [switch][dlid] -> output port (0: none)
+
+  const Node& node(unsigned n) const { return nodes[n]; }
+  int find(const std::string& name) const {
+    const auto it = index.find(name);
+    return it == index.end() ? -1 : static_cast<int>(it->second);
+  }
+  // Nodes a packet visits from src to dst (both HCAs), or an empty list with *why set.
+  std::vector<unsigned> route(unsigned src, unsigned dst, std::string* why) const;
+};
+
+// Checks the wiring, assigns LIDs and computes (or takes) the forwarding tables.
+Topology build_topology(const Scenario& s);
+
+}  // namespace ibcc::net

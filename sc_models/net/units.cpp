@@ -1,0 +1,71 @@
+#include "net/units.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace ibcc::net {
+namespace {
+
+struct Unit {
+  const char* suffix;
+  double scale;
+};
+
+// Splits "12.5Gb/s" into 12.5 and "Gb/s" and looks the suffix up. Spaces between are allowed.
+template <size_t N>
+std::optional<double> parse_with(const std::string& text, const Unit (&units)[N], bool bare_ok) {
+  const char* s = text.c_str();
+  char* end = nullptr;
+  const double value = std::strtod(s, &end);
+  if (end == s || !std::isfinite(value) || value < 0) return std::nullopt;
+  std::string suffix(end);
+  while (!suffix.empty() && std::isspace(static_cast<unsigned char>(suffix.front()))) suffix.erase(0, 1);
+  while (!suffix.empty() && std::isspace(static_cast<unsigned char>(suffix.back()))) suffix.pop_back();
+  if (suffix.empty()) return bare_ok ? std::optional<double>(value) : std::nullopt;
+  for (const Unit& u : units) {
+    if (suffix == u.suffix) return value * u.scale;
+  }
+  return std::nullopt;
+}
+
+constexpr Unit kTimeUnits[] = {{"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"ms", 1e9}, {"s", 1e12}};
+constexpr Unit kRateUnits[] = {{"b/s", 1}, {"Kb/s", 1e3}, {"Mb/s", 1e6}, {"Gb/s", 1e9}, {"Tb/s", 1e12}};
+constexpr Unit kSizeUnits[] = {{"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"KiB", 1024}, {"MiB", 1048576}};
+constexpr Unit kFreqUnits[] = {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}};
+
+}  // namespace
+
+std::optional<uint64_t> parse_time_ps(const std::string& text) {
+  const auto v = parse_with(text, kTimeUnits, false);
+  if (!v || *v > 1.8e19) return std::nullopt;
+  return static_cast<uint64_t>(std::llround(*v));
+}
+
+std::optional<double> parse_rate_bps(const std::string& text) { return parse_with(text, kRateUnits, false); }
+
+std::optional<uint64_t> parse_bytes(const std::string& text) {
+  const auto v = parse_with(text, kSizeUnits, true);
+  if (!v || *v > 1.8e19 || std::floor(*v) != *v) return std::nullopt;
+  return static_cast<uint64_t>(*v);
+}
+
+std::optional<uint64_t> parse_hz(const std::string& text) {
+  const auto v = parse_with(text, kFreqUnits, false);
+  if (!v || *v < 1) return std::nullopt;
+  return static_cast<uint64_t>(std::llround(*v));
+}
+
+std::string format_time_ps(uint64_t ps) {
+  if (ps % 1000000000000ull == 0) return fmt::format("{}s", ps / 1000000000000ull);
+  if (ps % 1000000000ull == 0) return fmt::format("{}ms", ps / 1000000000ull);
+  if (ps % 1000000ull == 0) return fmt::format("{}us", ps / 1000000ull);
+  if (ps % 1000ull == 0) return fmt::format("{}ns", ps / 1000ull);
+  return fmt::format("{}ps", ps);
+}
+
+std::string format_rate_bps(double bps) { return fmt::format("{:g}Gb/s", bps / 1e9); }
+
+}  // namespace ibcc::net
