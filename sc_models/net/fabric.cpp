@@ -67,7 +67,7 @@ static void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_gen
   in.peak[e.vl] = std::max(in.peak[e.vl], in.used[e.vl]);
   if (in.used[e.vl] > in.capacity) {
     throw ModelError(fmt::format("invariant broken at cycle {}: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer",
-                                 f.now(), what, at.name(), port, e.vl, in.used[e.vl], in.capacity));
+                                 f.now(), what, at.basename(), port, e.vl, in.used[e.vl], in.capacity));
   }
   e.head_cycle = f.now();
 }
@@ -110,6 +110,7 @@ class Switch : public Node {
   MarkerPort* marker(unsigned port) { return markers_[port].get(); }
   unsigned ports() const { return nports_; }
   uint64_t latency = 0;
+  bool fill_from_head = false;
 
   uint64_t queued_packets() const {
     uint64_t n = 0;
@@ -153,7 +154,7 @@ class Switch : public Node {
     const auto& lft = fabric_.topology().lft[index_];
     const unsigned o = e.dlid < lft.size() ? lft[e.dlid] : 0;
     if (o == 0 || out[o].peer < 0) {
-      throw ModelError(fmt::format("switch {} has no route for DLID {} (a lossless fabric cannot drop it)", name(), e.dlid));
+      throw ModelError(fmt::format("switch {} has no route for DLID {} (a lossless fabric cannot drop it)", basename(), e.dlid));
     }
     e.eligible_cycle = fabric_.now() + latency;
     e.in_fill = false;
@@ -163,7 +164,10 @@ class Switch : public Node {
       set_request(o, (port - 1) * nvl_ + e.vl, true);
     }
     q.push(pkt);
-    if (markers_[o]) fabric_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt);
+    if (markers_[o]) {
+      if (fill_from_head) on_tail_in(o, e.hop, pkt);
+      else fabric_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt);
+    }
     if (out[o].busy_until <= e.eligible_cycle) wake(o, e.eligible_cycle);
   }
 
@@ -394,20 +398,30 @@ class Hca : public Node {
       const size_t idx = (rr_ + k) % n;
       Flow& f = all[flows[idx]];
       if (now >= f.stop_cycle) continue;
-      const uint64_t ready = std::max(f.next_allowed, f.start_cycle);
-      if (ready > now) {
-        next = std::min(next, ready);
+      const uint64_t flow_ready = std::max(f.next_allowed, f.start_cycle);
+      if (flow_ready > now) {
+        next = std::min(next, flow_ready);
         continue;
       }
       const unsigned vl = sc.fabric.sl_to_vl[f.spec.sl];
-      if (f.message_left == 0) new_message(f);
-      const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(f.message_left, sc.fabric.mtu));
-      const uint32_t wire = fabric_.wire_bytes(payload);
-      const uint32_t credits = Fabric::credits_of(wire);
-      if (!ignore_credits && o.credits[vl] < credits) continue;  // a credit return wakes us
-      rr_ = (idx + 1) % n;
-      send_data(f, flows[idx], vl, payload, wire, credits);
-      return;
+      const size_t nl = f.lanes.size();
+      for (size_t m = 0; m < nl; ++m) {
+        const size_t li = (f.lane_rr + m) % nl;
+        Flow::Lane& lane = f.lanes[li];
+        if (lane.next_allowed > now) {
+          next = std::min(next, lane.next_allowed);
+          continue;
+        }
+        if (lane.message_left == 0) new_message(f, lane);
+        const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
+        const uint32_t wire = fabric_.wire_bytes(payload);
+        const uint32_t credits = Fabric::credits_of(wire);
+        if (!ignore_credits && o.credits[vl] < credits) break;  // a credit return wakes us
+        rr_ = (idx + 1) % n;
+        f.lane_rr = static_cast<unsigned>((li + 1) % nl);
+        send_data(f, lane, flows[idx], vl, payload, wire, credits);
+        return;
+      }
     }
     if (next != UINT64_MAX) wake(next);
   }
@@ -416,27 +430,29 @@ class Hca : public Node {
   uint64_t cnp_queue_packets() const { return cnps_.count; }
 
  private:
-  void new_message(Flow& f) {
-    f.message_left = f.spec.message_bytes;
+  void new_message(Flow& f, Flow::Lane& lane) {
+    lane.message_left = f.spec.message_bytes;
     if (f.dst >= 0) return;
     std::uniform_real_distribution<double> u01(0, 1);
     if (!f.hot_lids.empty() && u01(rng_) < f.spec.hot_share) {
-      f.cur_dlid = f.hot_lids[rng_() % f.hot_lids.size()];
+      lane.dlid = f.hot_lids[rng_() % f.hot_lids.size()];
     } else {
-      f.cur_dlid = f.uniform_lids[rng_() % f.uniform_lids.size()];
+      lane.dlid = f.uniform_lids[rng_() % f.uniform_lids.size()];
     }
+    lane.qp = f.spec.qp + lane.dlid;
   }
 
-  void send_data(Flow& f, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire, uint32_t credits) {
+  void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
+                 uint32_t credits) {
     const uint64_t now = fabric_.now();
     tlm_generic_payload* pkt = fabric_.pool().alloc();
     IbExtension& e = ib(pkt);
     e.slid = fabric_.topology().nodes[index_].lid;
-    e.dlid = f.cur_dlid;
+    e.dlid = lane.dlid;
     e.sl = static_cast<uint8_t>(f.spec.sl);
     e.vl = static_cast<uint8_t>(vl);
     e.opcode = Opcode::kData;
-    e.qp = f.spec.qp;
+    e.qp = lane.qp;
     e.psn = f.psn++;
     e.payload_bytes = payload;
     e.wire_bytes = wire;
@@ -445,15 +461,15 @@ class Hca : public Node {
     e.flow = static_cast<int32_t>(flow_index);
     pkt->set_command(tlm::TLM_WRITE_COMMAND);
     pkt->set_data_length(payload);
-    f.message_left -= payload;
+    lane.message_left -= payload;
     ++fabric_.injected;
     f.stats.injected_packets++;
     f.stats.injected_bytes += payload;
-    const uint64_t ird = cc_enabled ? ccti->ird(now, f.spec.qp, f.spec.sl) : 0;
+    const uint64_t ird = cc_enabled ? ccti->ird(now, lane.qp, f.spec.sl) : 0;
     const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
-    f.next_allowed = end + ird;
+    lane.next_allowed = end + ird;
     if (f.rate_cycles_per_byte > 0) {
-      f.next_allowed = std::max(f.next_allowed, now + static_cast<uint64_t>(std::ceil(payload * f.rate_cycles_per_byte)));
+      f.next_allowed = now + static_cast<uint64_t>(std::ceil(payload * f.rate_cycles_per_byte));
     }
     host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
     fabric_.schedule(end, EventKind::kTxDone, index_, 1);
@@ -572,6 +588,7 @@ void Fabric::build() {
     if (tn.is_switch) {
       auto sw = std::make_unique<Switch>(tn.name.c_str(), *this, n, tn.ports);
       sw->latency = cycles(s_.fabric.switch_latency_ps);
+      sw->fill_from_head = s_.fabric.fill_from_head;
       nodes_.push_back(std::move(sw));
     } else {
       nodes_.push_back(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed));
@@ -663,7 +680,10 @@ void Fabric::build() {
       if (dst < 0 || topo_.nodes[dst].is_switch) bad("dst '" + fs.dst + "' is not an HCA");
       if (dst == src) bad("src and dst are the same HCA");
       f.dst = dst;
-      f.cur_dlid = topo_.nodes[dst].lid;
+      Flow::Lane lane;
+      lane.dlid = topo_.nodes[dst].lid;
+      lane.qp = fs.qp;
+      f.lanes.push_back(lane);
       check_route(static_cast<unsigned>(dst));
     } else {
       for (const auto& d : fs.uniform_dsts) {
@@ -679,6 +699,7 @@ void Fabric::build() {
       }
       if (f.uniform_lids.empty() && f.hot_lids.empty()) bad("no destinations");
       if (f.uniform_lids.empty()) f.spec.hot_share = 1.0;
+      f.lanes.resize(fs.outstanding);
     }
     f.start_cycle = cycles(fs.start_ps);
     f.stop_cycle = fs.stop_ps == UINT64_MAX ? UINT64_MAX : cycles(fs.stop_ps);
@@ -770,6 +791,12 @@ void Fabric::log_tick() {
     flows_[i].stats.interval_bytes = 0;
   }
   interval_bytes.push_back(std::move(row));
+  std::vector<uint16_t> ccti(flows_.size(), 0);
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
+    if (h.ccti) ccti[i] = static_cast<uint16_t>(h.ccti->ccti(now_, flows_[i].spec.qp, flows_[i].spec.sl));
+  }
+  interval_ccti.push_back(std::move(ccti));
   interval_end_cycle.push_back(now_);
   for (unsigned n = 0; n < topo_.num_switches; ++n) {
     Switch& sw = static_cast<Switch&>(*nodes_[n]);
@@ -809,7 +836,7 @@ void Fabric::check_invariants() const {
         if (sum != op.capacity) {
           fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
                            "returning = {}, buffer is {}",
-                           node.name(), p, nodes_[op.peer]->name(), op.peer_port, v, op.credits[v], op.on_wire[v],
+                           node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.credits[v], op.on_wire[v],
                            peer_in.used[v], op.returning[v], sum, op.capacity));
         }
       }
@@ -838,7 +865,7 @@ std::string Fabric::deadlock_report() const {
     for (unsigned p = 1; p < node.in.size() && listed < 32; ++p) {
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         if (node.in[p].used[v] == 0) continue;
-        out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", node.name(), p, v, node.in[p].used[v], node.in[p].capacity);
+        out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", node.basename(), p, v, node.in[p].used[v], node.in[p].capacity);
         ++listed;
       }
     }
@@ -849,7 +876,7 @@ std::string Fabric::deadlock_report() const {
       const OutPort& op = node.out[p];
       for (unsigned v = 0; v < s_.fabric.vls && op.peer >= 0; ++v) {
         if (op.credits[v] == 0 && listed < 64) {
-          out += fmt::format("\n  {} port {} VL{}: no credits toward {}/{}", node.name(), p, v, nodes_[op.peer]->name(), op.peer_port);
+          out += fmt::format("\n  {} port {} VL{}: no credits toward {}/{}", node.basename(), p, v, nodes_[op.peer]->basename(), op.peer_port);
           ++listed;
         }
       }

@@ -131,9 +131,16 @@ struct Flow {
   std::vector<uint16_t> uniform_lids, hot_lids;
   uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
   double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
-  uint64_t next_allowed = 0;
-  uint64_t message_left = 0;
-  uint16_t cur_dlid = 0;
+  uint64_t next_allowed = 0;        // offered-rate pacing
+  // A message in progress: its destination, QP, bytes left and IRD pacing.
+  struct Lane {
+    uint16_t dlid = 0;
+    uint32_t qp = 0;
+    uint64_t message_left = 0;
+    uint64_t next_allowed = 0;
+  };
+  std::vector<Lane> lanes;
+  unsigned lane_rr = 0;
   uint32_t psn = 0;
   FlowStats stats;
 };
@@ -182,6 +189,7 @@ class Fabric : public sc_core::sc_module {
   std::vector<std::vector<uint64_t>> interval_bytes;  // per log interval, per flow
   std::vector<uint64_t> interval_end_cycle;
   std::vector<PortSample> port_samples;
+  std::vector<std::vector<uint16_t>> interval_ccti;  // per log interval, per flow: CCTI at its end
 
   // Invariants: throws ModelError naming the first that fails.
   void check_invariants() const;

@@ -73,6 +73,14 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
     }
   }
   {
+    std::ofstream csv(fs::path(opt.out_dir) / "ccti.csv");
+    csv << "t_us,flow,ccti\n";
+    for (size_t k = 0; k < f.interval_ccti.size(); ++k) {
+      const double t_us = static_cast<double>(f.ps(f.interval_end_cycle[k])) / 1e6;
+      for (size_t j = 0; j < flows.size(); ++j) csv << fmt::format("{:.3f},{},{}\n", t_us, flows[j].spec.name, f.interval_ccti[k][j]);
+    }
+  }
+  {
     std::ofstream csv(fs::path(opt.out_dir) / "ports.csv");
     csv << "t_us,port,vl,occupancy_credits,peak_credits,congested\n";
     for (const auto& p : f.port_samples) {
@@ -113,6 +121,22 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                   {"becn_received", st.becn_received}});
   }
   j["flows"] = jf;
+  nlohmann::json jports = nlohmann::json::array();
+  for (unsigned n = 0; n < f.topology().num_switches; ++n) {
+    const Node& node = f.node(n);
+    for (unsigned p = 1; p < node.out.size(); ++p) {
+      const OutPort& op = node.out[p];
+      if (op.peer < 0) continue;
+      uint32_t peak = 0;
+      for (uint32_t v : node.in[p].peak) peak = std::max(peak, v);
+      jports.push_back({{"port", fmt::format("{}/{}", node.basename(), p)},
+                        {"to", f.topology().nodes[op.peer].name},
+                        {"packets_sent", op.packets},
+                        {"fecn_marked", op.marked},
+                        {"utilization", static_cast<double>(op.bytes) / (op.rate_bytes_per_cycle * static_cast<double>(f.now() ? f.now() : 1))}});
+    }
+  }
+  j["ports"] = jports;
   nlohmann::json jp = nlohmann::json::array();
   for (const auto& ph : phases(f, flows, s.sim.sim_time_ps)) {
     nlohmann::json g;

@@ -74,7 +74,7 @@ struct CaCcSpec {
   unsigned ccti_limit = 127;
   std::vector<uint16_t> cct;        // entries, CCT_Shift:CCT_Multiplier
   cc::IrdFormula ird_formula = cc::IrdFormula::kOmniPath;
-  unsigned num_qps = 64;
+  unsigned num_qps = 64;            // CCTI table entries (16..256); QPs share entry qp % num_qps
   bool becn_in_ack = false;         // answer FECN with an ACK carrying BECN instead of a CNP
 };
 
@@ -103,6 +103,9 @@ struct FlowSpec {
   uint64_t start_ps = 0;
   uint64_t stop_ps = UINT64_MAX;
   double rate_bps = 0;   // offered rate; 0 = saturating
+  // Messages in progress at once (drawn-destination flows): each goes to its own QP
+  // (qp + destination LID), so a QP throttled toward a hotspot does not hold up the others.
+  unsigned outstanding = 1;
   int line = 0;
 };
 
@@ -120,6 +123,11 @@ struct FabricParams {
   uint64_t switch_latency_ps = 100000;
   uint64_t switch_buffer_per_vl = 16384;  // bytes of each input port's VL
   double crossbar_speedup = 1.0;
+  // When a packet starts to count in its VoQ's fill (what the FECN marker compares with the
+  // threshold): "tail" once fully received and still waiting (a packet cutting straight
+  // through never counts; a lower bound of the bytes resident), "head" from its head's
+  // arrival until it starts to leave (an upper bound).
+  bool fill_from_head = false;
   bool vlarb_tables = false;              // IB VLArbitration high/low tables (else round robin)
   std::vector<std::pair<unsigned, unsigned>> vlarb_high, vlarb_low;  // (vl, weight)
   unsigned vlarb_high_limit = 0;

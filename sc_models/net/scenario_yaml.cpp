@@ -236,7 +236,12 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
     for (const auto& r : n["updown_roots"]) f.updown_roots.push_back(rd.str(r, "fabric.updown_roots"));
   }
   if (const auto sw = n["switch"]) {
-    rd.expect_map(sw, "fabric.switch", {"latency", "buffer_per_vl", "crossbar_speedup", "vl_arbitration"});
+    rd.expect_map(sw, "fabric.switch", {"latency", "buffer_per_vl", "crossbar_speedup", "vl_arbitration", "fill_count"});
+    if (sw["fill_count"]) {
+      const std::string v = rd.str(sw["fill_count"], "fabric.switch.fill_count");
+      if (v != "head" && v != "tail") rd.fail(sw["fill_count"], "fabric.switch.fill_count", "expected head or tail, got '" + v + "'");
+      f.fill_from_head = v == "head";
+    }
     if (sw["latency"]) f.switch_latency_ps = rd.time_ps(sw["latency"], "fabric.switch.latency");
     if (sw["buffer_per_vl"]) f.switch_buffer_per_vl = rd.bytes(sw["buffer_per_vl"], "fabric.switch.buffer_per_vl", 4096, 4u << 20);
     if (sw["crossbar_speedup"]) f.crossbar_speedup = rd.real(sw["crossbar_speedup"], "fabric.switch.crossbar_speedup", 1.0, 16.0);
@@ -444,7 +449,7 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
     if (ca["ccti_limit"]) cc.ca.ccti_limit = static_cast<unsigned>(rd.uint(ca["ccti_limit"], "cc.ca.ccti_limit", 0, 0x3fff));
     if (ca["ird_formula"]) cc.ca.ird_formula = rd.policy(ca["ird_formula"], "cc.ca.ird_formula", cc::kIrdFormulas);
     if (ca["num_qps"]) {
-      cc.ca.num_qps = static_cast<unsigned>(rd.uint(ca["num_qps"], "cc.ca.num_qps", 1, 4096));
+      cc.ca.num_qps = static_cast<unsigned>(rd.uint(ca["num_qps"], "cc.ca.num_qps", 16, 256));
       if (cc.ca.num_qps & (cc.ca.num_qps - 1)) rd.fail(ca["num_qps"], "cc.ca.num_qps", "expected a power of two");
     }
     if (ca["becn"]) {
@@ -530,6 +535,7 @@ void read_flow_common(const Reader& rd, const YAML::Node& n, const std::string& 
     else f->rate_bps = rd.rate_bps(n["rate"], path + ".rate");
   }
   if (n["group"]) f->group = rd.str(n["group"], path + ".group");
+  if (n["outstanding"]) f->outstanding = static_cast<unsigned>(rd.uint(n["outstanding"], path + ".outstanding", 1, 64));
   if (f->stop_ps <= f->start_ps) rd.fail(n, path + ".stop", "must be after start");
 }
 
@@ -563,7 +569,7 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
     for (const auto& pt : pats) {
       ++index;
       rd.expect_map(pt, "traffic.patterns[]", {"type", "name", "sources", "hotspots", "hot_share", "dst", "sl", "message",
-                                               "start", "stop", "rate", "group"});
+                                               "start", "stop", "rate", "group", "outstanding"});
       if (!pt["type"]) rd.fail(pt, "traffic.patterns[].type", "missing (uniform, hotspot, incast or permutation)");
       const std::string type = rd.str(pt["type"], "traffic.patterns[].type");
       const std::string base = pt["name"] ? rd.str(pt["name"], "traffic.patterns[].name") : fmt::format("{}{}", type, index);
