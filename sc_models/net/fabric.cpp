@@ -66,8 +66,8 @@ static void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_gen
   in.used[e.vl] += e.credits;
   in.peak[e.vl] = std::max(in.peak[e.vl], in.used[e.vl]);
   if (in.used[e.vl] > in.capacity) {
-    throw ModelError(fmt::format("invariant broken at cycle {}: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer",
-                                 f.now(), what, at.basename(), port, e.vl, in.used[e.vl], in.capacity));
+    throw ModelError(fmt::format("invariant broken at {} us: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer",
+                                 static_cast<double>(f.ps(f.now())) / 1e6, what, at.basename(), port, e.vl, in.used[e.vl], in.capacity));
   }
   e.head_cycle = f.now();
 }

@@ -55,7 +55,7 @@ std::vector<Phase> phases(const Fabric& f, const std::vector<Flow>& flows, uint6
   return out;
 }
 
-void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s) {
+void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const std::string& error) {
   namespace fs = std::filesystem;
   fs::create_directories(opt.out_dir);
   const auto& flows = f.flows();
@@ -94,6 +94,9 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["cc"] = s.cc.enabled;
   j["seed"] = s.sim.seed;
   j["sim_time_us"] = static_cast<double>(s.sim.sim_time_ps) / 1e6;
+  j["reached_us"] = static_cast<double>(f.ps(f.now())) / 1e6;
+  j["result"] = error.empty() ? "ok" : "failed";
+  if (!error.empty()) j["error"] = error;
   j["wall_s"] = static_cast<double>(f.wall_ns) / 1e9;
   j["build_wall_s"] = build_s;
   j["peak_rss_mb"] = peak_rss_mb();
@@ -146,7 +149,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["phases"] = jp;
   std::ofstream(fs::path(opt.out_dir) / "summary.json") << j.dump(2) << "\n";
 
-  if (opt.quiet) return;
+  if (opt.quiet || !error.empty()) return;
   // The per-phase table (flows of explicit scenarios; patterns can have hundreds of flows).
   const auto ph = phases(f, flows, s.sim.sim_time_ps);
   if (flows.size() <= 12) {
@@ -191,12 +194,12 @@ int run_scenario(const RunOptions& opt) {
     std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
     // What was measured up to the failure is still useful for debugging.
     try {
-      write_outputs(opt, *s, *fabric, build_s);
+      write_outputs(opt, *s, *fabric, build_s, e.what());
     } catch (const std::exception&) {
     }
     return 1;
   }
-  write_outputs(opt, *s, *fabric, build_s);
+  write_outputs(opt, *s, *fabric, build_s, "");
   return 0;
 }
 
