@@ -1,5 +1,6 @@
 #include "net/cc_adapters.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -47,7 +48,11 @@ MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& s
 }
 
 bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid, unsigned dlid, unsigned credits) {
-  if (cycle > 0) advance_to(cycle - 1);
+  // The packet is sampled at the edge of `cycle`, unless that edge already ran (a fill or
+  // credit change earlier in the same cycle advanced the core through it): then at the next
+  // edge. Every edge runs exactly once, so the core's timebase stays with the fabric.
+  const uint64_t edge = std::max(cycle, done_ + 1);
+  advance_to(edge - 1);
   in_.pkt_valid = true;
   in_.pkt_vl = vl;
   in_.pkt_sl = sl;
@@ -56,7 +61,7 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
   in_.pkt_len = credits > 255 ? 255 : credits;
   core_.step(in_);
   in_.pkt_valid = false;
-  done_ = cycle;
+  done_ = edge;
   settled_ = 0;
   return core_.outputs().fecn_mark;
 }
@@ -88,7 +93,9 @@ CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32
 }
 
 void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid) {
-  if (cycle > 0) advance_to(cycle - 1);
+  // As MarkerPort::depart: the edge of `cycle`, or the next one if that already ran.
+  const uint64_t edge = std::max(cycle, done_ + 1);
+  advance_to(edge - 1);
   cc::CctiBlockInputs in;
   in.becn_valid = true;
   in.becn_qp = qp;
@@ -97,7 +104,7 @@ void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid) {
   in.becn_rqpn = qp;
   in.becn_st = 0;  // RC
   core_.step(in);
-  done_ = cycle;
+  done_ = edge;
 }
 
 }  // namespace ibcc::net

@@ -24,9 +24,12 @@ class MarkerPort {
     in_.voq_fill[input * num_vls_ + vl] = credits > fill_max_ ? fill_max_ : credits;
     settled_ = 0;
   }
+  // The marker uses a VL's credits only to tell root (some credits) from victim (none)
+  // (FecnMarker::next_cong_state), so a change that keeps that answer is not passed on: the
+  // core's outputs are the same and the network model saves three edges per credit return.
   void set_credits(uint64_t cycle, unsigned vl, uint32_t credits) {
     const uint32_t v = credits > fill_max_ ? fill_max_ : credits;
-    if (in_.credits[vl] == v) return;
+    if ((in_.credits[vl] != 0) == (v != 0)) return;
     advance_to(cycle);
     in_.credits[vl] = v;
     settled_ = 0;

@@ -188,6 +188,8 @@ class Switch : public Node {
     OutPort& op = out[o];
     const uint64_t now = fabric_.now();
     if (op.tx_active || op.busy_until > now || pending_[o] == 0) return;
+    std::fill(op.need.begin(), op.need.end(), UINT32_MAX);
+    op.xbar_waiting = false;
     const unsigned n = nports_ * nvl_;
     uint64_t next_eligible = UINT64_MAX;
     const bool ignore_credits = fabric_.scenario().faults.ignore_credits;
@@ -228,9 +230,15 @@ class Switch : public Node {
         *next_eligible = std::min(*next_eligible, e.eligible_cycle);
         return false;
       }
-      if (!ignore_credits && op.credits[vl] < e.credits) return false;
+      if (!ignore_credits && op.credits[vl] < e.credits) {
+        op.need[vl] = std::min(op.need[vl], e.credits);
+        return false;
+      }
       InPort& inp = in[ip];
-      if (inp.xbar_active > 0 && inp.xbar_active + op.rate_bytes_per_cycle > inp.xbar_capacity + 1e-9) return false;
+      if (inp.xbar_active > 0 && inp.xbar_active + op.rate_bytes_per_cycle > inp.xbar_capacity + 1e-9) {
+        op.xbar_waiting = true;
+        return false;
+      }
       if (!fabric_.scenario().fabric.vlarb_tables || vlarb_allows(op, vl, e.wire_bytes)) {
         op.rr = (idx + 1) % n;
         start(o, ip, vl, q);
@@ -298,7 +306,7 @@ class Switch : public Node {
     arbitrate(o);
     // The input's crossbar port is free again: outputs it was holding back may go now.
     for (unsigned p = 1; p <= nports_; ++p) {
-      if (p != o && pending_[p] && !out[p].tx_active && out[p].busy_until <= fabric_.now()) arbitrate(p);
+      if (p != o && out[p].xbar_waiting && !out[p].tx_active && out[p].busy_until <= fabric_.now()) arbitrate(p);
     }
   }
 
@@ -307,7 +315,9 @@ class Switch : public Node {
     op.returning[vl] -= credits;
     op.credits[vl] += credits;
     if (markers_[o]) markers_[o]->set_credits(fabric_.now(), vl, op.credits[vl]);
-    if (!op.tx_active && pending_[o]) arbitrate(o);
+    // Only a head that was waiting for credits on this VL can go now (arbitration records
+    // the least any of them needs); other waits have their own wake-ups.
+    if (!op.tx_active && pending_[o] && op.credits[vl] >= op.need[vl]) arbitrate(o);
   }
 
   unsigned nports_;
@@ -607,6 +617,7 @@ void Fabric::build() {
       ip.peak.assign(nvl, 0);
       OutPort& op = node.out[p];
       op.credits.assign(nvl, 0);
+      op.need.assign(nvl, UINT32_MAX);
       op.on_wire.assign(nvl, 0);
       op.returning.assign(nvl, 0);
       if (w.peer < 0) continue;
@@ -794,7 +805,12 @@ void Fabric::log_tick() {
   std::vector<uint16_t> ccti(flows_.size(), 0);
   for (size_t i = 0; i < flows_.size(); ++i) {
     Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
-    if (h.ccti) ccti[i] = static_cast<uint16_t>(h.ccti->ccti(now_, flows_[i].spec.qp, flows_[i].spec.sl));
+    // The flow's highest CCTI over its messages in progress (one QP each).
+    if (h.ccti) {
+      for (const auto& lane : flows_[i].lanes) {
+        ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->ccti(now_, lane.qp, flows_[i].spec.sl)));
+      }
+    }
   }
   interval_ccti.push_back(std::move(ccti));
   interval_end_cycle.push_back(now_);

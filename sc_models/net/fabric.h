@@ -72,6 +72,8 @@ struct OutPort {
   uint64_t prop_cycles = 0;
   double rate_bytes_per_cycle = 0;
   std::vector<uint32_t> credits;     // per VL, free space in the peer's buffer
+  std::vector<uint32_t> need;        // per VL, least credits a head waiting for credits needs
+  bool xbar_waiting = false;         // a head waits for its input's crossbar port
   std::vector<uint32_t> on_wire;     // per VL, credits of packets sent but not arrived
   std::vector<uint32_t> returning;   // per VL, credits on their way back
   uint32_t capacity = 0;             // the peer's per-VL buffer, credits

@@ -46,8 +46,23 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
   }
 };
 
-inline IbExtension& ib(tlm::tlm_generic_payload& p) { return *p.get_extension<IbExtension>(); }
-inline IbExtension& ib(tlm::tlm_generic_payload* p) { return *p->get_extension<IbExtension>(); }
+// Every payload in the fabric comes from PacketPool, which allocates IbPackets: a generic
+// payload that also keeps a direct pointer to its extension (the extension is attached the
+// TLM way too). tlm_generic_payload::get_extension is an out-of-line library call, and the
+// model reads the header several times per hop.
+class IbPacket : public tlm::tlm_generic_payload {
+ public:
+  explicit IbPacket(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm), ext_(new IbExtension) {
+    set_extension(ext_);
+  }
+  IbExtension& ext() { return *ext_; }
+
+ private:
+  IbExtension* ext_;  // owned by the payload's extension array
+};
+
+inline IbExtension& ib(tlm::tlm_generic_payload& p) { return static_cast<IbPacket&>(p).ext(); }
+inline IbExtension& ib(tlm::tlm_generic_payload* p) { return static_cast<IbPacket*>(p)->ext(); }
 
 // A FIFO of payloads chained through IbExtension::next.
 struct PacketFifo {
@@ -85,14 +100,12 @@ class PacketPool : public tlm::tlm_mm_interface {
   tlm::tlm_generic_payload* alloc() {
     tlm::tlm_generic_payload* p;
     if (free_.empty()) {
-      all_.push_back(std::make_unique<tlm::tlm_generic_payload>(this));
+      all_.push_back(std::make_unique<IbPacket>(this));
       p = all_.back().get();
-      p->set_extension(new IbExtension);
     } else {
       p = free_.back();
       free_.pop_back();
-      IbExtension* e = p->get_extension<IbExtension>();
-      *e = IbExtension{};
+      ib(p) = IbExtension{};
     }
     p->acquire();
     ++live_;
@@ -105,12 +118,8 @@ class PacketPool : public tlm::tlm_mm_interface {
   uint64_t live() const { return live_; }
   size_t allocated() const { return all_.size(); }
 
-  ~PacketPool() override {
-    for (auto& p : all_) p->free_all_extensions();
-  }
-
  private:
-  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+  std::vector<std::unique_ptr<IbPacket>> all_;
   std::vector<tlm::tlm_generic_payload*> free_;
   uint64_t live_ = 0;
 };
