@@ -14,6 +14,35 @@ target_link_libraries(ibcc_unit_tests PRIVATE ibcc_cc GTest::gtest GTest::gtest_
 target_compile_options(ibcc_unit_tests PRIVATE ${IBCC_WARNINGS})
 gtest_discover_tests(ibcc_unit_tests PROPERTIES LABELS unit TIMEOUT 120)
 
+# --- Network model: units, scenarios, topologies, CC adapters, small fabrics ------------------
+add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tests/net/test_topology.cpp
+  tests/net/test_cc_adapters.cpp tests/net/test_fabric.cpp)
+target_compile_definitions(ibcc_net_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+target_link_libraries(ibcc_net_tests PRIVATE ibcc_net GTest::gtest)
+target_compile_options(ibcc_net_tests PRIVATE ${IBCC_WARNINGS})
+gtest_discover_tests(ibcc_net_tests PROPERTIES LABELS network TIMEOUT 120)
+
+# Bad scenario files and faults built into the model: clear errors, exit 2 / exit 1.
+add_test(NAME network_bad_input_and_faults
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_scenario_errors.py $<TARGET_FILE:ibcc>
+          ${CMAKE_SOURCE_DIR}/tests/scenarios/bad ${CMAKE_SOURCE_DIR}/tests/scenarios/faults)
+set_tests_properties(network_bad_input_and_faults PROPERTIES LABELS network TIMEOUT 300)
+
+# Same seed, same inputs: byte-identical flows.csv (a random-destination scenario).
+add_test(NAME network_reproducible
+  COMMAND ${CMAKE_COMMAND} -DIBCC=$<TARGET_FILE:ibcc> -DSCENARIO=${CMAKE_SOURCE_DIR}/topologies/clos648/hotspot.yaml
+          -DOUT=${CMAKE_BINARY_DIR}/test-out/reproducible -P ${CMAKE_SOURCE_DIR}/cmake/check_reproducible.cmake)
+set_tests_properties(network_reproducible PROPERTIES LABELS network TIMEOUT 300)
+
+# The seed test-bed experiments (ib-cc-modelling-and-validation sections 5 and 6).
+foreach(n 1 2)
+  add_test(NAME validation_seed_scenario${n}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_validation.py $<TARGET_FILE:ibcc>
+            ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario${n}.yaml ${CMAKE_BINARY_DIR}/test-out/validation${n}
+            --scenario ${n})
+  set_tests_properties(validation_seed_scenario${n} PROPERTIES LABELS "network;validation" TIMEOUT 900)
+endforeach()
+
 # --- Register map: generated files in sync with rtl/regs/*.yaml ---------------------------
 add_test(NAME regmap_generated_files_current
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/util/regtool.py --check

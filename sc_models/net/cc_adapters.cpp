@@ -19,10 +19,10 @@ void write(Core& core, uint32_t addr, uint32_t value, const char* what) {
 
 }  // namespace
 
-MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
-                       bool victim_mask, uint32_t buffer_credits)
-    : core_(params), in_(params), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u) {
+void configure_marker(cc::FecnMarker& core_, const SwitchCcSpec& sw, const PortCcOverride* port, bool victim_mask,
+                      uint32_t buffer_credits) {
   namespace r = regs::fecn_marker;
+  const cc::FecnMarkerParams& params = core_.params();
   // Control_Map: Victim_Mask, Threshold + Packet_Size, Marking_Rate (OpenSM bit order).
   write(core_, r::kSwControlMapOffset, 0x1u | 0x4u | 0x10u, "Control_Map");
   if (victim_mask) {
@@ -47,6 +47,12 @@ MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& s
   write(core_, r::kBufferCapacityOffset, r::kBufferCapacityCredits.put(buffer_credits), "BUFFER_CAPACITY");
 }
 
+MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
+                       bool victim_mask, uint32_t buffer_credits)
+    : core_(params), in_(params), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u) {
+  configure_marker(core_, sw, port, victim_mask, buffer_credits);
+}
+
 bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid, unsigned dlid, unsigned credits) {
   // The packet is sampled at the edge of `cycle`, unless that edge already ran (a fill or
   // credit change earlier in the same cycle advanced the core through it): then at the next
@@ -66,8 +72,9 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
   return core_.outputs().fecn_mark;
 }
 
-CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles) : core_(params) {
+void configure_ccti(cc::CctiBlock& core_, const CaCcSpec& ca, uint32_t mtu_tx_cycles) {
   namespace r = regs::ccti_block;
+  const cc::CctiBlockParams& params = core_.params();
   write(core_, r::kCaSettingOffset,
         r::kCaSettingPortControl.put(ca.sl_based ? 1u : 0u) | r::kCaSettingControlMap.put(ca.control_map), "CA setting");
   for (unsigned sl = 0; sl < cc::CctiBlock::kNumSls; ++sl) {
@@ -90,6 +97,10 @@ CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32
   write(core_, r::kImplCtrlOffset, r::kImplCtrlIrdFormula.put(static_cast<uint32_t>(ca.ird_formula)), "IMPL_CTRL");
   write(core_, r::kMtuTxCyclesOffset, r::kMtuTxCyclesCycles.put(mtu_tx_cycles > 0xffff ? 0xffff : mtu_tx_cycles),
         "MTU_TX_CYCLES");
+}
+
+CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles) : core_(params) {
+  configure_ccti(core_, ca, mtu_tx_cycles);
 }
 
 void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid) {

@@ -12,6 +12,12 @@
 
 namespace ibcc::net {
 
+// Programs a core through its registers, as a management agent would (the register map the
+// RTL shares). Throws std::logic_error if the core refuses a write.
+void configure_marker(cc::FecnMarker& core, const SwitchCcSpec& sw, const PortCcOverride* port, bool victim_mask,
+                      uint32_t buffer_credits);
+void configure_ccti(cc::CctiBlock& core, const CaCcSpec& ca, uint32_t mtu_tx_cycles);
+
 // One switch output's FECN marker. Convention: a change made at cycle t is seen by the
 // edge of cycle t + 1 (the core registers its inputs); a departure at t is the edge of t.
 class MarkerPort {
@@ -28,16 +34,18 @@ class MarkerPort {
   // (FecnMarker::next_cong_state), so a change that keeps that answer is not passed on: the
   // core's outputs are the same and the network model saves three edges per credit return.
   void set_credits(uint64_t cycle, unsigned vl, uint32_t credits) {
+    advance_to(cycle);  // always: which edge a later departure in this cycle takes must not
+                        // depend on whether this change was passed on
     const uint32_t v = credits > fill_max_ ? fill_max_ : credits;
     if ((in_.credits[vl] != 0) == (v != 0)) return;
-    advance_to(cycle);
     in_.credits[vl] = v;
     settled_ = 0;
   }
   // The edge at `cycle` with a departing packet; returns the FECN decision.
   bool depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid, unsigned dlid, unsigned credits);
 
-  // Brings the core up to `cycle` (for sampling its state).
+  // Runs the edges up to and including `cycle` (a sampler at cycle T asks for T - 1, so
+  // that a departure later in cycle T still takes edge T).
   void advance_to(uint64_t cycle) {
     if (cycle > done_) {
       const uint64_t n = cycle - done_;

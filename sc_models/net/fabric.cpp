@@ -808,7 +808,7 @@ void Fabric::log_tick() {
     // The flow's highest CCTI over its messages in progress (one QP each).
     if (h.ccti) {
       for (const auto& lane : flows_[i].lanes) {
-        ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->ccti(now_, lane.qp, flows_[i].spec.sl)));
+        ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl)));
       }
     }
   }
@@ -819,7 +819,7 @@ void Fabric::log_tick() {
     for (unsigned p = 1; p <= sw.ports(); ++p) {
       if (sw.out[p].peer < 0) continue;
       MarkerPort* m = sw.marker(p);
-      if (m) m->advance_to(now_);
+      if (m && now_ > 0) m->advance_to(now_ - 1);
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         InPort& ip = sw.in[p];
         port_samples.push_back({now_, n, p, v, ip.used[v], ip.peak[v], m && m->core().congested(v)});

@@ -215,7 +215,7 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
   }
   if (n["mtu"]) {
     f.mtu = static_cast<unsigned>(rd.bytes(n["mtu"], "fabric.mtu", 256, 4096));
-    if (f.mtu & (f.mtu - 1)) rd.fail(n["mtu"], "fabric.mtu", "expected 256, 512, 1024, 2048 or 4096");
+    if (f.mtu & (f.mtu - 1)) rd.fail(n["mtu"], "fabric.mtu", fmt::format("expected 256, 512, 1024, 2048 or 4096, got {}", f.mtu));
   }
   if (n["vls"]) f.vls = static_cast<unsigned>(rd.uint(n["vls"], "fabric.vls", 2, 15));
   if (n["sl_to_vl"]) {

@@ -1,0 +1,99 @@
+// Units, the scenario reader and its errors, --set overrides.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "net/scenario_yaml.h"
+#include "net/units.h"
+
+namespace ibcc::net {
+namespace {
+
+std::string base_text() {
+  std::ifstream in(std::string(IBCC_SOURCE_DIR) + "/tests/scenarios/base.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Units, ParseWhatScenariosWrite) {
+  EXPECT_EQ(parse_time_ps("5ns"), 5000u);
+  EXPECT_EQ(parse_time_ps("1.5 us"), 1500000u);
+  EXPECT_EQ(parse_time_ps("2s"), 2000000000000u);
+  EXPECT_EQ(parse_rate_bps("20Gb/s"), 20e9);
+  EXPECT_EQ(parse_rate_bps("13.5Gb/s"), 13.5e9);
+  EXPECT_EQ(parse_bytes("16KiB"), 16384u);
+  EXPECT_EQ(parse_bytes("2048"), 2048u);
+  EXPECT_EQ(parse_bytes("1KB"), 1000u);
+  EXPECT_EQ(parse_hz("250MHz"), 250000000u);
+  EXPECT_FALSE(parse_time_ps("5"));          // a time needs a unit
+  EXPECT_FALSE(parse_time_ps("5 parsecs"));
+  EXPECT_FALSE(parse_time_ps("-1ns"));
+  EXPECT_FALSE(parse_rate_bps("fast"));
+  EXPECT_FALSE(parse_bytes("1.5B"));
+}
+
+TEST(Scenario, LinkSpeedsCarryTheEncoding) {
+  std::string text = base_text();
+  text.replace(text.find("{width: 4x, speed: QDR, propagation: 5ns}"), 41, "{width: 4x, speed: DDR, propagation: 5ns}");
+  const Scenario ddr = load_scenario_text(text, "t.yaml");
+  EXPECT_DOUBLE_EQ(ddr.links[0].signal_bps, 20e9);
+  EXPECT_DOUBLE_EQ(ddr.links[0].data_bps, 16e9);  // 8b/10b
+  const Scenario fdr = load_scenario_text(text, "t.yaml", {{"fabric.link_defaults.speed", "FDR"}});
+  EXPECT_NEAR(fdr.links[0].data_bps, 4 * 14.0625e9 * 64 / 66, 1);  // 64b/66b
+  const Scenario rate = load_scenario_text(
+      text, "t.yaml", {{"fabric.link_defaults", "{rate: 40Gb/s, encoding: 64b66b, propagation: 1us}"}});
+  EXPECT_NEAR(rate.links[0].data_bps, 40e9 * 64 / 66, 1);
+  EXPECT_EQ(rate.links[0].propagation_ps, 1000000u);
+}
+
+TEST(Scenario, OverridesReachTheModel) {
+  const Scenario s = load_scenario_text(base_text(), "t.yaml",
+                                        {{"cc.switch.threshold", "9"}, {"cc.switch.mapping", "sum"}, {"sim.seed", "7"}});
+  EXPECT_EQ(s.cc.sw.threshold, 9u);
+  EXPECT_EQ(s.cc.sw.mapping, cc::ThresholdMapping::kSum);
+  EXPECT_EQ(s.sim.seed, 7u);
+}
+
+TEST(Scenario, OverrideOfAnUnknownKeyIsAnError) {
+  try {
+    load_scenario_text(base_text(), "t.yaml", {{"cc.switch.treshold", "9"}});
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("cc.switch.treshold: unknown key"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--set"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Scenario, ErrorsNameFileLineAndKey) {
+  std::string text = base_text();
+  text.replace(text.find("threshold: 15"), 13, "threshold: 16");
+  try {
+    load_scenario_text(text, "t.yaml");
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "t.yaml:17: cc.switch.threshold: out of range: expected 0..15, got 16");
+  }
+}
+
+TEST(Scenario, OpenSmStyleCctListSetsTheLimit) {
+  const Scenario s = load_scenario_text(base_text(), "t.yaml", {{"cc.ca", "{cct: ['0:0', '0:1', '1:3']}"}});
+  ASSERT_EQ(s.cc.ca.cct.size(), 3u);
+  EXPECT_EQ(s.cc.ca.cct[2], (1u << 14) | 3u);
+  EXPECT_EQ(s.cc.ca.ccti_limit, 2u);  // CCTI_Limit = entries - 1, as OpenSM sets it
+}
+
+TEST(Scenario, PatternsSplitTheNodes) {
+  std::string text = base_text();
+  const Scenario s = load_scenario_text(
+      text, "t.yaml",
+      {{"traffic", "{patterns: [{type: uniform, sources: '0%..34%'}, {type: hotspot, sources: '34%..100%', hotspots: 1}]}"}});
+  std::set<std::string> srcs;
+  for (const auto& f : s.flows) EXPECT_TRUE(srcs.insert(f.src).second) << f.src << " sends in two patterns";
+  EXPECT_GE(srcs.size(), 2u);  // a hot node does not send to itself: it may have nothing to send
+}
+
+}  // namespace
+}  // namespace ibcc::net

@@ -1,0 +1,179 @@
+// Topology generators and routing: every route arrives, in the expected number of hops, and
+// the computed routes have the properties their names promise.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "net/scenario_yaml.h"
+#include "net/topology.h"
+
+namespace ibcc::net {
+namespace {
+
+LinkSpec qdr() {
+  LinkSpec l;
+  l.signal_bps = 40e9;
+  l.data_bps = 32e9;
+  l.propagation_ps = 5000;
+  return l;
+}
+
+// All HCA pairs route; returns the longest path (nodes, ends included).
+size_t check_all_routes(const Topology& t) {
+  size_t longest = 0;
+  for (unsigned a = t.num_switches; a < t.nodes.size(); ++a) {
+    for (unsigned b = t.num_switches; b < t.nodes.size(); ++b) {
+      if (a == b) continue;
+      std::string why;
+      const auto path = t.route(a, b, &why);
+      EXPECT_FALSE(path.empty()) << t.nodes[a].name << " -> " << t.nodes[b].name << ": " << why;
+      longest = std::max(longest, path.size());
+    }
+  }
+  return longest;
+}
+
+TEST(Topology, Clos648IsTheSunDatacenterSwitch) {
+  Scenario s;
+  s.fabric.routing = "updown";
+  generate_clos3({36, 18, 36}, qdr(), &s);
+  const Topology t = build_topology(s);
+  EXPECT_EQ(t.num_switches, 54u);
+  EXPECT_EQ(t.nodes.size() - t.num_switches, 648u);
+  EXPECT_EQ(s.links.size(), 648u + 36u * 18u);
+  // From one host to every host on other leaves: 5 nodes (host, leaf, spine, leaf, host),
+  // spread over all 18 spines by destination LID.
+  std::set<unsigned> spines;
+  const unsigned h1 = static_cast<unsigned>(t.find("H1"));
+  for (unsigned b = t.num_switches; b < t.nodes.size(); ++b) {
+    std::string why;
+    const auto path = t.route(h1, b, &why);
+    ASSERT_FALSE(path.empty()) << why;
+    if (b == h1) continue;
+    EXPECT_TRUE(path.size() == 3 || path.size() == 5) << t.nodes[b].name;
+    if (path.size() == 5) spines.insert(path[2]);
+  }
+  EXPECT_EQ(spines.size(), 18u);
+}
+
+TEST(Topology, SmallClosAllPairsShortestAndUpDown) {
+  for (const char* routing : {"shortest", "updown"}) {
+    Scenario s;
+    s.fabric.routing = routing;
+    generate_clos3({6, 3, 6}, qdr(), &s);
+    EXPECT_EQ(check_all_routes(build_topology(s)), 5u) << routing;
+  }
+}
+
+TEST(Topology, KaryNtree) {
+  Scenario s;
+  s.fabric.routing = "updown";
+  generate_kary_ntree({4, 3}, qdr(), &s);
+  const Topology t = build_topology(s);
+  EXPECT_EQ(t.num_switches, 48u);
+  EXPECT_EQ(t.nodes.size() - t.num_switches, 64u);
+  EXPECT_EQ(check_all_routes(t), 2u + 5u);  // up to 2n-1 = 5 switches
+}
+
+TEST(Topology, MeshDimensionOrderGoesXFirst) {
+  Scenario s;
+  s.fabric.routing = "dor";
+  generate_mesh({4, 4, 1, false}, qdr(), &s);
+  const Topology t = build_topology(s);
+  EXPECT_EQ(check_all_routes(t), 2u + 7u);  // corner to corner: 7 switches
+  std::string why;
+  const auto path = t.route(static_cast<unsigned>(t.find("H1")), static_cast<unsigned>(t.find("H16")), &why);
+  ASSERT_EQ(path.size(), 9u);
+  // H1 sits on SW0_0, H16 on SW3_3: x changes first.
+  EXPECT_EQ(t.nodes[path[4]].name, "SW3_0");
+  EXPECT_EQ(t.nodes[path[7]].name, "SW3_3");
+}
+
+TEST(Topology, TorusTakesTheShortWayRound) {
+  Scenario s;
+  s.fabric.routing = "dor";
+  generate_mesh({5, 1, 1, true}, qdr(), &s);
+  const Topology t = build_topology(s);
+  std::string why;
+  const auto path = t.route(static_cast<unsigned>(t.find("H1")), static_cast<unsigned>(t.find("H5")), &why);
+  EXPECT_EQ(path.size(), 4u);  // SW0_0 -> SW4_0 over the wrap link
+}
+
+// On an irregular fabric (a ring of switches with a chord), up*/down* routes never turn up
+// after going down.
+TEST(Topology, UpDownNeverGoesUpAfterDown) {
+  Scenario s;
+  s.fabric.routing = "updown";
+  s.fabric.updown_roots = {"R0"};
+  const unsigned n = 6;
+  for (unsigned i = 0; i < n; ++i) {
+    s.switches.push_back({"R" + std::to_string(i), 4, 0, {}, 0});
+    s.hcas.push_back({"H" + std::to_string(i), 0, 0});
+  }
+  auto link = [&](const std::string& a, unsigned ap, const std::string& b, unsigned bp) {
+    LinkSpec l = qdr();
+    l.a_node = a;
+    l.a_port = ap;
+    l.b_node = b;
+    l.b_port = bp;
+    s.links.push_back(l);
+  };
+  for (unsigned i = 0; i < n; ++i) {
+    link("H" + std::to_string(i), 1, "R" + std::to_string(i), 1);
+    link("R" + std::to_string(i), 2, "R" + std::to_string((i + 1) % n), 3);
+  }
+  link("R1", 4, "R4", 4);
+  const Topology t = build_topology(s);
+  check_all_routes(t);
+  // Ranks: BFS distance from the root; "up" = toward smaller (rank, index).
+  std::vector<unsigned> rank(t.num_switches, 99);
+  std::vector<unsigned> queue{static_cast<unsigned>(t.find("R0"))};
+  rank[queue[0]] = 0;
+  for (size_t q = 0; q < queue.size(); ++q) {
+    const unsigned u = queue[q];
+    for (unsigned p = 1; p <= t.nodes[u].ports; ++p) {
+      const int v = t.wire[u][p].peer;
+      if (v >= 0 && t.nodes[v].is_switch && rank[v] == 99) {
+        rank[v] = rank[u] + 1;
+        queue.push_back(static_cast<unsigned>(v));
+      }
+    }
+  }
+  for (unsigned a = t.num_switches; a < t.nodes.size(); ++a) {
+    for (unsigned b = t.num_switches; b < t.nodes.size(); ++b) {
+      if (a == b) continue;
+      std::string why;
+      const auto path = t.route(a, b, &why);
+      bool went_down = false;
+      for (size_t k = 1; k + 2 < path.size(); ++k) {
+        const unsigned u = path[k], v = path[k + 1];
+        const bool up = rank[v] < rank[u] || (rank[v] == rank[u] && v < u);
+        if (!up) went_down = true;
+        EXPECT_FALSE(up && went_down) << t.nodes[a].name << " -> " << t.nodes[b].name;
+      }
+    }
+  }
+}
+
+TEST(Topology, WiringErrorsNameTheLine) {
+  Scenario s;
+  s.file = "t.yaml";
+  s.switches.push_back({"S1", 4, 0, {}, 3});
+  s.hcas.push_back({"H1", 0, 4});
+  LinkSpec l = qdr();
+  l.a_node = "H1";
+  l.a_port = 1;
+  l.b_node = "S1";
+  l.b_port = 5;
+  l.line = 7;
+  s.links.push_back(l);
+  try {
+    build_topology(s);
+    FAIL();
+  } catch (const ScenarioError& e) {
+    EXPECT_STREQ(e.what(), "t.yaml:7: topology.links[].b: S1 has ports 1..4, got 5");
+  }
+}
+
+}  // namespace
+}  // namespace ibcc::net

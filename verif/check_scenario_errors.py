@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Runs `ibcc run` on scenario files built to be wrong and checks that each fails the way its
+header says:
+
+  # expect-exit: N          (default 2: bad input)
+  # expect: TEXT            (must appear in stderr; {line_of:TOKEN} is replaced by the line
+                             number of the first line after the header containing TOKEN)
+
+  check_scenario_errors.py IBCC DIR [DIR ...]
+"""
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def expectations(path):
+    text = path.read_text().splitlines()
+    exit_code, expected = 2, []
+    for line in text:
+        if m := re.match(r"# expect-exit: (\d+)", line):
+            exit_code = int(m.group(1))
+        elif m := re.match(r"# expect: (.*)", line):
+            expected.append(m.group(1))
+
+    def line_of(m):
+        token = m.group(1)
+        for i, line in enumerate(text, start=1):
+            if token in line and not line.startswith("# expect"):
+                return str(i)
+        raise SystemExit(f"{path}: token {token!r} of an expectation is not in the file")
+
+    return exit_code, [re.sub(r"\{line_of:([^}]*)\}", line_of, e) for e in expected]
+
+
+def main():
+    ibcc, dirs = sys.argv[1], [Path(d) for d in sys.argv[2:]]
+    files = sorted(f for d in dirs for f in d.glob("*.yaml"))
+    if not files:
+        sys.exit("no scenario files found")
+    failures = 0
+    with tempfile.TemporaryDirectory() as out:
+        for f in files:
+            exit_code, expected = expectations(f)
+            if not expected:
+                print(f"FAIL {f}: no '# expect:' line")
+                failures += 1
+                continue
+            res = subprocess.run([ibcc, "run", str(f), "--out", out, "--quiet"], capture_output=True, text=True,
+                                 timeout=120)
+            # Errors name the file as given: compare from the scenario directory's name on.
+            err = res.stderr.replace(str(f.parent.parent) + "/", "")
+            missing = [e for e in expected if e not in err]
+            ok = res.returncode == exit_code and not missing
+            failures += not ok
+            print(f"{'PASS' if ok else 'FAIL'} {f.parent.name}/{f.name}: exit {res.returncode} (expected {exit_code})")
+            for e in missing:
+                print(f"     missing: {e}")
+            if not ok or "-v" in sys.argv:
+                print("     stderr: " + err.strip().replace("\n", "\n             "))
+    print(f"RESULT: {'PASS' if not failures else 'FAIL'} ({len(files) - failures}/{len(files)})")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
