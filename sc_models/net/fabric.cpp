@@ -759,15 +759,19 @@ void Fabric::build() {
 void Fabric::pump() {
   try {
     now_ = sc_core::sc_time_stamp().value() / ps_per_cycle_;
-    while (!queue_.empty() && queue_.top().cycle <= now_) {
-      const Event e = queue_.top();
-      queue_.pop();
-      ++events;
-      if (e.kind == EventKind::kLogTick) log_tick();
-      else nodes_[e.node]->handle(e);
+    if (!queue_.empty() && queue_.next_cycle() == now_) {
+      std::vector<Event>& bucket = queue_.open(now_);
+      // Handlers may add events of this very cycle: the bucket grows while we walk it.
+      for (size_t i = 0; i < bucket.size(); ++i) {
+        const Event e = bucket[i];
+        ++events;
+        if (e.kind == EventKind::kLogTick) log_tick();
+        else nodes_[e.node]->handle(e);
+      }
+      queue_.done(now_);
     }
     if (queue_.empty()) return;
-    const uint64_t next = queue_.top().cycle;
+    const uint64_t next = queue_.next_cycle();
     if (next > end_cycle_) {
       sc_core::sc_stop();
       return;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "net/cc_adapters.h"
+#include "net/event_calendar.h"
 #include "net/packet.h"
 #include "net/scenario.h"
 #include "net/scenario_yaml.h"
@@ -56,12 +57,6 @@ struct Event {
   uint32_t vl;
   uint32_t value;
   tlm::tlm_generic_payload* pkt;
-};
-
-struct EventLater {
-  bool operator()(const Event& a, const Event& b) const {
-    return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
-  }
 };
 
 // The transmit side of a port: the link toward the peer's input buffer and its credits.
@@ -213,7 +208,7 @@ class Fabric : public sc_core::sc_module {
   uint64_t now_ = 0;
   uint64_t seq_ = 0;
   uint64_t last_progress_ = 0;
-  std::priority_queue<Event, std::vector<Event>, EventLater> queue_;
+  EventCalendar<Event> queue_;
   PacketPool pool_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<Flow> flows_;
