@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Install what is missing (Debian 12 packages; Python's PyYAML if the python3 in PATH lacks
-# it) and build ibcc into build/. Used by run.sh and test.sh; safe to run again.
+# Install what is missing (Debian 12 packages; PyYAML and matplotlib if the python3 in PATH
+# lacks them) and build ibcc into build/. Used by run.sh and test.sh; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  cmake ninja-build g++ pkg-config python3 python3-yaml
+  cmake ninja-build g++ pkg-config python3 python3-yaml python3-matplotlib
   libsystemc-dev verilator yosys gtkwave xvfb xauth
   libgtest-dev libbenchmark-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
 )
@@ -23,10 +23,12 @@ fi
 
 # The Python scripts (register generator, mutants, checks) run with the python3 in PATH.
 python=$(command -v python3)
-if ! "$python" -c "import yaml" 2>/dev/null; then
-  echo "bootstrap: installing PyYAML for $python"
-  "$python" -m pip install --quiet pyyaml
-fi
+for module in yaml:pyyaml matplotlib:matplotlib; do
+  if ! "$python" -c "import ${module%%:*}" 2>/dev/null; then
+    echo "bootstrap: installing ${module#*:} for $python"
+    "$python" -m pip install --quiet "${module#*:}"
+  fi
+done
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$python" >/dev/null
 cmake --build build -j"$(nproc)"
