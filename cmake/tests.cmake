@@ -34,6 +34,11 @@ add_test(NAME network_reproducible
           -DOUT=${CMAKE_BINARY_DIR}/test-out/reproducible -P ${CMAKE_SOURCE_DIR}/cmake/check_reproducible.cmake)
 set_tests_properties(network_reproducible PROPERTIES LABELS network TIMEOUT 300)
 
+# Every scenario key the reader accepts is in docs/configuration.md.
+add_test(NAME config_reference_complete
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_config_reference.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(config_reference_complete PROPERTIES LABELS "network;unit" TIMEOUT 60)
+
 # The seed test-bed experiments (ib-cc-modelling-and-validation sections 5 and 6).
 foreach(n 1 2)
   add_test(NAME validation_seed_scenario${n}
