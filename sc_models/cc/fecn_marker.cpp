@@ -64,6 +64,8 @@ void FecnMarker::reset() {
   buffer_capacity_ = r::kBufferCapacityCredits.reset & fill_mask_;
   lfsr_ = static_cast<uint16_t>(r::kLfsrSeedSeed.reset);
   std::fill(fill_q_.begin(), fill_q_.end(), 0u);
+  fill_summary_q_.fill({0, 0, 0});
+  fills_registered_ = false;
   std::fill(credits_q_.begin(), credits_q_.end(), 0u);
   cong_state_ = 0;
   std::fill(skip_.begin(), skip_.end(), 0u);
@@ -86,27 +88,27 @@ void FecnMarker::clear_log() {
   port_map_bit_ = false;
 }
 
-FecnMarker::FillSummary FecnMarker::summarize(unsigned vl) const {
-  FillSummary f{0, 0, 0};
-  for (unsigned p = 0; p < params_.num_inputs; ++p) {
-    const uint32_t fill = fill_q_[p * params_.num_vls + vl];
-    f.sum += fill;
-    f.contributors += fill != 0;
-    f.max = std::max(f.max, fill);
-  }
-  return f;
-}
+FecnMarker::FillSummary FecnMarker::summarize(unsigned vl) const { return fill_summary_q_[vl]; }
 
-void FecnMarker::summarize_all(std::array<FillSummary, kMaxVls>* out) const {
-  out->fill({0, 0, 0});
+// The summary of the registered fills is computed while they are registered (one pass, at
+// the end of each edge), so the threshold logic of the next edge reads it ready-made.
+void FecnMarker::register_fills(const std::vector<uint32_t>& voq_fill) {
+  // Most edges register what the previous one did: then registers and summary stay.
+  if (fills_registered_ && voq_fill == last_voq_fill_) return;
+  last_voq_fill_ = voq_fill;
+  fills_registered_ = true;
+  fill_summary_q_.fill({0, 0, 0});
   const unsigned vls = params_.num_vls;
-  const uint32_t* fill = fill_q_.data();
-  for (unsigned p = 0; p < params_.num_inputs; ++p, fill += vls) {
+  const uint32_t* in = voq_fill.data();
+  uint32_t* q = fill_q_.data();
+  for (unsigned p = 0; p < params_.num_inputs; ++p, in += vls, q += vls) {
     for (unsigned v = 0; v < vls; ++v) {
-      FillSummary& f = (*out)[v];
-      f.sum += fill[v];
-      f.contributors += fill[v] != 0;
-      f.max = std::max(f.max, fill[v]);
+      const uint32_t fill = in[v] & fill_mask_;
+      q[v] = fill;
+      FillSummary& f = fill_summary_q_[v];
+      f.sum += fill;
+      f.contributors += fill != 0;
+      f.max = std::max(f.max, fill);
     }
   }
 }
@@ -171,10 +173,8 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
 
   // Congestion state per VL.
   uint32_t next_state = 0;
-  std::array<FillSummary, kMaxVls> fills;
-  summarize_all(&fills);
   for (unsigned v = 0; v < params_.num_vls; ++v) {
-    if (next_cong_state(v, fills[v], &events_)) next_state |= 1u << v;
+    if (next_cong_state(v, fill_summary_q_[v], &events_)) next_state |= 1u << v;
   }
 
   // The departing packet.
@@ -223,7 +223,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
     cong_entries_ += static_cast<uint32_t>(__builtin_popcount(events_.entered));
   }
   cong_state_ = next_state;
-  for (size_t i = 0; i < fill_q_.size(); ++i) fill_q_[i] = in.voq_fill[i] & fill_mask_;
+  register_fills(in.voq_fill);
   for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
 
   // Register write last: this edge's datapath used the old configuration.

@@ -94,9 +94,10 @@ class FecnMarker {
   // `cycles` edges with these inputs, no packet and an idle bus, in O(1): the state is a
   // fixed point after three edges (input register, congestion state, hysteresis), so only
   // the timebase moves further. Equal to calling step() `cycles` times
-  // (tests/test_lazy_advance.cpp proves it). `settled_edges`: idle edges already run with
-  // these very inputs since they last changed (the network model tracks it), so that a
-  // caller advancing at every event skips the settling edges.
+  // (tests/test_lazy_advance.cpp proves it). `settled_edges`: edges already run with these
+  // very inputs since they last changed (a packet's edge counts: it registers the inputs as
+  // an idle edge does, and what it changes besides, idle edges never touch); the network
+  // model tracks it so that advancing at every event skips the settling edges.
   void advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsigned settled_edges = 0);
 
   // Register access (the AXI slave calls these; tests and the network model may too).
@@ -141,8 +142,7 @@ class FecnMarker {
     uint32_t max;
   };
   FillSummary summarize(unsigned vl) const;
-  // All VLs' summaries in one pass over the registered fills.
-  void summarize_all(std::array<FillSummary, kMaxVls>* out) const;
+  void register_fills(const std::vector<uint32_t>& voq_fill);
   bool next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const;
   // Does the measure of the mapping reach `level16` sixteenths of the capacity?
   bool crossed(const FillSummary& f, unsigned level16) const;
@@ -173,6 +173,9 @@ class FecnMarker {
   // the unit registers them at its boundary (fill_q_, credits_q_), so the threshold logic
   // sees the values of the previous edge.
   std::vector<uint32_t> fill_q_;
+  std::array<FillSummary, kMaxVls> fill_summary_q_{};  // per VL, of fill_q_
+  std::vector<uint32_t> last_voq_fill_;  // the raw input fill_q_ was registered from
+  bool fills_registered_ = false;
   std::vector<uint32_t> credits_q_;
   uint32_t cong_state_ = 0;
   std::vector<uint32_t> skip_;

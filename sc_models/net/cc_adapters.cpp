@@ -68,7 +68,9 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
   core_.step(in_);
   in_.pkt_valid = false;
   done_ = edge;
-  settled_ = 0;
+  // The packet's edge registered the same inputs as an idle edge would; what it changed
+  // besides (skip counter, LFSR, log, counters) idle edges never touch.
+  settled_ = settled_ >= 3 ? 3u : settled_ + 1;
   return core_.outputs().fecn_mark;
 }
 

@@ -26,13 +26,8 @@ uint16_t pick(const std::vector<uint16_t>& candidates, uint16_t dlid) {
 }
 
 // Ports of switch `sw` toward switch neighbours, as (port, neighbour).
-std::vector<std::pair<unsigned, unsigned>> switch_neighbours(const Topology& t, unsigned sw) {
-  std::vector<std::pair<unsigned, unsigned>> out;
-  for (unsigned p = 1; p <= t.nodes[sw].ports; ++p) {
-    const int peer = t.wire[sw][p].peer;
-    if (peer >= 0 && t.nodes[peer].is_switch) out.emplace_back(p, static_cast<unsigned>(peer));
-  }
-  return out;
+const std::vector<std::pair<unsigned, unsigned>>& switch_neighbours(const Topology& t, unsigned sw) {
+  return t.switch_links[sw];
 }
 
 void route_shortest(Topology& t, unsigned hca, unsigned leaf, unsigned leaf_port) {
@@ -203,6 +198,13 @@ Topology build_topology(const Scenario& s) {
     if (l.data_bps <= 0) fail_at(s, l.line, "topology.links[]: the link has no rate");
     t.wire[a][l.a_port] = {b, l.b_port, static_cast<int>(i)};
     t.wire[b][l.b_port] = {a, l.a_port, static_cast<int>(i)};
+  }
+  t.switch_links.assign(t.num_switches, {});
+  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+    for (unsigned p = 1; p <= t.nodes[sw].ports; ++p) {
+      const int peer = t.wire[sw][p].peer;
+      if (peer >= 0 && t.nodes[peer].is_switch) t.switch_links[sw].emplace_back(p, static_cast<unsigned>(peer));
+    }
   }
   for (unsigned n = t.num_switches; n < t.nodes.size(); ++n) {
     if (t.wire[n][1].peer < 0) fail_at(s, t.nodes[n].line, fmt::format("topology: HCA {} is not linked to a switch", t.nodes[n].name));

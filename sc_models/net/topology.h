@@ -32,6 +32,8 @@ struct Topology {
   std::map<std::string, unsigned> index;   // name -> node
   std::vector<int> lid_node;               // [lid] -> node, -1 none
   std::vector<std::vector<uint16_t>> lft;  // [switch][dlid] -> output port (0: none)
+  // [switch] -> (port, neighbour switch) of its switch-to-switch links
+  std::vector<std::vector<std::pair<unsigned, unsigned>>> switch_links;
 
   const Node& node(unsigned n) const { return nodes[n]; }
   int find(const std::string& name) const {
