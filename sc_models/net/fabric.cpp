@@ -2,6 +2,7 @@
 #include "net/fabric.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -193,8 +194,13 @@ class Switch : public Node {
     const unsigned n = nports_ * nvl_;
     uint64_t next_eligible = UINT64_MAX;
     const bool ignore_credits = fabric_.scenario().faults.ignore_credits;
+    const bool tables = fabric_.scenario().fabric.vlarb_tables;
+    std::array<int, cc::FecnMarker::kMaxVls> first_ready;
+    first_ready.fill(-1);
     const uint64_t* req = &requests_[o * words_];
     // Visit the requesting (input, VL) pairs from the round-robin pointer on, wrapping once.
+    // Round robin starts the first that may go; with VLArbitration tables, the first that may
+    // go on each VL is noted and the tables choose the VL.
     for (unsigned pass = 0; pass < 2; ++pass) {
       const unsigned from = pass == 0 ? op.rr : 0, to = pass == 0 ? n : op.rr;
       for (unsigned w = from / 64; w * 64 < to; ++w) {
@@ -204,8 +210,20 @@ class Switch : public Node {
           const unsigned idx = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
           bits &= bits - 1;
           if (idx >= to) break;
-          if (try_candidate(o, idx, ignore_credits, &next_eligible)) return;
+          if (!may_go(o, idx, ignore_credits, &next_eligible)) continue;
+          if (!tables) {
+            begin(o, idx);
+            return;
+          }
+          if (first_ready[idx % nvl_] < 0) first_ready[idx % nvl_] = static_cast<int>(idx);
         }
+      }
+    }
+    if (tables) {
+      const int vl = vlarb_pick(op, first_ready);
+      if (vl >= 0) {
+        begin(o, static_cast<unsigned>(first_ready[vl]));
+        return;
       }
     }
     if (next_eligible != UINT64_MAX) wake(o, next_eligible);
@@ -217,50 +235,79 @@ class Switch : public Node {
     else w &= ~(uint64_t{1} << (idx % 64));
   }
 
-  // Starts the head of VoQ (idx -> input, VL) toward `o` if it may go now.
-  bool try_candidate(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible) {
+  // May the head of VoQ (idx -> input, VL) toward `o` go now? Notes what it waits for.
+  bool may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible) {
     OutPort& op = out[o];
-    const uint64_t now = fabric_.now();
-    const unsigned n = nports_ * nvl_;
-    {
-      const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
-      PacketFifo& q = voq(ip, vl, o);
-      IbExtension& e = ib(q.head);
-      if (e.eligible_cycle > now) {
-        *next_eligible = std::min(*next_eligible, e.eligible_cycle);
-        return false;
-      }
-      if (!ignore_credits && op.credits[vl] < e.credits) {
-        op.need[vl] = std::min(op.need[vl], e.credits);
-        return false;
-      }
-      InPort& inp = in[ip];
-      if (inp.xbar_active > 0 && inp.xbar_active + op.rate_bytes_per_cycle > inp.xbar_capacity + 1e-9) {
-        op.xbar_waiting = true;
-        return false;
-      }
-      if (!fabric_.scenario().fabric.vlarb_tables || vlarb_allows(op, vl, e.wire_bytes)) {
-        op.rr = (idx + 1) % n;
-        start(o, ip, vl, q);
-        return true;
-      }
+    const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
+    IbExtension& e = ib(voq(ip, vl, o).head);
+    if (e.eligible_cycle > fabric_.now()) {
+      *next_eligible = std::min(*next_eligible, e.eligible_cycle);
+      return false;
     }
-    return false;
+    if (!ignore_credits && op.credits[vl] < e.credits) {
+      op.need[vl] = std::min(op.need[vl], e.credits);
+      return false;
+    }
+    const InPort& inp = in[ip];
+    if (inp.xbar_active > 0 && inp.xbar_active + op.rate_bytes_per_cycle > inp.xbar_capacity + 1e-9) {
+      op.xbar_waiting = true;
+      return false;
+    }
+    return true;
   }
 
-  // IB VLArbitration (simplified): the high table is served while its limit lasts, then
-  // the low table; each entry lets its VL send `weight` x 64 bytes before the next entry.
-  bool vlarb_allows(OutPort& op, unsigned vl, uint32_t bytes) {
+  void begin(unsigned o, unsigned idx) {
+    OutPort& op = out[o];
+    const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
+    op.rr = (idx + 1) % (nports_ * nvl_);
+    PacketFifo& q = voq(ip, vl, o);
+    if (fabric_.scenario().fabric.vlarb_tables) vlarb_sent(op, vl, ib(q.head).wire_bytes);
+    start(o, ip, vl, q);
+  }
+
+  // IB VLArbitration: the high-priority table is served while LimitOfHighPriority allows
+  // (in 4 KiB units; 0 = one packet; 255 = no limit) or while no low-priority VL may send;
+  // in each table, an entry lets its VL send `weight` x 64 bytes before the next entry
+  // with a ready VL gets its turn. Returns the VL to serve, or -1.
+  int vlarb_pick(OutPort& op, const std::array<int, cc::FecnMarker::kMaxVls>& first_ready) {
     const auto& fp = fabric_.scenario().fabric;
-    auto in_table = [&](const std::vector<std::pair<unsigned, unsigned>>& t) {
-      for (const auto& [v, w] : t) if (v == vl && w > 0) return true;
-      return false;
+    auto walk = [&](const std::vector<std::pair<unsigned, unsigned>>& table, unsigned t, bool commit) -> int {
+      const size_t size = table.size();
+      if (size == 0) return -1;
+      auto ready = [&](size_t i) { return table[i].second > 0 && table[i].first < nvl_ && first_ready[table[i].first] >= 0; };
+      const size_t cur = op.vlarb_entry[t] % size;
+      if (ready(cur) && op.vlarb_left[t] > 0) return static_cast<int>(table[cur].first);
+      for (size_t k = 1; k <= size; ++k) {
+        const size_t i = (cur + k) % size;
+        if (!ready(i)) continue;
+        if (commit) {
+          op.vlarb_entry[t] = static_cast<unsigned>(i);
+          op.vlarb_left[t] = static_cast<int64_t>(table[i].second) * 64;
+        }
+        return static_cast<int>(table[i].first);
+      }
+      return -1;
     };
-    const bool high = in_table(fp.vlarb_high) && (fp.vlarb_high_limit == 255 || op.high_count < (fp.vlarb_high_limit + 1u) * 4096u);
-    if (!high && !in_table(fp.vlarb_low)) return false;
-    if (high) op.high_count += bytes;
+    const bool low_ready = walk(fp.vlarb_low, 1, false) >= 0;
+    const bool high_allowed = !low_ready || fp.vlarb_high_limit == 255 || op.high_count == 0 ||
+                              op.high_count < uint64_t{fp.vlarb_high_limit} * 4096u;
+    if (high_allowed) {
+      const int vl = walk(fp.vlarb_high, 0, true);
+      if (vl >= 0) {
+        op.vlarb_from_high = true;
+        return vl;
+      }
+    }
+    op.vlarb_from_high = false;
+    return walk(fp.vlarb_low, 1, true);
+  }
+
+  void vlarb_sent(OutPort& op, unsigned vl, uint32_t bytes) {
+    (void)vl;
+    const unsigned t = op.vlarb_from_high ? 0 : 1;
+    op.vlarb_left[t] -= bytes;
+    if (op.vlarb_from_high) op.high_count += bytes;
     else op.high_count = 0;
-    return true;
   }
 
   void start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {

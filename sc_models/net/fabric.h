@@ -79,7 +79,12 @@ struct OutPort {
   bool tx_active = false;
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
   unsigned rr = 0;                   // round-robin pointer over (input, VL)
-  unsigned vlarb_entry = 0, vlarb_left = 0, high_count = 0;  // VLArbitration state
+  // VLArbitration state: per table (0 high, 1 low) the current entry and the bytes it may
+  // still send; bytes sent from the high table since the last low-priority packet.
+  unsigned vlarb_entry[2] = {0, 0};
+  int64_t vlarb_left[2] = {0, 0};
+  uint64_t high_count = 0;
+  bool vlarb_from_high = false;
   uint64_t packets = 0, bytes = 0, marked = 0;
 };
 

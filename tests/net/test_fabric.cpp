@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "net/fabric.h"
 #include "net/scenario_yaml.h"
@@ -47,6 +48,60 @@ TEST(Fabric, CongestionControlMarksAndThrottles) {
     EXPECT_EQ(fl.stats.becn_received, fl.stats.fecn_marked) << "a CNP per FECN, every one back at the source";
   }
   EXPECT_GT(f.cnps, 0u);
+}
+
+// Two saturating flows on different VLs into one output, under VLArbitration tables.
+std::vector<double> vlarb_rates(const std::string& tables) {
+  const Scenario s = load_scenario_text(
+      base_text(), "base.yaml",
+      {{"cc.enabled", "false"},
+       {"sim.time", "2ms"},
+       {"fabric.switch", "{vl_arbitration: " + tables + "}"},
+       {"traffic.flows", "[{name: F1, src: H1, dst: H3, sl: 0}, {name: F2, src: H2, dst: H3, sl: 1}]"}});
+  Fabric f("fabric", s);
+  f.run();
+  return {f.flows()[0].stats.delivered_bytes * 1.0, f.flows()[1].stats.delivered_bytes * 1.0};
+}
+
+TEST(Fabric, VlArbitrationWeightsShareTheLink) {
+  // Weights in 64-byte units: VL0 may send 2 KiB (one packet), VL1 6 KiB (three) per turn.
+  const auto r = vlarb_rates("{low: [[0, 32], [1, 96]]}");
+  EXPECT_NEAR(r[1] / r[0], 3.0, 0.1);
+}
+
+TEST(Fabric, VlArbitrationHighPriorityWithoutLimitStarvesLow) {
+  const auto r = vlarb_rates("{high: [[1, 255]], low: [[0, 255]], high_limit: 255}");
+  EXPECT_LT(r[0], 0.02 * r[1]);
+}
+
+TEST(Fabric, VlArbitrationHighLimitZeroAlternates) {
+  // LimitOfHighPriority 0: one high-priority packet, then a low one may go.
+  const auto r = vlarb_rates("{high: [[1, 255]], low: [[0, 255]], high_limit: 0}");
+  EXPECT_NEAR(r[1] / r[0], 1.0, 0.05);
+}
+
+TEST(Fabric, BecnInAcks) {
+  const Scenario s = load_scenario_text(base_text(), "base.yaml",
+                                        {{"sim.time", "3ms"}, {"fabric.hca", "{sink_rate: 10Gb/s}"}, {"cc.ca.becn", "ack"}});
+  Fabric f("fabric", s);
+  f.run();
+  for (const auto& fl : f.flows()) {
+    EXPECT_GT(fl.stats.becn_received, 0u);
+    EXPECT_EQ(fl.stats.becn_received, fl.stats.fecn_marked);
+  }
+}
+
+TEST(Fabric, SinkHiccupsHalveTheDrain) {
+  // The sink stops 50 us of every 100 us: H3 drains half of what its link brings.
+  const Scenario s = load_scenario_text(
+      base_text(), "base.yaml",
+      {{"cc.enabled", "false"}, {"sim.time", "2ms"}, {"fabric.hca", "{sink_hiccup: {period: 100us, duration: 50us}}"}});
+  Fabric f("fabric", s);
+  f.run();
+  double total = 0;
+  for (const auto& fl : f.flows()) total += fl.stats.delivered_bytes * 8 / 2e-3 / 1e9;
+  const double payload_share = 2048.0 / (2048 + Fabric::kHeaderBytes);
+  EXPECT_NEAR(total, 0.5 * 32 * payload_share, 1.0);
 }
 
 TEST(Fabric, LeakedCreditIsCaught) {

@@ -95,5 +95,23 @@ TEST(Scenario, PatternsSplitTheNodes) {
   EXPECT_GE(srcs.size(), 2u);  // a hot node does not send to itself: it may have nothing to send
 }
 
+TEST(Scenario, IncastAndPermutationPatterns) {
+  const std::string gen = "{generate: {family: clos3, leaves: 4, spines: 2, switch_ports: 6}}";
+  const Scenario incast = load_scenario_text(base_text(), "t.yaml",
+                                             {{"topology", gen}, {"traffic", "{patterns: [{type: incast, dst: H5}]}"}});
+  EXPECT_EQ(incast.flows.size(), 15u);  // every other node of 16
+  for (const auto& f : incast.flows) EXPECT_EQ(f.dst, "H5");
+  const Scenario perm = load_scenario_text(base_text(), "t.yaml",
+                                           {{"topology", gen}, {"traffic", "{patterns: [{type: permutation}]}"}});
+  std::set<std::string> srcs, dsts;
+  for (const auto& f : perm.flows) {
+    EXPECT_NE(f.src, f.dst);
+    srcs.insert(f.src);
+    dsts.insert(f.dst);
+  }
+  EXPECT_EQ(srcs.size(), 16u);
+  EXPECT_EQ(dsts.size(), 16u);
+}
+
 }  // namespace
 }  // namespace ibcc::net
