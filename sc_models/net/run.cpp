@@ -173,10 +173,10 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
 
 int run_scenario(const RunOptions& opt) {
   std::vector<Override> ov = opt.overrides;
-  if (opt.cc) ov.push_back({"cc.enabled", *opt.cc ? "true" : "false"});
-  if (opt.seed) ov.push_back({"sim.seed", std::to_string(*opt.seed)});
-  if (opt.sim_time) ov.push_back({"sim.time", *opt.sim_time});
-  if (opt.log_interval) ov.push_back({"sim.log_interval", *opt.log_interval});
+  if (opt.cc) ov.push_back({"cc.enabled", *opt.cc ? "true" : "false", "--cc"});
+  if (opt.seed) ov.push_back({"sim.seed", std::to_string(*opt.seed), "--seed"});
+  if (opt.sim_time) ov.push_back({"sim.time", *opt.sim_time, "--sim-time " + *opt.sim_time});
+  if (opt.log_interval) ov.push_back({"sim.log_interval", *opt.log_interval, "--log-interval " + *opt.log_interval});
   std::unique_ptr<Scenario> s;
   std::unique_ptr<Fabric> fabric;
   const auto t0 = std::chrono::steady_clock::now();

@@ -23,9 +23,20 @@ class Reader {
  public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
 
+  // Values that came from the command line, not the file: their errors name the option.
+  void add_override(const YAML::Node& value, const std::string& key, const std::string& origin) {
+    overrides_.push_back({value, key, origin});
+  }
+
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& what) const {
+    for (const auto& o : overrides_) {
+      // The value given, or a key the override itself created (an unknown key).
+      if (contains(o.value, at) || (o.key == key && at.Mark().line < 0)) {
+        throw ScenarioError(fmt::format("{}: {}: {}", o.origin, key, what));
+      }
+    }
     const int line = at.IsDefined() ? at.Mark().line : -1;
-    if (line < 0) throw ScenarioError(fmt::format("{}: {}: {} (value from --set or a default)", file_, key, what));
+    if (line < 0) throw ScenarioError(fmt::format("{}: {}: {}", file_, key, what));
     throw ScenarioError(fmt::format("{}:{}: {}: {}", file_, line + 1, key, what));
   }
 
@@ -119,7 +130,27 @@ class Reader {
   const std::string& file() const { return file_; }
 
  private:
+  static bool contains(const YAML::Node& tree, const YAML::Node& n) {
+    if (tree.is(n)) return true;
+    if (tree.IsMap()) {
+      for (const auto& kv : tree) {
+        if (kv.first.is(n) || contains(kv.second, n)) return true;
+      }
+    } else if (tree.IsSequence()) {
+      for (const auto& e : tree) {
+        if (contains(e, n)) return true;
+      }
+    }
+    return false;
+  }
+
+  struct OverrideSource {
+    YAML::Node value;
+    std::string key;
+    std::string origin;
+  };
   std::string file_;
+  std::vector<OverrideSource> overrides_;
 };
 
 // Lane rates (Gb/s signalling) and encodings of the IB link speeds.
@@ -635,7 +666,7 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
   }
 }
 
-void apply_override(YAML::Node root, const Override& o) {
+YAML::Node apply_override(YAML::Node root, const Override& o) {
   std::vector<std::string> parts;
   std::stringstream ss(o.key);
   std::string part;
@@ -660,14 +691,17 @@ void apply_override(YAML::Node root, const Override& o) {
     chain.push_back(next);
   }
   chain.back()[parts.back()] = value;
+  return value;
 }
 
 Scenario load_node(YAML::Node root, const std::string& file, const std::vector<Override>& overrides) {
   if (!root.IsMap()) throw ScenarioError(file + ": expected a YAML map at the top level");
-  for (const auto& o : overrides) apply_override(root, o);
   Scenario s;
   s.file = file;
   LoaderState st{Reader(file), &s, {}};
+  for (const auto& o : overrides) {
+    st.rd.add_override(apply_override(root, o), o.key, o.origin.empty() ? "--set " + o.key + "=" + o.value : o.origin);
+  }
   st.link_defaults.signal_bps = 40e9;
   st.link_defaults.data_bps = 32e9;
   st.link_defaults.propagation_ps = 5000;

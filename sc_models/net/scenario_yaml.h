@@ -19,8 +19,11 @@ class ScenarioError : public std::runtime_error {
 // `key=value` overrides applied to the YAML tree before it is read (ibcc run --set):
 // key is a dotted path (cc.switch.threshold), value is parsed as YAML.
 struct Override {
+  Override(std::string k, std::string v, std::string o = {})
+      : key(std::move(k)), value(std::move(v)), origin(std::move(o)) {}
   std::string key;
   std::string value;
+  std::string origin;  // how the user gave it, for messages (default "--set KEY=VALUE")
 };
 
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides = {});
