@@ -34,6 +34,12 @@ add_test(NAME network_reproducible
           -DOUT=${CMAKE_BINARY_DIR}/test-out/reproducible -P ${CMAKE_SOURCE_DIR}/cmake/check_reproducible.cmake)
 set_tests_properties(network_reproducible PROPERTIES LABELS network TIMEOUT 300)
 
+# ibcc sweep: parallel grid, interrupt and resume, errors.
+add_test(NAME workflow_sweep
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_sweep.py $<TARGET_FILE:ibcc>
+          ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/sweep)
+set_tests_properties(workflow_sweep PROPERTIES LABELS "workflow" TIMEOUT 600)
+
 # Every scenario key the reader accepts is in docs/configuration.md.
 add_test(NAME config_reference_complete
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_config_reference.py ${CMAKE_SOURCE_DIR})

@@ -1,12 +1,15 @@
 // ibcc: the command line. One binary, one subcommand per job.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 #include <systemc>
 
 #include "net/run.h"
+#include "progress.h"
+#include "sweep.h"
 #include "tb/cosim_harness.h"
 
 namespace {
@@ -68,7 +71,29 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("--sim-time", run.sim_time, "Simulated time with a unit, e.g. 5s, 2ms (default: sim.time)");
   run_cmd->add_option("--log-interval", run.log_interval,
                       "Throughput/occupancy log interval with a unit (default: sim.log_interval, else 1ms)");
+  run_cmd->add_option("--window", run.window,
+                      "Time window of metrics.json, FROM..TO with units, e.g. 2.5s..5s (default: the second half)");
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
+
+  ibcc::SweepOptions sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "Run a scenario over the cross product of parameter values, in parallel processes, into one sweep.csv "
+               "(resumes an interrupted sweep in the same --out)");
+  sweep_cmd->add_option("scenario", sweep.scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
+  sweep_cmd->add_option("--out", sweep.out_dir, "Output directory: sweep.csv, sweep.json, points/<point>/")->required();
+  sweep_cmd->add_option("--grid", sweep.grids,
+                        "Swept key: KEY=V1,V2,... or KEY=FROM:TO:STEP (numbers, both ends included); repeatable, "
+                        "the first varies slowest")
+      ->required();
+  sweep_cmd->add_option("--metric", sweep.metrics,
+                        "Column of sweep.csv (repeatable; default: every scalar metric; see docs/configuration.md, "
+                        "Metrics)");
+  sweep_cmd->add_option("--jobs", sweep.jobs, "Parallel runs (default: one per core)")->check(CLI::Range(1u, 256u));
+  sweep_cmd->add_option("--set", sweep.sets, "KEY=VALUE for every point (as ibcc run --set)");
+  sweep_cmd->add_option("--window", sweep.window, "Metrics window FROM..TO with units (default: second half)");
+  sweep_cmd->add_option("--sim-time", sweep.sim_time, "Simulated time of every point, with a unit");
+  sweep_cmd->add_option("--cc", sweep.cc, "Congestion control on or off for every point")->check(CLI::IsMember({"on", "off"}));
+  sweep_cmd->add_flag("--quiet", sweep.quiet, "No progress bar or summary");
 
   try {
     app.parse(argc, argv);
@@ -77,10 +102,22 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "ibcc: a subcommand is required: run or cosim (see ibcc --help)\n";
+    std::cerr << "ibcc: a subcommand is required: run, sweep or cosim (see ibcc --help)\n";
     return 2;
   }
+  if (app.got_subcommand(sweep_cmd)) {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ibcc::run_sweep(sweep, ec ? std::string(argv[0]) : self.string());
+  }
   if (app.got_subcommand(run_cmd)) {
+    ibcc::ProgressBar bar(run.quiet);
+    if (bar.enabled()) {
+      run.progress = [&bar](double f, const std::string& what) {
+        bar.update(f, what);
+        if (f >= 1.0) bar.finish();  // the results table follows on stdout
+      };
+    }
     if (!run_cc.empty()) run.cc = run_cc == "on";
     if (!run_seed.empty()) {
       try {

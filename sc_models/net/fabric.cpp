@@ -882,6 +882,7 @@ void Fabric::log_tick() {
   if (pool_.live() > 0 && now_ - last_progress_ > deadlock_cycles_) {
     throw ModelError(deadlock_report());
   }
+  if (on_log_tick) on_log_tick(ps(now_));
 }
 
 void Fabric::check_invariants() const {

@@ -15,6 +15,7 @@
 #include <tlm>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <queue>
 #include <string>
@@ -176,6 +177,7 @@ class Fabric : public sc_core::sc_module {
   const Scenario& scenario() const { return s_; }
   const Topology& topology() const { return topo_; }
   std::vector<Flow>& flows() { return flows_; }
+  const std::vector<Flow>& flows() const { return flows_; }
   Node& node(unsigned i) { return *nodes_[i]; }
   uint64_t cycles(uint64_t ps) const { return (ps + ps_per_cycle_ - 1) / ps_per_cycle_; }
   uint64_t ps(uint64_t cycles) const { return cycles * ps_per_cycle_; }
@@ -192,6 +194,9 @@ class Fabric : public sc_core::sc_module {
   std::vector<uint64_t> interval_end_cycle;
   std::vector<PortSample> port_samples;
   std::vector<std::vector<uint16_t>> interval_ccti;  // per log interval, per flow: CCTI at its end
+
+  // Called after every log interval (progress display).
+  std::function<void(uint64_t now_ps)> on_log_tick;
 
   // Invariants: throws ModelError naming the first that fails.
   void check_invariants() const;

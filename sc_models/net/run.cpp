@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net/fabric.h"
+#include "net/metrics.h"
 #include "net/units.h"
 
 namespace ibcc::net {
@@ -55,7 +56,8 @@ std::vector<Phase> phases(const Fabric& f, const std::vector<Flow>& flows, uint6
   return out;
 }
 
-void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const std::string& error) {
+void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const std::string& error,
+                   const MetricsWindow& window) {
   namespace fs = std::filesystem;
   fs::create_directories(opt.out_dir);
   const auto& flows = f.flows();
@@ -149,6 +151,15 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["phases"] = jp;
   std::ofstream(fs::path(opt.out_dir) / "summary.json") << j.dump(2) << "\n";
 
+  // metrics.json last, and whole or not at all: a sweep takes its presence as "point done".
+  nlohmann::json jm;
+  jm["result"] = error.empty() ? "ok" : "failed";
+  jm["window"] = describe(window, s.sim.sim_time_ps);
+  jm["metrics"] = compute_metrics(f, window);
+  const fs::path tmp = fs::path(opt.out_dir) / "metrics.json.tmp";
+  std::ofstream(tmp) << jm.dump(2) << "\n";
+  fs::rename(tmp, fs::path(opt.out_dir) / "metrics.json");
+
   if (opt.quiet || !error.empty()) return;
   // The per-phase table (flows of explicit scenarios; patterns can have hundreds of flows).
   const auto ph = phases(f, flows, s.sim.sim_time_ps);
@@ -188,18 +199,42 @@ int run_scenario(const RunOptions& opt) {
     return 2;
   }
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Metrics window: --window FROM..TO, else the second half of the run.
+  MetricsWindow window{s->sim.sim_time_ps / 2, 0};
+  if (opt.window) {
+    const auto dots = opt.window->find("..");
+    const auto from = dots == std::string::npos ? std::nullopt : parse_time_ps(opt.window->substr(0, dots));
+    const auto to = dots == std::string::npos ? std::nullopt : parse_time_ps(opt.window->substr(dots + 2));
+    if (!from || !to || *to <= *from || *to > s->sim.sim_time_ps) {
+      std::cerr << "ibcc run: error: --window " << *opt.window
+                << ": expected FROM..TO with times and units inside the run, e.g. 2.5s..5s\n";
+      return 2;
+    }
+    window = {*from, *to};
+  }
+  if (opt.progress) {
+    Fabric* fp = fabric.get();
+    const double total_ps = static_cast<double>(s->sim.sim_time_ps);
+    const auto wall0 = std::chrono::steady_clock::now();
+    fabric->on_log_tick = [fp, total_ps, wall0, &opt](uint64_t now_ps) {
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      opt.progress(static_cast<double>(now_ps) / total_ps,
+                   fmt::format("{} of {} simulated, {:.2f} M packet-hops/s", format_time_ps(now_ps),
+                               format_time_ps(static_cast<uint64_t>(total_ps)), wall > 0 ? fp->hops / wall / 1e6 : 0.0));
+    };
+  }
   try {
     fabric->run();
   } catch (const ModelError& e) {
     std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
     // What was measured up to the failure is still useful for debugging.
     try {
-      write_outputs(opt, *s, *fabric, build_s, e.what());
+      write_outputs(opt, *s, *fabric, build_s, e.what(), window);
     } catch (const std::exception&) {
     }
     return 1;
   }
-  write_outputs(opt, *s, *fabric, build_s, "");
+  write_outputs(opt, *s, *fabric, build_s, "", window);
   return 0;
 }
 

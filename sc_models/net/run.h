@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,7 +20,10 @@ struct RunOptions {
   std::optional<uint64_t> seed;
   std::optional<std::string> sim_time;  // --sim-time 10ms
   std::optional<std::string> log_interval;
+  std::optional<std::string> window;    // metrics window "FROM..TO" (times with units)
   bool quiet = false;
+  // Called after every log interval with the fraction done and a description (progress bar).
+  std::function<void(double fraction, const std::string& what)> progress;
 };
 
 // Throughput of each flow averaged over one phase (the time between two flow starts or

@@ -1,0 +1,119 @@
+#include "net/metrics.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "net/fabric.h"
+#include "net/units.h"
+
+namespace ibcc::net {
+namespace {
+
+double jain(const std::vector<double>& xs) {
+  double s = 0, q = 0;
+  for (double x : xs) {
+    s += x;
+    q += x * x;
+  }
+  return q > 0 ? s * s / (static_cast<double>(xs.size()) * q) : 0.0;
+}
+
+}  // namespace
+
+std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWindow& w) {
+  const auto& flows = f.flows();
+  const uint64_t end_ps = w.to_ps ? w.to_ps : f.scenario().sim.sim_time_ps;
+  std::map<std::string, double> m;
+  // Log intervals inside the window.
+  std::vector<size_t> in_window;
+  uint64_t span_ps = 0;
+  for (size_t k = 0; k < f.interval_end_cycle.size(); ++k) {
+    const uint64_t t1 = f.ps(f.interval_end_cycle[k]);
+    const uint64_t t0 = k ? f.ps(f.interval_end_cycle[k - 1]) : 0;
+    if (t0 >= w.from_ps && t1 <= end_ps && t1 > t0) {
+      in_window.push_back(k);
+      span_ps += t1 - t0;
+    }
+  }
+  auto gbps = [&](size_t k, size_t j) {
+    const uint64_t t1 = f.ps(f.interval_end_cycle[k]);
+    const uint64_t t0 = k ? f.ps(f.interval_end_cycle[k - 1]) : 0;
+    return static_cast<double>(f.interval_bytes[k][j]) * 8.0 / (static_cast<double>(t1 - t0) * 1e-12) / 1e9;
+  };
+  std::vector<double> avg(flows.size(), 0.0);
+  for (size_t j = 0; j < flows.size(); ++j) {
+    double bytes = 0;
+    for (size_t k : in_window) bytes += static_cast<double>(f.interval_bytes[k][j]);
+    avg[j] = span_ps ? bytes * 8.0 / (static_cast<double>(span_ps) * 1e-12) / 1e9 : 0.0;
+  }
+  std::map<std::string, std::vector<size_t>> groups;
+  double total = 0;
+  for (size_t j = 0; j < flows.size(); ++j) {
+    m["throughput." + flows[j].spec.name] = avg[j];
+    groups[flows[j].spec.group].push_back(j);
+    total += avg[j];
+  }
+  m["total"] = total;
+  for (const auto& [g, members] : groups) {
+    if (g.empty()) continue;
+    double sum = 0;
+    for (size_t j : members) sum += avg[j];
+    m["group_total." + g] = sum;
+    m["group_mean." + g] = sum / static_cast<double>(members.size());
+  }
+  if (groups.count("victim")) m["victim"] = m["group_total.victim"];
+  std::vector<size_t> contrib;
+  if (groups.count("contributors")) {
+    contrib = groups["contributors"];
+    m["contributors"] = m["group_total.contributors"];
+  } else {
+    for (size_t j = 0; j < flows.size(); ++j) contrib.push_back(j);
+  }
+  // Fairness and TVV over the contributors that send in the window.
+  std::vector<size_t> active;
+  for (size_t j : contrib) {
+    const uint64_t stop = flows[j].spec.stop_ps;
+    if (flows[j].spec.start_ps <= w.from_ps && stop >= end_ps) active.push_back(j);
+  }
+  std::vector<double> shares;
+  for (size_t j : active) shares.push_back(avg[j]);
+  m["jain"] = active.empty() ? 0.0 : jain(shares);
+  std::vector<double> deltas;
+  for (size_t k : in_window) {
+    if (active.empty()) break;
+    double lo = 1e300, hi = -1e300;
+    for (size_t j : active) {
+      lo = std::min(lo, gbps(k, j));
+      hi = std::max(hi, gbps(k, j));
+    }
+    deltas.push_back(hi - lo);
+  }
+  double mean = 0, var = 0;
+  for (double d : deltas) mean += d;
+  if (!deltas.empty()) mean /= static_cast<double>(deltas.size());
+  for (double d : deltas) var += (d - mean) * (d - mean);
+  m["tvv"] = deltas.empty() ? 0.0 : var / static_cast<double>(deltas.size());
+  double fecn = 0, becn = 0;
+  for (const auto& fl : flows) {
+    fecn += static_cast<double>(fl.stats.fecn_marked);
+    becn += static_cast<double>(fl.stats.becn_received);
+  }
+  m["fecn"] = fecn;
+  m["becn"] = becn;
+  m["cnps"] = static_cast<double>(f.cnps);
+  uint32_t peak = 0;
+  for (const auto& p : f.port_samples) {
+    const uint64_t t = f.ps(p.t_cycle);
+    if (t > w.from_ps && t <= end_ps) peak = std::max(peak, p.peak);
+  }
+  m["peak_buffer_credits"] = peak;
+  return m;
+}
+
+std::string describe(const MetricsWindow& w, uint64_t end_ps) {
+  return format_time_ps(w.from_ps) + ".." + format_time_ps(w.to_ps ? w.to_ps : end_ps);
+}
+
+}  // namespace ibcc::net

@@ -1,0 +1,34 @@
+// The figures of merit of one run over a time window, as parameter sweeps compare them
+// (ibcc run writes them to metrics.json; ibcc sweep gathers them into sweep.csv).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ibcc::net {
+
+class Fabric;
+
+struct MetricsWindow {
+  uint64_t from_ps = 0;
+  uint64_t to_ps = 0;  // 0: the end of the run
+};
+
+// Scalar metrics by name (docs/configuration.md, "Metrics"):
+//   throughput.<flow>       the flow's average payload throughput in the window, Gb/s
+//   group_total.<group>     sum of its flows' throughputs; group_mean.<group> their mean
+//   victim, contributors    group_total of the groups named so (when present)
+//   total                   all flows, Gb/s
+//   jain                    Jain's fairness index of the contributors (else of all flows)
+//   tvv                     the seed slides' treatment variation variable: the variance over
+//                           log intervals of (max - min) contributor throughput, (Gb/s)^2
+//   fecn, becn, cnps        FECN-marked data packets, BECNs taken, CNPs sent (whole run)
+//   peak_buffer_credits     the fullest switch input buffer (any port, VL) in the window
+std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWindow& w);
+
+// The same window written as text, for the record ("1000us..2000us").
+std::string describe(const MetricsWindow& w, uint64_t end_ps);
+
+}  // namespace ibcc::net

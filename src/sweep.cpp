@@ -1,0 +1,303 @@
+#include "sweep.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "net/scenario_yaml.h"
+#include "progress.h"
+
+extern char** environ;
+
+namespace ibcc {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Grid {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+class SweepError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string part;
+  while (std::getline(ss, part, sep)) out.push_back(part);
+  return out;
+}
+
+// KEY=V1,V2,... or KEY=FROM:TO:STEP (numbers; FROM and TO included).
+Grid parse_grid(const std::string& g) {
+  const auto eq = g.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == g.size()) {
+    throw SweepError("--grid " + g + ": expected KEY=V1,V2,... or KEY=FROM:TO:STEP");
+  }
+  Grid grid{g.substr(0, eq), {}};
+  const std::string spec = g.substr(eq + 1);
+  const auto parts = split(spec, ':');
+  if (parts.size() == 3 && spec.find(',') == std::string::npos) {
+    double a = 0, b = 0, step = 0;
+    try {
+      size_t u1 = 0, u2 = 0, u3 = 0;
+      a = std::stod(parts[0], &u1);
+      b = std::stod(parts[1], &u2);
+      step = std::stod(parts[2], &u3);
+      if (u1 != parts[0].size() || u2 != parts[1].size() || u3 != parts[2].size()) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw SweepError("--grid " + g + ": FROM:TO:STEP must be numbers");
+    }
+    if (step <= 0 || b < a || (b - a) / step > 10000) {
+      throw SweepError("--grid " + g + ": expected FROM <= TO and 0 < STEP, at most 10000 values");
+    }
+    const bool integral = std::floor(a) == a && std::floor(step) == step;
+    for (double v = a; v <= b + step * 1e-9; v += step) {
+      grid.values.push_back(integral ? fmt::format("{}", static_cast<long long>(std::llround(v))) : fmt::format("{:g}", v));
+    }
+  } else {
+    grid.values = split(spec, ',');
+    if (grid.values.empty() || std::any_of(grid.values.begin(), grid.values.end(), [](const std::string& v) { return v.empty(); })) {
+      throw SweepError("--grid " + g + ": an empty value");
+    }
+  }
+  return grid;
+}
+
+struct Point {
+  std::vector<std::pair<std::string, std::string>> settings;
+  fs::path dir;
+  int status = -1;  // exit code once run
+};
+
+std::string point_name(size_t index, const Point& p) {
+  std::string name = fmt::format("{:04d}", index);
+  for (const auto& [k, v] : p.settings) {
+    name += "_" + k.substr(k.rfind('.') + 1) + "=" + v;
+  }
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '=' && c != '.' && c != '-') c = '-';
+  }
+  return name;
+}
+
+bool point_done(const Point& p) {
+  std::ifstream in(p.dir / "metrics.json");
+  if (!in) return false;
+  try {
+    return nlohmann::json::parse(in).value("result", "") == "ok";
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const fs::path& log) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(exe.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
+  return pid;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
+  std::vector<Grid> grids;
+  std::vector<Point> points;
+  try {
+    if (opt.grids.empty()) throw SweepError("at least one --grid KEY=VALUES is needed");
+    std::set<std::string> keys;
+    for (const auto& g : opt.grids) {
+      grids.push_back(parse_grid(g));
+      if (!keys.insert(grids.back().key).second) throw SweepError("--grid " + grids.back().key + " is given twice");
+    }
+    // The cross product, the first grid varying slowest.
+    points.push_back({});
+    for (const auto& g : grids) {
+      std::vector<Point> next;
+      for (const auto& p : points) {
+        for (const auto& v : g.values) {
+          Point q = p;
+          q.settings.emplace_back(g.key, v);
+          next.push_back(q);
+        }
+      }
+      points = std::move(next);
+    }
+    // Every point must be a valid scenario before anything runs.
+    for (const auto& p : points) {
+      std::vector<net::Override> ov;
+      for (const auto& kv : opt.sets) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) throw SweepError("--set " + kv + ": expected KEY=VALUE");
+        ov.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+      }
+      for (const auto& [k, v] : p.settings) ov.emplace_back(k, v, "--grid " + k + "=" + v);
+      if (!opt.sim_time.empty()) ov.emplace_back("sim.time", opt.sim_time, "--sim-time " + opt.sim_time);
+      net::load_scenario(opt.scenario, ov);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "ibcc sweep: error: " << e.what() << "\n";
+    return 2;
+  }
+
+  // The sweep's identity: a resumed sweep must be the same one.
+  nlohmann::json id;
+  id["scenario"] = fs::absolute(opt.scenario).string();
+  id["grids"] = opt.grids;
+  id["sets"] = opt.sets;
+  id["window"] = opt.window;
+  id["sim_time"] = opt.sim_time;
+  id["cc"] = opt.cc;
+  const fs::path out(opt.out_dir);
+  fs::create_directories(out / "points");
+  const fs::path id_file = out / "sweep.json";
+  if (fs::exists(id_file)) {
+    nlohmann::json old;
+    try {
+      old = nlohmann::json::parse(std::ifstream(id_file));
+    } catch (const std::exception&) {
+    }
+    if (old != id) {
+      std::cerr << "ibcc sweep: error: " << opt.out_dir
+                << " holds a different sweep (sweep.json); give another --out or remove it\n";
+      return 2;
+    }
+  } else {
+    std::ofstream(id_file) << id.dump(2) << "\n";
+  }
+
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < points.size(); ++i) {
+    points[i].dir = out / "points" / point_name(i, points[i]);
+    if (point_done(points[i])) points[i].status = 0;
+    else todo.push_back(i);
+  }
+  const size_t resumed = points.size() - todo.size();
+  const unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
+  if (!opt.quiet) {
+    std::cerr << fmt::format("ibcc sweep: {} points ({} done before), {} at a time, results in {}\n", points.size(),
+                             resumed, jobs, opt.out_dir);
+  }
+
+  ProgressBar bar(opt.quiet);
+  std::map<pid_t, size_t> running;
+  size_t next = 0, finished = resumed, failed = 0;
+  auto show = [&] {
+    bar.update(static_cast<double>(finished) / static_cast<double>(points.size()),
+               fmt::format("{}/{} points, {} running, {} failed", finished, points.size(), running.size(), failed));
+  };
+  show();
+  while (next < todo.size() || !running.empty()) {
+    while (next < todo.size() && running.size() < jobs) {
+      Point& p = points[todo[next]];
+      fs::create_directories(p.dir);
+      std::vector<std::string> args = {"run", opt.scenario, "--out", p.dir.string(), "--quiet"};
+      for (const auto& s : opt.sets) args.insert(args.end(), {"--set", s});
+      for (const auto& [k, v] : p.settings) args.insert(args.end(), {"--set", k + "=" + v});
+      if (!opt.window.empty()) args.insert(args.end(), {"--window", opt.window});
+      if (!opt.sim_time.empty()) args.insert(args.end(), {"--sim-time", opt.sim_time});
+      if (!opt.cc.empty()) args.insert(args.end(), {"--cc", opt.cc});
+      running[spawn(self_exe, args, p.dir / "log.txt")] = todo[next];
+      ++next;
+      show();
+    }
+    int wstatus = 0;
+    const pid_t pid = waitpid(-1, &wstatus, 0);
+    if (pid < 0) break;
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    Point& p = points[it->second];
+    p.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    running.erase(it);
+    ++finished;
+    if (p.status != 0) ++failed;
+    show();
+  }
+  bar.finish();
+
+  // Gather.
+  std::vector<std::map<std::string, double>> results(points.size());
+  std::set<std::string> available;
+  for (size_t i = 0; i < points.size(); ++i) {
+    std::ifstream in(points[i].dir / "metrics.json");
+    if (!in) continue;
+    try {
+      const auto j = nlohmann::json::parse(in);
+      results[i] = j.at("metrics").get<std::map<std::string, double>>();
+      for (const auto& [k, v] : results[i]) available.insert(k);
+    } catch (const std::exception&) {
+    }
+  }
+  std::vector<std::string> columns = opt.metrics;
+  if (columns.empty()) {
+    for (const auto& k : available) {
+      if (k.rfind("throughput.", 0) != 0 || available.size() < 40) columns.push_back(k);
+    }
+  }
+  for (const auto& c : columns) {
+    if (!available.empty() && !available.count(c)) {
+      std::string names;
+      for (const auto& k : available) names += (names.empty() ? "" : ", ") + k;
+      std::cerr << "ibcc sweep: error: --metric " << c << ": not a metric of these runs (available: " << names << ")\n";
+      return 2;
+    }
+  }
+  std::ofstream csv(out / "sweep.csv");
+  for (const auto& g : grids) csv << csv_field(g.key) << ",";
+  csv << "status";
+  for (const auto& c : columns) csv << "," << csv_field(c);
+  csv << "\n";
+  for (size_t i = 0; i < points.size(); ++i) {
+    for (const auto& [k, v] : points[i].settings) csv << csv_field(v) << ",";
+    const int st = points[i].status;
+    csv << (st == 0 ? "ok" : fmt::format("failed (exit {}, see {})", st, (points[i].dir / "log.txt").string()));
+    for (const auto& c : columns) {
+      const auto it = results[i].find(c);
+      csv << ",";
+      if (st == 0 && it != results[i].end()) csv << fmt::format("{:.6g}", it->second);
+    }
+    csv << "\n";
+  }
+  csv.close();
+  if (!opt.quiet) {
+    std::cerr << fmt::format("ibcc sweep: {} of {} points ok; {}\n", points.size() - failed, points.size(),
+                             (out / "sweep.csv").string());
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace ibcc

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""`ibcc sweep` end to end: a grid runs in parallel and gathers into sweep.csv; a sweep
+interrupted with Ctrl-C (SIGINT to its process group, as a terminal sends it) resumes,
+skipping the points already done; bad grids and metric names are errors (exit 2).
+
+  check_sweep.py IBCC SCENARIO OUTDIR
+"""
+import csv
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+FLOWS = ("traffic.flows=[{name: F1, src: H1, dst: H4, group: contributors},"
+         " {name: F2, src: H2, dst: H5, group: contributors}, {name: F3, src: H3, dst: H6, group: contributors}]")
+
+
+def sweep(ibcc, scenario, out, grids, extra=None):
+    cmd = [ibcc, "sweep", scenario, "--out", str(out), "--sim-time", "40ms", "--set", FLOWS] + (extra or [])
+    for g in grids:
+        cmd += ["--grid", g]
+    return cmd
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def main():
+    ibcc, scenario, outdir = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+    shutil.rmtree(outdir, ignore_errors=True)
+
+    # 1. A 2 x 3 grid in parallel.
+    out = outdir / "grid"
+    res = subprocess.run(sweep(ibcc, scenario, out, ["cc.switch.marking_rate=0,1", "cc.ca.ccti_timer=50:150:50"],
+                               ["--jobs", "2", "--metric", "jain", "--metric", "contributors"]),
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        fail(f"sweep exited {res.returncode}: {res.stderr}")
+    rows = list(csv.DictReader(open(out / "sweep.csv")))
+    if len(rows) != 6 or list(rows[0].keys()) != ["cc.switch.marking_rate", "cc.ca.ccti_timer", "status", "jain",
+                                                     "contributors"]:
+        fail(f"unexpected sweep.csv: {rows}")
+    if [(r["cc.switch.marking_rate"], r["cc.ca.ccti_timer"]) for r in rows] != [
+            ("0", "50"), ("0", "100"), ("0", "150"), ("1", "50"), ("1", "100"), ("1", "150")]:
+        fail("points not in grid order")
+    if any(r["status"] != "ok" or not float(r["contributors"]) > 0 for r in rows):
+        fail(f"a point failed or delivered nothing: {rows}")
+    print("PASS 2 x 3 grid: 6 rows, in order, every point ok")
+
+    # 2. Interrupt after the first point, resume.
+    out = outdir / "resume"
+    cmd = sweep(ibcc, scenario, out, ["cc.ca.ccti_timer=20:120:20"], ["--jobs", "1"])
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not list((out / "points").glob("*/metrics.json")):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.wait(timeout=60)
+    done = len(list((out / "points").glob("*/metrics.json")))
+    if not 1 <= done < 6:
+        fail(f"{done} points done when interrupted; the test needs an interruption mid-sweep")
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0 or f"({done} done before)" not in res.stderr:
+        fail(f"resume: exit {res.returncode}, expected '({done} done before)' in: {res.stderr}")
+    rows = list(csv.DictReader(open(out / "sweep.csv")))
+    if len(rows) != 6 or any(r["status"] != "ok" for r in rows):
+        fail(f"resumed sweep incomplete: {rows}")
+    print(f"PASS interrupted after {done} of 6 points, resumed, complete")
+
+    # 3. A different sweep in the same directory, bad grids and metrics.
+    for extra_grid, why in (("cc.ca.ccti_timer=1,2", "different sweep in the same --out"),):
+        res = subprocess.run(sweep(ibcc, scenario, out, [extra_grid]), capture_output=True, text=True)
+        if res.returncode != 2 or "holds a different sweep" not in res.stderr:
+            fail(f"{why}: exit {res.returncode}: {res.stderr}")
+    bad = [(["cc.switch.threshold=14,16"], "--grid cc.switch.threshold=16: cc.switch.threshold: out of range"),
+           (["cc.ca.ccti_timer=10:5:1"], "expected FROM <= TO"),
+           (["cc.switch.treshold=1"], "unknown key")]
+    for grids, expect in bad:
+        res = subprocess.run(sweep(ibcc, scenario, outdir / "bad", grids), capture_output=True, text=True)
+        if res.returncode != 2 or expect not in res.stderr:
+            fail(f"{grids}: exit {res.returncode}, expected '{expect}' in: {res.stderr}")
+    res = subprocess.run(sweep(ibcc, scenario, outdir / "badmetric", ["cc.ca.ccti_timer=50"], ["--metric", "speed"]),
+                         capture_output=True, text=True)
+    if res.returncode != 2 or "--metric speed: not a metric" not in res.stderr:
+        fail(f"bad metric: exit {res.returncode}: {res.stderr}")
+    print("PASS bad grids, a bad metric and a foreign --out are errors (exit 2)")
+    print("RESULT: PASS")
+
+
+if __name__ == "__main__":
+    main()
