@@ -40,6 +40,12 @@ add_test(NAME workflow_sweep
           ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/sweep)
 set_tests_properties(workflow_sweep PROPERTIES LABELS "workflow" TIMEOUT 600)
 
+# ibcc run --plot and ibcc plot: the PNGs exist and are not blank.
+add_test(NAME workflow_plots
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_plots.py $<TARGET_FILE:ibcc>
+          ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/plots)
+set_tests_properties(workflow_plots PROPERTIES LABELS "workflow" TIMEOUT 600)
+
 # Every scenario key the reader accepts is in docs/configuration.md.
 add_test(NAME config_reference_complete
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_config_reference.py ${CMAKE_SOURCE_DIR})

@@ -1,5 +1,8 @@
 // ibcc: the command line. One binary, one subcommand per job.
 #include <CLI/CLI.hpp>
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -12,12 +15,33 @@
 #include "sweep.h"
 #include "tb/cosim_harness.h"
 
+extern char** environ;
+
 namespace {
 
 // The SystemC banner is printed before sc_main runs: silence it at static initialization.
 const int kQuietSystemC = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
 
 std::string joined_command(int argc, char** argv) { return argc > 0 ? argv[0] : "ibcc"; }
+
+// `ibcc plot`: the pictures are drawn by scripts/ibcc_plot.py (matplotlib, installed by the
+// set-up) with the python3 in PATH. Returns its exit code (2 when it cannot start).
+int run_plot(const std::string& dir, const std::vector<std::string>& metrics, const std::string& out) {
+  std::vector<std::string> args = {"python3", IBCC_SOURCE_DIR "/scripts/ibcc_plot.py", dir};
+  for (const auto& m : metrics) args.insert(args.end(), {"--metric", m});
+  if (!out.empty()) args.insert(args.end(), {"--out", out});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), environ) != 0) {
+    std::cerr << "ibcc plot: error: cannot start python3 (run scripts/bootstrap.sh)\n";
+    return 2;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
 
 }  // namespace
 
@@ -75,6 +99,17 @@ int sc_main(int argc, char** argv) {
                       "Time window of metrics.json, FROM..TO with units, e.g. 2.5s..5s (default: the second half)");
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
 
+  bool run_plot_after = false;
+  run_cmd->add_flag("--plot", run_plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
+
+  std::string plot_dir, plot_out;
+  std::vector<std::string> plot_metrics;
+  CLI::App* plot_cmd = app.add_subcommand(
+      "plot", "Draw PNGs of a run directory (throughput, fairness, ports, CCTI) or a sweep directory (heat maps)");
+  plot_cmd->add_option("dir", plot_dir, "Directory of ibcc run or ibcc sweep")->required()->check(CLI::ExistingDirectory);
+  plot_cmd->add_option("--metric", plot_metrics, "Sweep metric to draw (repeatable; default: every scalar metric)");
+  plot_cmd->add_option("--out", plot_out, "Where the PNGs go (default: the directory itself)");
+
   ibcc::SweepOptions sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
       "sweep", "Run a scenario over the cross product of parameter values, in parallel processes, into one sweep.csv "
@@ -102,9 +137,10 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "ibcc: a subcommand is required: run, sweep or cosim (see ibcc --help)\n";
+    std::cerr << "ibcc: a subcommand is required: run, sweep, plot or cosim (see ibcc --help)\n";
     return 2;
   }
+  if (app.got_subcommand(plot_cmd)) return run_plot(plot_dir, plot_metrics, plot_out);
   if (app.got_subcommand(sweep_cmd)) {
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -138,7 +174,9 @@ int sc_main(int argc, char** argv) {
       run.overrides.push_back({kv.substr(0, eq), kv.substr(eq + 1)});
     }
     try {
-      return ibcc::net::run_scenario(run);
+      const int rc = ibcc::net::run_scenario(run);
+      if (rc == 0 && run_plot_after) return run_plot(run.out_dir, {}, "");
+      return rc;
     } catch (const std::exception& e) {
       std::cerr << "ibcc run: error: " << e.what() << "\n";
       return 1;
