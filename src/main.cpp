@@ -13,6 +13,7 @@
 #include "net/run.h"
 #include "progress.h"
 #include "sweep.h"
+#include "topo.h"
 #include "tb/cosim_harness.h"
 
 extern char** environ;
@@ -110,6 +111,20 @@ int sc_main(int argc, char** argv) {
   plot_cmd->add_option("--metric", plot_metrics, "Sweep metric to draw (repeatable; default: every scalar metric)");
   plot_cmd->add_option("--out", plot_out, "Where the PNGs go (default: the directory itself)");
 
+  ibcc::TopoOptions topo;
+  std::vector<std::string> topo_routes;
+  CLI::App* topo_cmd = app.add_subcommand(
+      "topo", "Validate and inspect a scenario's fabric: counts, links, routes, congestion-tree candidates; "
+              "--write expands a generated topology into explicit YAML");
+  topo_cmd->add_option("scenario", topo.scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
+  topo_cmd->add_option("--set", topo.sets, "Override a scenario key, KEY=VALUE (as ibcc run)");
+  topo_cmd->add_option("--route", topo_routes, "Show the route between two HCAs: --route SRC DST (repeatable)")
+      ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  topo_cmd->add_option("--candidates", topo.candidates, "How many congestion-tree candidates to list")
+      ->capture_default_str();
+  topo_cmd->add_option("--write", topo.write, "Write the scenario with its topology expanded to this YAML file");
+
   ibcc::SweepOptions sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
       "sweep", "Run a scenario over the cross product of parameter values, in parallel processes, into one sweep.csv "
@@ -137,10 +152,14 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "ibcc: a subcommand is required: run, sweep, plot or cosim (see ibcc --help)\n";
+    std::cerr << "ibcc: a subcommand is required: run, sweep, plot, topo or cosim (see ibcc --help)\n";
     return 2;
   }
   if (app.got_subcommand(plot_cmd)) return run_plot(plot_dir, plot_metrics, plot_out);
+  if (app.got_subcommand(topo_cmd)) {
+    for (size_t i = 0; i + 1 < topo_routes.size(); i += 2) topo.routes.emplace_back(topo_routes[i], topo_routes[i + 1]);
+    return ibcc::run_topo(topo);
+  }
   if (app.got_subcommand(sweep_cmd)) {
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -1,0 +1,212 @@
+// `ibcc topo`: look at a fabric before simulating it: counts, links, routes between nodes,
+// the output ports its traffic oversubscribes (where congestion trees will root), and the
+// generated topology written out as explicit YAML.
+#include "topo.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "net/scenario_yaml.h"
+#include "net/topology.h"
+#include "net/units.h"
+
+namespace ibcc {
+namespace {
+
+using net::Scenario;
+using net::Topology;
+
+std::string port_name(const Topology& t, unsigned node, unsigned port) {
+  return t.nodes[node].is_switch ? fmt::format("{}/{}", t.nodes[node].name, port) : t.nodes[node].name;
+}
+
+void print_route(const Topology& t, const Scenario& s, unsigned a, unsigned b) {
+  std::string why;
+  const auto path = t.route(a, b, &why);
+  if (path.empty()) {
+    std::cout << fmt::format("route {} -> {}: none: {}\n", t.nodes[a].name, t.nodes[b].name, why);
+    return;
+  }
+  std::string line = t.nodes[a].name;
+  for (size_t k = 1; k < path.size(); ++k) {
+    const unsigned from = path[k - 1], to = path[k];
+    unsigned out_port = 1;
+    if (t.nodes[from].is_switch) out_port = t.lft[from][t.nodes[b].lid];
+    const auto& w = t.wire[from][out_port];
+    const auto& link = s.links[w.link];
+    line += fmt::format(" -[{}]-> {}", net::format_rate_bps(link.signal_bps), port_name(t, to, w.peer_port));
+    if (t.nodes[to].is_switch) line += fmt::format(" (out {})", t.lft[to][t.nodes[b].lid]);
+  }
+  std::cout << fmt::format("route {} -> {} (LID {}), {} switch hops:\n  {}\n", t.nodes[a].name, t.nodes[b].name,
+                           t.nodes[b].lid, path.size() - 2, line);
+}
+
+// Expected offered load per switch output port from the scenario's flows: a saturating flow
+// offers its source's rate (host interface or link), a rate-limited one its rate; a flow with
+// drawn destinations spreads it by the destinations' probabilities.
+void congestion_candidates(const Topology& t, const Scenario& s, unsigned show) {
+  std::map<std::pair<unsigned, unsigned>, double> load;  // (switch, port) -> bits/s
+  std::map<std::pair<unsigned, unsigned>, std::set<std::string>> who;
+  std::map<unsigned, double> sink_load;
+  for (const auto& f : s.flows) {
+    const int src = t.find(f.src);
+    if (src < 0) continue;
+    const auto& first = s.links[t.wire[src][1].link];
+    double rate = f.rate_bps > 0 ? f.rate_bps : first.data_bps;
+    if (f.rate_bps == 0 && s.fabric.hca_inject_bps > 0) rate = std::min(rate, s.fabric.hca_inject_bps);
+    std::vector<std::pair<std::string, double>> dsts;
+    if (!f.dst.empty()) {
+      dsts.emplace_back(f.dst, 1.0);
+    } else {
+      const double hot = f.hot_dsts.empty() ? 0.0 : (f.uniform_dsts.empty() ? 1.0 : f.hot_share);
+      for (const auto& d : f.hot_dsts) dsts.emplace_back(d, hot / static_cast<double>(f.hot_dsts.size()));
+      for (const auto& d : f.uniform_dsts) dsts.emplace_back(d, (1 - hot) / static_cast<double>(f.uniform_dsts.size()));
+    }
+    for (const auto& [d, p] : dsts) {
+      const int dst = t.find(d);
+      std::string why;
+      const auto path = dst < 0 ? std::vector<unsigned>{} : t.route(static_cast<unsigned>(src), static_cast<unsigned>(dst), &why);
+      for (size_t k = 1; k + 1 < path.size(); ++k) {
+        const unsigned sw = path[k];
+        const unsigned port = t.lft[sw][t.nodes[dst].lid];
+        load[{sw, port}] += rate * p;
+        if (who[{sw, port}].size() < 6) who[{sw, port}].insert(f.name);
+      }
+      if (dst >= 0) sink_load[static_cast<unsigned>(dst)] += rate * p;
+    }
+  }
+  struct Row {
+    double ratio;
+    unsigned sw, port;
+    double offered, capacity;
+  };
+  std::vector<Row> rows;
+  for (const auto& [k, offered] : load) {
+    const auto& w = t.wire[k.first][k.second];
+    double cap = s.links[w.link].data_bps;
+    if (!t.nodes[w.peer].is_switch && s.fabric.hca_sink_bps > 0) cap = std::min(cap, s.fabric.hca_sink_bps);
+    rows.push_back({offered / cap, k.first, k.second, offered, cap});
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.ratio > b.ratio; });
+  std::cout << "congestion-tree candidates (switch outputs whose expected offered load exceeds what they can send):\n";
+  unsigned shown = 0;
+  for (const auto& r : rows) {
+    if (r.ratio <= 1.0 || shown >= show) break;
+    ++shown;
+    std::string names;
+    for (const auto& n : who[{r.sw, r.port}]) names += (names.empty() ? "" : ", ") + n;
+    const auto& w = t.wire[r.sw][r.port];
+    std::cout << fmt::format("  {:>10} -> {:<10} offered {:>8} of {:>8} ({:.2f}x)  flows: {}{}\n",
+                             port_name(t, r.sw, r.port), t.nodes[w.peer].name, net::format_rate_bps(r.offered),
+                             net::format_rate_bps(r.capacity), r.ratio, names,
+                             who[{r.sw, r.port}].size() >= 6 ? ", ..." : "");
+  }
+  if (shown == 0) std::cout << "  none: every switch output can carry what its flows offer\n";
+}
+
+void write_expanded(const std::string& file, const Scenario& s, const std::string& path) {
+  YAML::Node root = YAML::LoadFile(file);
+  YAML::Node topo(YAML::NodeType::Map);
+  for (const auto& sw : s.switches) {
+    YAML::Node n;
+    n["name"] = sw.name;
+    n["ports"] = sw.ports;
+    n.SetStyle(YAML::EmitterStyle::Flow);
+    topo["switches"].push_back(n);
+  }
+  for (const auto& h : s.hcas) topo["hcas"].push_back(h.name);
+  topo["hcas"].SetStyle(YAML::EmitterStyle::Flow);
+  for (const auto& l : s.links) {
+    YAML::Node n;
+    n["a"] = l.a_port == 1 && std::none_of(s.switches.begin(), s.switches.end(), [&](const auto& sw) { return sw.name == l.a_node; })
+                 ? l.a_node : fmt::format("{}/{}", l.a_node, l.a_port);
+    n["b"] = fmt::format("{}/{}", l.b_node, l.b_port);
+    n["rate"] = net::format_rate_bps(l.signal_bps);
+    n["encoding"] = l.data_bps / l.signal_bps > 0.9 ? "64b66b" : "8b10b";
+    n["propagation"] = net::format_time_ps(l.propagation_ps);
+    n.SetStyle(YAML::EmitterStyle::Flow);
+    topo["links"].push_back(n);
+  }
+  root["topology"] = topo;
+  if (!s.fabric.updown_roots.empty() && !root["fabric"]["updown_roots"]) {
+    for (const auto& r : s.fabric.updown_roots) root["fabric"]["updown_roots"].push_back(r);
+    root["fabric"]["updown_roots"].SetStyle(YAML::EmitterStyle::Flow);
+  }
+  std::ofstream out(path);
+  out << "# Expanded by `ibcc topo " << file << " --write " << path << "`: the generated topology as explicit data.\n";
+  out << root << "\n";
+}
+
+}  // namespace
+
+int run_topo(const TopoOptions& opt) {
+  try {
+    std::vector<net::Override> ov;
+    for (const auto& kv : opt.sets) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw net::ScenarioError("--set " + kv + ": expected KEY=VALUE");
+      ov.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    const Scenario s = net::load_scenario(opt.scenario, ov);
+    const Topology t = net::build_topology(s);
+    // Every flow's routes must exist (as ibcc run checks before simulating).
+    size_t checked = 0;
+    for (const auto& f : s.flows) {
+      const int src = t.find(f.src);
+      if (src < 0 || t.nodes[src].is_switch) throw net::ScenarioError(fmt::format("{}:{}: traffic flow {}: src '{}' is not an HCA", s.file, f.line, f.name, f.src));
+      std::vector<std::string> dsts = f.uniform_dsts;
+      dsts.insert(dsts.end(), f.hot_dsts.begin(), f.hot_dsts.end());
+      if (!f.dst.empty()) dsts.push_back(f.dst);
+      for (const auto& d : dsts) {
+        const int dst = t.find(d);
+        std::string why;
+        if (dst < 0 || t.nodes[dst].is_switch) throw net::ScenarioError(fmt::format("{}:{}: traffic flow {}: dst '{}' is not an HCA", s.file, f.line, f.name, d));
+        if (t.route(static_cast<unsigned>(src), static_cast<unsigned>(dst), &why).empty()) {
+          throw net::ScenarioError(fmt::format("{}:{}: traffic flow {}: no route: {}", s.file, f.line, f.name, why));
+        }
+        ++checked;
+      }
+    }
+    std::map<std::string, unsigned> speeds;
+    unsigned sw_links = 0;
+    for (const auto& l : s.links) {
+      speeds[net::format_rate_bps(l.signal_bps)]++;
+      if (t.find(l.a_node) < static_cast<int>(t.num_switches) && t.find(l.b_node) < static_cast<int>(t.num_switches)) ++sw_links;
+    }
+    std::cout << fmt::format("{} ({}): {} switches, {} HCAs, {} links ({} between switches), routing {}\n", s.name,
+                             s.file, t.num_switches, t.nodes.size() - t.num_switches, s.links.size(), sw_links,
+                             s.fabric.routing);
+    std::string sp;
+    for (const auto& [k, n] : speeds) sp += fmt::format("{}{} x {}", sp.empty() ? "" : ", ", n, k);
+    std::cout << "  links: " << sp << "\n";
+    std::cout << fmt::format("  flows: {}, routes checked: {} (all reach their destination)\n", s.flows.size(), checked);
+    for (const auto& [a, b] : opt.routes) {
+      const int na = t.find(a), nb = t.find(b);
+      if (na < 0 || nb < 0 || t.nodes[na].is_switch || t.nodes[nb].is_switch) {
+        throw net::ScenarioError("--route " + a + " " + b + ": both must be HCAs of the fabric");
+      }
+      print_route(t, s, static_cast<unsigned>(na), static_cast<unsigned>(nb));
+    }
+    if (!s.flows.empty()) congestion_candidates(t, s, opt.candidates);
+    if (!opt.write.empty()) {
+      write_expanded(opt.scenario, s, opt.write);
+      std::cout << "wrote " << opt.write << "\n";
+    }
+    return 0;
+  } catch (const net::ScenarioError& e) {
+    std::cerr << "ibcc topo: error: " << e.what() << "\n";
+    return 2;
+  } catch (const YAML::Exception& e) {
+    std::cerr << "ibcc topo: error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace ibcc
