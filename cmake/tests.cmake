@@ -25,7 +25,8 @@ gtest_discover_tests(ibcc_net_tests PROPERTIES LABELS network TIMEOUT 120)
 # Bad scenario files and faults built into the model: clear errors, exit 2 / exit 1.
 add_test(NAME network_bad_input_and_faults
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_scenario_errors.py $<TARGET_FILE:ibcc>
-          ${CMAKE_SOURCE_DIR}/tests/scenarios/bad ${CMAKE_SOURCE_DIR}/tests/scenarios/faults)
+          ${CMAKE_SOURCE_DIR}/tests/scenarios/bad ${CMAKE_SOURCE_DIR}/tests/scenarios/faults
+          ${CMAKE_SOURCE_DIR}/tests/opensm/bad)
 set_tests_properties(network_bad_input_and_faults PROPERTIES LABELS network TIMEOUT 300)
 
 # Same seed, same inputs: byte-identical flows.csv (a random-destination scenario).
@@ -33,6 +34,13 @@ add_test(NAME network_reproducible
   COMMAND ${CMAKE_COMMAND} -DIBCC=$<TARGET_FILE:ibcc> -DSCENARIO=${CMAKE_SOURCE_DIR}/topologies/clos648/hotspot.yaml
           -DOUT=${CMAKE_BINARY_DIR}/test-out/reproducible -P ${CMAKE_SOURCE_DIR}/cmake/check_reproducible.cmake)
 set_tests_properties(network_reproducible PROPERTIES LABELS network TIMEOUT 300)
+
+# The shipped OpenSM configuration imports and simulates with the seed test bed.
+add_test(NAME workflow_opensm_import
+  COMMAND $<TARGET_FILE:ibcc> run ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml
+          --opensm-conf ${CMAKE_SOURCE_DIR}/topologies/opensm/opensm.conf --sim-time 2500ms --quiet
+          --out ${CMAKE_BINARY_DIR}/test-out/opensm)
+set_tests_properties(workflow_opensm_import PROPERTIES LABELS "workflow" TIMEOUT 300)
 
 # ibcc sweep: parallel grid, interrupt and resume, errors.
 add_test(NAME workflow_sweep

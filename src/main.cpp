@@ -5,11 +5,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 #include <systemc>
 
+#include "net/import_opensm.h"
 #include "net/run.h"
 #include "progress.h"
 #include "sweep.h"
@@ -100,6 +102,10 @@ int sc_main(int argc, char** argv) {
                       "Time window of metrics.json, FROM..TO with units, e.g. 2.5s..5s (default: the second half)");
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
 
+  run_cmd->add_option("--opensm-conf", run.opensm_conf,
+                      "Take the CC settings from an OpenSM configuration (cc_* options, OpenSM's semantics); "
+                      "--set still overrides them")
+      ->check(CLI::ExistingFile);
   bool run_plot_after = false;
   run_cmd->add_flag("--plot", run_plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
 
@@ -110,6 +116,14 @@ int sc_main(int argc, char** argv) {
   plot_cmd->add_option("dir", plot_dir, "Directory of ibcc run or ibcc sweep")->required()->check(CLI::ExistingDirectory);
   plot_cmd->add_option("--metric", plot_metrics, "Sweep metric to draw (repeatable; default: every scalar metric)");
   plot_cmd->add_option("--out", plot_out, "Where the PNGs go (default: the directory itself)");
+
+  std::string import_format, import_file, import_out;
+  CLI::App* import_cmd = app.add_subcommand(
+      "import", "Convert a configuration users already have: `opensm FILE` (cc_* options of opensm.conf) to the "
+                "scenario's cc: section");
+  import_cmd->add_option("format", import_format, "Format: opensm")->required()->check(CLI::IsMember({"opensm"}));
+  import_cmd->add_option("file", import_file, "The file to convert")->required()->check(CLI::ExistingFile);
+  import_cmd->add_option("--out", import_out, "Write the YAML here (default: standard output)");
 
   ibcc::TopoOptions topo;
   std::vector<std::string> topo_routes;
@@ -156,6 +170,21 @@ int sc_main(int argc, char** argv) {
     return 2;
   }
   if (app.got_subcommand(plot_cmd)) return run_plot(plot_dir, plot_metrics, plot_out);
+  if (app.got_subcommand(import_cmd)) {
+    try {
+      const auto imp = ibcc::net::import_opensm_conf(import_file);
+      const std::string yaml = ibcc::net::opensm_as_yaml(imp);
+      if (import_out.empty()) {
+        std::cout << yaml;
+      } else {
+        std::ofstream(import_out) << yaml;
+      }
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "ibcc import: error: " << e.what() << "\n";
+      return 2;
+    }
+  }
   if (app.got_subcommand(topo_cmd)) {
     for (size_t i = 0; i + 1 < topo_routes.size(); i += 2) topo.routes.emplace_back(topo_routes[i], topo_routes[i + 1]);
     return ibcc::run_topo(topo);

@@ -2,6 +2,7 @@
 """Runs `ibcc run` on scenario files built to be wrong and checks that each fails the way its
 header says:
 
+  # command: import opensm  (default: run; the file and options follow)
   # expect-exit: N          (default 2: bad input)
   # expect: TEXT            (must appear in stderr; {line_of:TOKEN} is replaced by the line
                              number of the first line after the header containing TOKEN)
@@ -17,9 +18,11 @@ from pathlib import Path
 
 def expectations(path):
     text = path.read_text().splitlines()
-    exit_code, expected = 2, []
+    exit_code, expected, command = 2, [], ["run"]
     for line in text:
-        if m := re.match(r"# expect-exit: (\d+)", line):
+        if m := re.match(r"# command: (.*)", line):
+            command = m.group(1).split()
+        elif m := re.match(r"# expect-exit: (\d+)", line):
             exit_code = int(m.group(1))
         elif m := re.match(r"# expect: (.*)", line):
             expected.append(m.group(1))
@@ -31,24 +34,24 @@ def expectations(path):
                 return str(i)
         raise SystemExit(f"{path}: token {token!r} of an expectation is not in the file")
 
-    return exit_code, [re.sub(r"\{line_of:([^}]*)\}", line_of, e) for e in expected]
+    return exit_code, [re.sub(r"\{line_of:([^}]*)\}", line_of, e) for e in expected], command
 
 
 def main():
     ibcc, dirs = sys.argv[1], [Path(d) for d in sys.argv[2:]]
-    files = sorted(f for d in dirs for f in d.glob("*.yaml"))
+    files = sorted(f for d in dirs for f in list(d.glob("*.yaml")) + list(d.glob("*.conf")))
     if not files:
         sys.exit("no scenario files found")
     failures = 0
     with tempfile.TemporaryDirectory() as out:
         for f in files:
-            exit_code, expected = expectations(f)
+            exit_code, expected, command = expectations(f)
             if not expected:
                 print(f"FAIL {f}: no '# expect:' line")
                 failures += 1
                 continue
-            res = subprocess.run([ibcc, "run", str(f), "--out", out, "--quiet"], capture_output=True, text=True,
-                                 timeout=120)
+            args = [str(f), "--out", out, "--quiet"] if command == ["run"] else [str(f)]
+            res = subprocess.run([ibcc] + command + args, capture_output=True, text=True, timeout=120)
             # Errors name the file as given: compare from the scenario directory's name on.
             err = res.stderr.replace(str(f.parent.parent) + "/", "")
             missing = [e for e in expected if e not in err]

@@ -710,7 +710,8 @@ void Fabric::build() {
       for (const auto& o : s_.cc.ports) {
         if (o.switch_name == topo_.nodes[n].name && o.port == p) ovr = &o;
       }
-      bool victim = s_.cc.sw.victim_mask_hca_ports && !topo_.nodes[op.peer].is_switch;
+      bool victim = (s_.cc.sw.victim_mask_hca_ports && !topo_.nodes[op.peer].is_switch) ||
+                    std::find(s_.cc.sw.victim_ports.begin(), s_.cc.sw.victim_ports.end(), p) != s_.cc.sw.victim_ports.end();
       if (ovr && ovr->victim_mask) victim = *ovr->victim_mask;
       cc::FecnMarkerParams mp;
       mp.num_inputs = marker_inputs;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net/fabric.h"
+#include "net/import_opensm.h"
 #include "net/metrics.h"
 #include "net/units.h"
 
@@ -183,7 +184,20 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
 }  // namespace
 
 int run_scenario(const RunOptions& opt) {
-  std::vector<Override> ov = opt.overrides;
+  std::vector<Override> ov;
+  if (!opt.opensm_conf.empty()) {
+    try {
+      const OpenSmImport imp = import_opensm_conf(opt.opensm_conf);
+      ov = imp.overrides;
+      if (!opt.quiet) {
+        for (const auto& n : imp.notes) std::cerr << "ibcc run: note: " << n << "\n";
+      }
+    } catch (const ScenarioError& e) {
+      std::cerr << "ibcc run: error: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  ov.insert(ov.end(), opt.overrides.begin(), opt.overrides.end());
   if (opt.cc) ov.push_back({"cc.enabled", *opt.cc ? "true" : "false", "--cc"});
   if (opt.seed) ov.push_back({"sim.seed", std::to_string(*opt.seed), "--seed"});
   if (opt.sim_time) ov.push_back({"sim.time", *opt.sim_time, "--sim-time " + *opt.sim_time});

@@ -21,6 +21,7 @@ struct RunOptions {
   std::optional<std::string> sim_time;  // --sim-time 10ms
   std::optional<std::string> log_interval;
   std::optional<std::string> window;    // metrics window "FROM..TO" (times with units)
+  std::string opensm_conf;              // cc settings from an opensm.conf (before --set)
   bool quiet = false;
   // Called after every log interval with the fraction done and a description (progress bar).
   std::function<void(double fraction, const std::string& what)> progress;

@@ -49,6 +49,7 @@ struct SwitchCcSpec {
   cc::MarkingMode marking_mode = cc::MarkingMode::kCounter;
   unsigned hysteresis = 0;     // sixteenths of the buffer, 0..15
   bool victim_mask_hca_ports = true;  // set Victim_Mask on ports that face CAs
+  std::vector<unsigned> victim_ports; // or on these port numbers of every switch (OpenSM's mask)
 };
 
 struct PortCcOverride {

@@ -445,11 +445,16 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
     if (sw["mapping"]) cc.sw.mapping = rd.policy(sw["mapping"], "cc.switch.mapping", cc::kThresholdMappings);
     if (sw["marking_mode"]) cc.sw.marking_mode = rd.policy(sw["marking_mode"], "cc.switch.marking_mode", cc::kMarkingModes);
     if (sw["hysteresis"]) cc.sw.hysteresis = static_cast<unsigned>(rd.uint(sw["hysteresis"], "cc.switch.hysteresis", 0, 15));
-    if (sw["victim_mask"]) {
+    if (sw["victim_mask"] && sw["victim_mask"].IsSequence()) {
+      cc.sw.victim_mask_hca_ports = false;
+      for (const auto& p : sw["victim_mask"]) {
+        cc.sw.victim_ports.push_back(static_cast<unsigned>(rd.uint(p, "cc.switch.victim_mask[]", 0, 255)));
+      }
+    } else if (sw["victim_mask"]) {
       const std::string v = rd.str(sw["victim_mask"], "cc.switch.victim_mask");
       if (v == "hca_ports") cc.sw.victim_mask_hca_ports = true;
       else if (v == "none") cc.sw.victim_mask_hca_ports = false;
-      else rd.fail(sw["victim_mask"], "cc.switch.victim_mask", "expected hca_ports or none (per-port bits: cc.ports), got '" + v + "'");
+      else rd.fail(sw["victim_mask"], "cc.switch.victim_mask", "expected hca_ports, none or a list of port numbers, got '" + v + "'");
     }
   }
   if (const auto ports = n["ports"]) {
