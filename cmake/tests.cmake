@@ -26,7 +26,7 @@ gtest_discover_tests(ibcc_net_tests PROPERTIES LABELS network TIMEOUT 120)
 add_test(NAME network_bad_input_and_faults
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_scenario_errors.py $<TARGET_FILE:ibcc>
           ${CMAKE_SOURCE_DIR}/tests/scenarios/bad ${CMAKE_SOURCE_DIR}/tests/scenarios/faults
-          ${CMAKE_SOURCE_DIR}/tests/opensm/bad)
+          ${CMAKE_SOURCE_DIR}/tests/opensm/bad ${CMAKE_SOURCE_DIR}/tests/ibnetdiscover/bad)
 set_tests_properties(network_bad_input_and_faults PROPERTIES LABELS network TIMEOUT 300)
 
 # Same seed, same inputs: byte-identical flows.csv (a random-destination scenario).
@@ -41,6 +41,12 @@ add_test(NAME workflow_opensm_import
           --opensm-conf ${CMAKE_SOURCE_DIR}/topologies/opensm/opensm.conf --sim-time 2500ms --quiet
           --out ${CMAKE_BINARY_DIR}/test-out/opensm)
 set_tests_properties(workflow_opensm_import PROPERTIES LABELS "workflow" TIMEOUT 300)
+
+# The shipped ibnetdiscover sample (with and without its dump_lfts tables) imports and simulates.
+add_test(NAME workflow_ibnetdiscover_import
+  COMMAND ${CMAKE_COMMAND} -DIBCC=$<TARGET_FILE:ibcc> -DDIR=${CMAKE_SOURCE_DIR}/topologies/ibnetdiscover
+          -DOUT=${CMAKE_BINARY_DIR}/test-out/ibnetdiscover -P ${CMAKE_SOURCE_DIR}/cmake/check_ibnetdiscover.cmake)
+set_tests_properties(workflow_ibnetdiscover_import PROPERTIES LABELS "workflow" TIMEOUT 300)
 
 # ibcc sweep: parallel grid, interrupt and resume, errors.
 add_test(NAME workflow_sweep

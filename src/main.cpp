@@ -11,6 +11,7 @@
 #include <vector>
 #include <systemc>
 
+#include "net/import_ibnetdiscover.h"
 #include "net/import_opensm.h"
 #include "net/run.h"
 #include "progress.h"
@@ -117,12 +118,17 @@ int sc_main(int argc, char** argv) {
   plot_cmd->add_option("--metric", plot_metrics, "Sweep metric to draw (repeatable; default: every scalar metric)");
   plot_cmd->add_option("--out", plot_out, "Where the PNGs go (default: the directory itself)");
 
-  std::string import_format, import_file, import_out;
+  std::string import_format, import_file, import_out, import_lfts;
   CLI::App* import_cmd = app.add_subcommand(
-      "import", "Convert a configuration users already have: `opensm FILE` (cc_* options of opensm.conf) to the "
-                "scenario's cc: section");
-  import_cmd->add_option("format", import_format, "Format: opensm")->required()->check(CLI::IsMember({"opensm"}));
+      "import", "Convert what users already have: `opensm FILE` (the cc_* options of opensm.conf) to a cc: section; "
+                "`ibnetdiscover FILE [--lfts DUMP_LFTS]` to a complete scenario");
+  import_cmd->add_option("format", import_format, "opensm or ibnetdiscover")
+      ->required()
+      ->check(CLI::IsMember({"opensm", "ibnetdiscover"}));
   import_cmd->add_option("file", import_file, "The file to convert")->required()->check(CLI::ExistingFile);
+  import_cmd->add_option("--lfts", import_lfts, "ibnetdiscover: the switches' forwarding tables (dump_lfts output); "
+                                                "without it routing is computed (up*/down*)")
+      ->check(CLI::ExistingFile);
   import_cmd->add_option("--out", import_out, "Write the YAML here (default: standard output)");
 
   ibcc::TopoOptions topo;
@@ -172,8 +178,16 @@ int sc_main(int argc, char** argv) {
   if (app.got_subcommand(plot_cmd)) return run_plot(plot_dir, plot_metrics, plot_out);
   if (app.got_subcommand(import_cmd)) {
     try {
-      const auto imp = ibcc::net::import_opensm_conf(import_file);
-      const std::string yaml = ibcc::net::opensm_as_yaml(imp);
+      std::string yaml;
+      if (import_format == "opensm") {
+        yaml = ibcc::net::opensm_as_yaml(ibcc::net::import_opensm_conf(import_file));
+      } else {
+        const auto imp = ibcc::net::import_ibnetdiscover(import_file, import_lfts);
+        yaml = imp.yaml;
+        std::cerr << "ibcc import: " << imp.switches << " switches, " << imp.hcas << " HCAs, " << imp.links << " links"
+                  << (import_lfts.empty() ? ", routing up*/down*" : ", " + std::to_string(imp.lft_entries) + " LFT entries")
+                  << "\n";
+      }
       if (import_out.empty()) {
         std::cout << yaml;
       } else {

@@ -2,7 +2,7 @@
 """Runs `ibcc run` on scenario files built to be wrong and checks that each fails the way its
 header says:
 
-  # command: import opensm  (default: run; the file and options follow)
+  # command: import opensm  (default: run; the file follows; {dir} is the file's directory)
   # expect-exit: N          (default 2: bad input)
   # expect: TEXT            (must appear in stderr; {line_of:TOKEN} is replaced by the line
                              number of the first line after the header containing TOKEN)
@@ -21,7 +21,7 @@ def expectations(path):
     exit_code, expected, command = 2, [], ["run"]
     for line in text:
         if m := re.match(r"# command: (.*)", line):
-            command = m.group(1).split()
+            command = m.group(1).replace("{dir}", str(path.parent)).split()
         elif m := re.match(r"# expect-exit: (\d+)", line):
             exit_code = int(m.group(1))
         elif m := re.match(r"# expect: (.*)", line):
@@ -39,7 +39,7 @@ def expectations(path):
 
 def main():
     ibcc, dirs = sys.argv[1], [Path(d) for d in sys.argv[2:]]
-    files = sorted(f for d in dirs for f in list(d.glob("*.yaml")) + list(d.glob("*.conf")))
+    files = sorted(f for d in dirs for ext in ("yaml", "conf", "ibnetdiscover", "lfts") for f in d.glob(f"*.{ext}"))
     if not files:
         sys.exit("no scenario files found")
     failures = 0
