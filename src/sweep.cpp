@@ -167,7 +167,28 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       }
       for (const auto& [k, v] : p.settings) ov.emplace_back(k, v, "--grid " + k + "=" + v);
       if (!opt.sim_time.empty()) ov.emplace_back("sim.time", opt.sim_time, "--sim-time " + opt.sim_time);
-      net::load_scenario(opt.scenario, ov);
+      const net::Scenario sc = net::load_scenario(opt.scenario, ov);
+      // The metric names these runs will have (net/metrics.h), checked before anything runs.
+      std::set<std::string> names = {"total", "jain", "tvv", "fecn", "becn", "cnps", "peak_buffer_credits"};
+      std::set<std::string> groups;
+      for (const auto& f : sc.flows) {
+        names.insert("throughput." + f.name);
+        if (!f.group.empty()) groups.insert(f.group);
+      }
+      for (const auto& g : groups) {
+        names.insert("group_total." + g);
+        names.insert("group_mean." + g);
+        if (g == "victim" || g == "contributors") names.insert(g);
+      }
+      for (const auto& m : opt.metrics) {
+        if (names.count(m)) continue;
+        std::string list;
+        for (const auto& n : names) {
+          if (n.rfind("throughput.", 0) != 0) list += (list.empty() ? "" : ", ") + n;
+        }
+        throw SweepError("--metric " + m + ": not a metric of this scenario (available: " + list +
+                         ", and throughput.<flow> for each of its " + std::to_string(sc.flows.size()) + " flows)");
+      }
     }
   } catch (const std::exception& e) {
     std::cerr << "ibcc sweep: error: " << e.what() << "\n";
@@ -266,14 +287,6 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
   if (columns.empty()) {
     for (const auto& k : available) {
       if (k.rfind("throughput.", 0) != 0 || available.size() < 40) columns.push_back(k);
-    }
-  }
-  for (const auto& c : columns) {
-    if (!available.empty() && !available.count(c)) {
-      std::string names;
-      for (const auto& k : available) names += (names.empty() ? "" : ", ") + k;
-      std::cerr << "ibcc sweep: error: --metric " << c << ": not a metric of these runs (available: " << names << ")\n";
-      return 2;
     }
   }
   std::ofstream csv(out / "sweep.csv");

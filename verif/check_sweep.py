@@ -86,7 +86,7 @@ def main():
             fail(f"{grids}: exit {res.returncode}, expected '{expect}' in: {res.stderr}")
     res = subprocess.run(sweep(ibcc, scenario, outdir / "badmetric", ["cc.ca.ccti_timer=50"], ["--metric", "speed"]),
                          capture_output=True, text=True)
-    if res.returncode != 2 or "--metric speed: not a metric" not in res.stderr:
+    if res.returncode != 2 or "--metric speed: not a metric" not in res.stderr or list((outdir / "badmetric").glob("points/*")):
         fail(f"bad metric: exit {res.returncode}: {res.stderr}")
     print("PASS bad grids, a bad metric and a foreign --out are errors (exit 2)")
     print("RESULT: PASS")
