@@ -48,6 +48,12 @@ add_test(NAME workflow_ibnetdiscover_import
           -DOUT=${CMAKE_BINARY_DIR}/test-out/ibnetdiscover -P ${CMAKE_SOURCE_DIR}/cmake/check_ibnetdiscover.cmake)
 set_tests_properties(workflow_ibnetdiscover_import PROPERTIES LABELS "workflow" TIMEOUT 300)
 
+# Network waves: the generated save file opens in GTKWave (Xvfb) with every trace resolved.
+add_test(NAME waves_network_gtkwave
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_net_waves.py $<TARGET_FILE:ibcc>
+          ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml ${CMAKE_BINARY_DIR}/waves_check/network)
+set_tests_properties(waves_network_gtkwave PROPERTIES LABELS "waves;workflow" TIMEOUT 600)
+
 # ibcc sweep: parallel grid, interrupt and resume, errors.
 add_test(NAME workflow_sweep
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_sweep.py $<TARGET_FILE:ibcc>

@@ -107,6 +107,15 @@ int sc_main(int argc, char** argv) {
                       "Take the CC settings from an OpenSM configuration (cc_* options, OpenSM's semantics); "
                       "--set still overrides them")
       ->check(CLI::ExistingFile);
+  run_cmd->add_option("--waves", run.waves_dir,
+                      "Write DIR/network.vcd (VoQ fills, credits, congestion state, FECN marks, CCTI, IRD of the "
+                      "traced ports and flows) and DIR/network.gtkw for GTKWave");
+  run_cmd->add_option("--trace", run.trace,
+                      "What --waves records: ports=SWITCH/PORT,...,flows=FLOW,... (default: everything of a "
+                      "fabric with at most 32 switch ports and 32 flows)");
+  run_cmd->add_option("--waves-window", run.waves_window,
+                      "Record --waves only in FROM..TO (times with units, e.g. 2s..2.01s); default: the whole run "
+                      "(large: about 180 MB per simulated second and traced port of a busy link)");
   bool run_plot_after = false;
   run_cmd->add_flag("--plot", run_plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
 

@@ -12,37 +12,9 @@ namespace ibcc::tb {
 
 namespace {
 
-// GTKWave trace flags (gtkwave's analyzer.h): display format and group markers.
-constexpr unsigned kHex = 0x22;        // TR_HEX | TR_RJUSTIFY
-constexpr unsigned kDec = 0x24;        // TR_DEC | TR_RJUSTIFY
-constexpr unsigned kBin = 0x28;        // TR_BIN | TR_RJUSTIFY
-constexpr unsigned kGroupBegin = 0x800200;
-constexpr unsigned kGroupEnd = 0x1000200;
-
-void write_gtkw(const std::string& path, const std::string& dump, const std::vector<WaveGroup>& groups,
-                const std::string& scope, const WaveMarker& marker) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  f << "[*] GTKWave save file written by ibcc cosim\n";
-  f << "[dumpfile] \"" << std::filesystem::absolute(dump).string() << "\"\n";
-  if (marker.time_ps != 0) {
-    // Show the cycles before and after the first mismatch, marker on it.
-    const uint64_t window = 12ull * marker.period_ps;
-    f << "[timestart] " << (marker.time_ps > window ? marker.time_ps - window : 0) << "\n";
-    f << "*-14.000000 " << marker.time_ps << " -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
-  } else {
-    f << "[timestart] 0\n";
-    f << "*-14.000000 0 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
-  }
-  f << "[size] 1600 900\n[pos] 0 0\n[sst_expanded] 1\n[signals_width] 300\n[sst_width] 200\n";
-  for (const WaveGroup& g : groups) {
-    f << "@" << std::hex << kGroupBegin << std::dec << "\n-" << g.name << "\n";
-    for (const WaveSignal& s : g.signals) {
-      f << "@" << std::hex << s.flags << std::dec << "\n" << scope << s.name << "\n";
-    }
-    f << "@" << std::hex << kGroupEnd << std::dec << "\n-" << g.name << "\n";
-  }
-}
+constexpr unsigned kHex = kGtkwHex;
+constexpr unsigned kDec = kGtkwDec;
+constexpr unsigned kBin = kGtkwBin;
 
 }  // namespace
 
@@ -162,9 +134,9 @@ void write_block_gtkw(const std::string& dir, const std::string& block, const st
                       const std::vector<WaveGroup>& ref, const WaveMarker& marker) {
   const std::string top = block == "fecn" ? "fecn_marker" : "ccti_block";
   write_gtkw(dir + "/" + block + "_rtl.gtkw", dir + "/" + block + "_rtl.fst", rtl,
-             block + "_tb.rtl." + top + ".", marker);
+             block + "_tb.rtl." + top + ".", marker, "ibcc cosim");
   write_gtkw(dir + "/" + block + "_ref.gtkw", dir + "/" + block + "_ref.vcd", ref,
-             "SystemC." + block + "_tb.ref.", marker);
+             "SystemC." + block + "_tb.ref.", marker, "ibcc cosim");
 }
 
 }  // namespace ibcc::tb

@@ -6,22 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "common/gtkw.h"
+
 namespace ibcc::tb {
 
-struct WaveSignal {
-  std::string name;  // below the model's scope, with its [msb:lsb] as the dump names it
-  unsigned flags;    // GTKWave display flags
-};
-
-struct WaveGroup {
-  std::string name;
-  std::vector<WaveSignal> signals;
-};
-
-struct WaveMarker {
-  uint64_t time_ps = 0;  // 0: no mismatch
-  uint64_t period_ps = 0;
-};
+using ibcc::WaveGroup;
+using ibcc::WaveMarker;
+using ibcc::WaveSignal;
 
 void make_wave_dir(const std::string& dir);
 

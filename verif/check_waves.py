@@ -24,6 +24,27 @@ def expected_traces(gtkw):
     return n
 
 
+def grab(dump, gtkw, png):
+    """Opens the save file in GTKWave under Xvfb; True if every trace resolved and the
+    screenshot was taken."""
+    if os.path.exists(png):
+        os.remove(png)
+    env = dict(os.environ, IBCC_GRAB_PNG=png)
+    res = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x900x24", "gtkwave", "--script",
+                          os.path.join(HERE, "gtkw_grab.tcl"), dump, gtkw],
+                         capture_output=True, text=True, timeout=120, env=env)
+    m = re.search(r"traces_total: (\d+)", res.stdout)
+    want = expected_traces(gtkw)
+    got = int(m.group(1)) if m else -1
+    size = os.path.getsize(png) if os.path.exists(png) else 0
+    ok = got == want and size > 10000
+    print(f"{os.path.basename(gtkw)}: {got}/{want} traces resolved, screenshot {png} ({size} bytes): "
+          f"{'ok' if ok else 'FAIL'}")
+    if not ok:
+        print(res.stdout[-2000:], res.stderr[-2000:], file=sys.stderr)
+    return ok
+
+
 def main():
     ibcc, block, test, out = sys.argv[1:5]
     os.makedirs(out, exist_ok=True)
@@ -35,25 +56,8 @@ def main():
         return 1
     failures = 0
     for kind, ext in (("rtl", "fst"), ("ref", "vcd")):
-        dump = os.path.join(out, f"{block}_{kind}.{ext}")
-        gtkw = os.path.join(out, f"{block}_{kind}.gtkw")
-        png = os.path.join(out, f"{block}_{kind}.png")
-        if os.path.exists(png):
-            os.remove(png)
-        env = dict(os.environ, IBCC_GRAB_PNG=png)
-        grab = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x900x24", "gtkwave", "--script",
-                               os.path.join(HERE, "gtkw_grab.tcl"), dump, gtkw],
-                              capture_output=True, text=True, timeout=120, env=env)
-        m = re.search(r"traces_total: (\d+)", grab.stdout)
-        want = expected_traces(gtkw)
-        got = int(m.group(1)) if m else -1
-        size = os.path.getsize(png) if os.path.exists(png) else 0
-        ok = got == want and size > 10000
-        print(f"{os.path.basename(gtkw)}: {got}/{want} traces resolved, screenshot {png} ({size} bytes): "
-              f"{'ok' if ok else 'FAIL'}")
-        if not ok:
-            print(grab.stdout[-2000:], grab.stderr[-2000:], file=sys.stderr)
-            failures += 1
+        failures += not grab(os.path.join(out, f"{block}_{kind}.{ext}"), os.path.join(out, f"{block}_{kind}.gtkw"),
+                             os.path.join(out, f"{block}_{kind}.png"))
     return 1 if failures else 0
 
 

@@ -1,5 +1,6 @@
 // The network model's nodes (Switch, Hca) and the calendar that drives them.
 #include "net/fabric.h"
+#include "net/net_waves.h"
 
 #include <algorithm>
 #include <array>
@@ -181,6 +182,10 @@ class Switch : public Node {
     uint32_t& fill = fill_[voq_index(e.in_port, e.vl, o)];
     fill += e.credits;
     markers_[o]->set_fill(fabric_.now(), marker_input_[e.in_port], e.vl, fill);
+    if (NetWaves* w = fabric_.waves) {
+      w->fill(index_, o, e.in_port, e.vl, fill);
+      w->congestion(index_, o, markers_[o]->core().outputs().cong_state);
+    }
   }
 
   // Picks the next packet for output `o` (round robin over inputs and VLs, or the
@@ -339,8 +344,17 @@ class Switch : public Node {
     op.tx_active = true;
     in[ip].xbar_active += op.tx_rate;
     const uint64_t tail_in = e.tail_cycle;
+    const bool marked = e.fecn;
     const uint64_t end = transmit(fabric_, *this, o, pkt, tail_in);
     fabric_.schedule(end, EventKind::kTxDone, index_, o);
+    if (NetWaves* w = fabric_.waves) {
+      w->departure(index_, o, marked, end);
+      w->credits(index_, o, vl, op.credits[vl]);
+      if (markers_[o]) {
+        w->fill(index_, o, ip, vl, fill_[voq_index(ip, vl, o)]);
+        w->congestion(index_, o, markers_[o]->core().outputs().cong_state);
+      }
+    }
   }
 
   void on_tx_done(unsigned o) {
@@ -362,6 +376,7 @@ class Switch : public Node {
     op.returning[vl] -= credits;
     op.credits[vl] += credits;
     if (markers_[o]) markers_[o]->set_credits(fabric_.now(), vl, op.credits[vl]);
+    if (NetWaves* w = fabric_.waves) w->credits(index_, o, vl, op.credits[vl]);
     // Only a head that was waiting for credits on this VL can go now (arbitration records
     // the least any of them needs); other waits have their own wake-ups.
     if (!op.tx_active && pending_[o] && op.credits[vl] >= op.need[vl]) arbitrate(o);
@@ -523,6 +538,11 @@ class Hca : public Node {
     f.stats.injected_packets++;
     f.stats.injected_bytes += payload;
     const uint64_t ird = cc_enabled ? ccti->ird(now, lane.qp, f.spec.sl) : 0;
+    if (NetWaves* w = fabric_.waves) {
+      w->flow_packet(static_cast<int>(flow_index), f.stats.injected_packets);
+      w->flow_ird(static_cast<int>(flow_index), ird);
+      if (cc_enabled) w->flow_ccti(static_cast<int>(flow_index), ccti->ccti(now, lane.qp, f.spec.sl));
+    }
     const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
     lane.next_allowed = end + ird;
     if (f.rate_cycles_per_byte > 0) {
@@ -544,6 +564,10 @@ class Hca : public Node {
     } else if (e.becn && cc_enabled) {
       if (e.flow >= 0) all[e.flow].stats.becn_received++;
       ccti->becn(now, e.qp, e.sl, e.slid);
+      if (NetWaves* w = fabric_.waves; w && e.flow >= 0) {
+        w->flow_becn(e.flow, all[e.flow].stats.becn_received);
+        w->flow_ccti(e.flow, ccti->core().ccti(ccti->core().flow_index(e.qp, e.sl)));
+      }
     }
     sink_.push(pkt);
     if (!sink_busy_) start_drain();

@@ -31,6 +31,7 @@
 namespace ibcc::net {
 
 class Fabric;
+class NetWaves;
 
 // Failed invariant or deadlock: the run stops and the message says what broke where.
 class ModelError : public std::runtime_error {
@@ -179,6 +180,7 @@ class Fabric : public sc_core::sc_module {
   std::vector<Flow>& flows() { return flows_; }
   const std::vector<Flow>& flows() const { return flows_; }
   Node& node(unsigned i) { return *nodes_[i]; }
+  const Node& node(unsigned i) const { return *nodes_[i]; }
   uint64_t cycles(uint64_t ps) const { return (ps + ps_per_cycle_ - 1) / ps_per_cycle_; }
   uint64_t ps(uint64_t cycles) const { return cycles * ps_per_cycle_; }
   uint64_t ps_per_cycle() const { return ps_per_cycle_; }
@@ -194,6 +196,9 @@ class Fabric : public sc_core::sc_module {
   std::vector<uint64_t> interval_end_cycle;
   std::vector<PortSample> port_samples;
   std::vector<std::vector<uint16_t>> interval_ccti;  // per log interval, per flow: CCTI at its end
+
+  // Waveforms of selected ports and flows (ibcc run --waves); null when not asked for.
+  NetWaves* waves = nullptr;
 
   // Called after every log interval (progress display).
   std::function<void(uint64_t now_ps)> on_log_tick;

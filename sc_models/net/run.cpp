@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "net/fabric.h"
 #include "net/import_opensm.h"
 #include "net/metrics.h"
+#include "net/net_waves.h"
 #include "net/units.h"
 
 namespace ibcc::net {
@@ -226,6 +228,66 @@ int run_scenario(const RunOptions& opt) {
     }
     window = {*from, *to};
   }
+  std::unique_ptr<NetWaves> waves;
+  if (!opt.waves_dir.empty()) {
+    // --trace ports=A,B,flows=C,D: a bare item continues the list before it. Without it:
+    // every linked switch port and every flow of a small fabric.
+    std::vector<std::string> ports, flows;
+    std::vector<std::string>* into = nullptr;
+    std::stringstream ss(opt.trace);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      if (item.rfind("ports=", 0) == 0) {
+        into = &ports;
+        item = item.substr(6);
+      } else if (item.rfind("flows=", 0) == 0) {
+        into = &flows;
+        item = item.substr(6);
+      }
+      if (!into || item.empty()) {
+        std::cerr << "ibcc run: error: --trace " << opt.trace << ": expected ports=SWITCH/PORT,...,flows=FLOW,...\n";
+        return 2;
+      }
+      into->push_back(item);
+    }
+    const Topology& t = fabric->topology();
+    if (opt.trace.empty()) {
+      unsigned linked = 0;
+      for (unsigned n = 0; n < t.num_switches; ++n) {
+        for (unsigned p = 1; p <= t.nodes[n].ports; ++p) {
+          if (t.wire[n][p].peer >= 0) {
+            ++linked;
+            ports.push_back(fmt::format("{}/{}", t.nodes[n].name, p));
+          }
+        }
+      }
+      for (const auto& fl : fabric->flows()) flows.push_back(fl.spec.name);
+      if (linked > 32 || flows.size() > 32) {
+        std::cerr << "ibcc run: error: --waves on a fabric this size needs --trace ports=...,flows=... "
+                     "(ibcc topo lists the congestion-tree candidates)\n";
+        return 2;
+      }
+    }
+    uint64_t from = 0, to = 0;
+    if (!opt.waves_window.empty()) {
+      const auto dots = opt.waves_window.find("..");
+      const auto a = dots == std::string::npos ? std::nullopt : parse_time_ps(opt.waves_window.substr(0, dots));
+      const auto b = dots == std::string::npos ? std::nullopt : parse_time_ps(opt.waves_window.substr(dots + 2));
+      if (!a || !b || *b <= *a) {
+        std::cerr << "ibcc run: error: --waves-window " << opt.waves_window << ": expected FROM..TO with units, e.g. 2s..2.01s\n";
+        return 2;
+      }
+      from = *a;
+      to = *b;
+    }
+    try {
+      waves = std::make_unique<NetWaves>(opt.waves_dir, *fabric, ports, flows, from, to);
+    } catch (const ScenarioError& e) {
+      std::cerr << "ibcc run: error: " << e.what() << "\n";
+      return 2;
+    }
+    fabric->waves = waves.get();
+  }
   if (opt.progress) {
     Fabric* fp = fabric.get();
     const double total_ps = static_cast<double>(s->sim.sim_time_ps);
@@ -241,12 +303,17 @@ int run_scenario(const RunOptions& opt) {
     fabric->run();
   } catch (const ModelError& e) {
     std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
+    if (waves) waves->finish();  // the waves up to the failure are what one debugs it with
     // What was measured up to the failure is still useful for debugging.
     try {
       write_outputs(opt, *s, *fabric, build_s, e.what(), window);
     } catch (const std::exception&) {
     }
     return 1;
+  }
+  if (waves) {
+    waves->finish();
+    if (!opt.quiet) std::cout << "waves: " << waves->vcd_path() << ", open with: gtkwave " << waves->gtkw_path() << "\n";
   }
   write_outputs(opt, *s, *fabric, build_s, "", window);
   return 0;

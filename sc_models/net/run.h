@@ -22,6 +22,9 @@ struct RunOptions {
   std::optional<std::string> log_interval;
   std::optional<std::string> window;    // metrics window "FROM..TO" (times with units)
   std::string opensm_conf;              // cc settings from an opensm.conf (before --set)
+  std::string waves_dir;                // --waves DIR: network.vcd + network.gtkw
+  std::string trace;                    // --trace ports=S/P,...,flows=F,...
+  std::string waves_window;             // --waves-window FROM..TO
   bool quiet = false;
   // Called after every log interval with the fraction done and a description (progress bar).
   std::function<void(double fraction, const std::string& what)> progress;

@@ -1,0 +1,38 @@
+#include "common/gtkw.h"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace ibcc {
+namespace {
+constexpr unsigned kGroupBegin = 0x800200;
+constexpr unsigned kGroupEnd = 0x1000200;
+}  // namespace
+
+void write_gtkw(const std::string& path, const std::string& dump, const std::vector<WaveGroup>& groups,
+                const std::string& scope, const WaveMarker& marker, const std::string& writer) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path);
+  f << "[*] GTKWave save file written by " << writer << "\n";
+  f << "[dumpfile] \"" << std::filesystem::absolute(dump).string() << "\"\n";
+  if (marker.time_ps != 0) {
+    // Show the cycles before and after the marker, marker on it.
+    const uint64_t window = 12ull * marker.period_ps;
+    f << "[timestart] " << (marker.time_ps > window ? marker.time_ps - window : 0) << "\n";
+    f << "*-14.000000 " << marker.time_ps << " -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
+  } else {
+    f << "[timestart] 0\n";
+    f << "*-14.000000 0 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n";
+  }
+  f << "[size] 1600 900\n[pos] 0 0\n[sst_expanded] 1\n[signals_width] 300\n[sst_width] 200\n";
+  for (const WaveGroup& g : groups) {
+    f << "@" << std::hex << kGroupBegin << std::dec << "\n-" << g.name << "\n";
+    for (const WaveSignal& s : g.signals) {
+      f << "@" << std::hex << s.flags << std::dec << "\n" << scope << s.name << "\n";
+    }
+    f << "@" << std::hex << kGroupEnd << std::dec << "\n-" << g.name << "\n";
+  }
+}
+
+}  // namespace ibcc
