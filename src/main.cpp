@@ -200,7 +200,14 @@ int sc_main(int argc, char** argv) {
       if (import_out.empty()) {
         std::cout << yaml;
       } else {
-        std::ofstream(import_out) << yaml;
+        const std::filesystem::path parent = std::filesystem::path(import_out).parent_path();
+        if (!parent.empty()) std::filesystem::create_directories(parent);
+        std::ofstream f(import_out);
+        f << yaml;
+        if (!f.good()) {
+          std::cerr << "ibcc import: error: cannot write " << import_out << "\n";
+          return 2;
+        }
       }
       return 0;
     } catch (const std::exception& e) {

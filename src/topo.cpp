@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -139,7 +140,10 @@ void write_expanded(const std::string& file, const Scenario& s, const std::strin
     for (const auto& r : s.fabric.updown_roots) root["fabric"]["updown_roots"].push_back(r);
     root["fabric"]["updown_roots"].SetStyle(YAML::EmitterStyle::Flow);
   }
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
   std::ofstream out(path);
+  if (!out) throw net::ScenarioError("--write " + path + ": cannot write the file");
   out << "# Expanded by `ibcc topo " << file << " --write " << path << "`: the generated topology as explicit data.\n";
   out << root << "\n";
 }
