@@ -243,13 +243,11 @@ int sc_main(int argc, char** argv) {
         return 2;
       }
     }
-    for (const auto& kv : run_sets) {
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        std::cerr << "ibcc run: error: --set " << kv << ": expected KEY=VALUE\n";
-        return 2;
-      }
-      run.overrides.push_back({kv.substr(0, eq), kv.substr(eq + 1)});
+    try {
+      for (const auto& kv : run_sets) run.overrides.push_back(ibcc::net::parse_override(kv));
+    } catch (const ibcc::net::ScenarioError& e) {
+      std::cerr << "ibcc run: error: " << e.what() << "\n";
+      return 2;
     }
     try {
       const int rc = ibcc::net::run_scenario(run);

@@ -160,11 +160,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     // Every point must be a valid scenario before anything runs.
     for (const auto& p : points) {
       std::vector<net::Override> ov;
-      for (const auto& kv : opt.sets) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) throw SweepError("--set " + kv + ": expected KEY=VALUE");
-        ov.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-      }
+      for (const auto& kv : opt.sets) ov.push_back(net::parse_override(kv));
       for (const auto& [k, v] : p.settings) ov.emplace_back(k, v, "--grid " + k + "=" + v);
       if (!opt.sim_time.empty()) ov.emplace_back("sim.time", opt.sim_time, "--sim-time " + opt.sim_time);
       const net::Scenario sc = net::load_scenario(opt.scenario, ov);

@@ -153,11 +153,7 @@ void write_expanded(const std::string& file, const Scenario& s, const std::strin
 int run_topo(const TopoOptions& opt) {
   try {
     std::vector<net::Override> ov;
-    for (const auto& kv : opt.sets) {
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos || eq == 0) throw net::ScenarioError("--set " + kv + ": expected KEY=VALUE");
-      ov.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    }
+    for (const auto& kv : opt.sets) ov.push_back(net::parse_override(kv));
     const Scenario s = net::load_scenario(opt.scenario, ov);
     const Topology t = net::build_topology(s);
     // Every flow's routes must exist (as ibcc run checks before simulating).

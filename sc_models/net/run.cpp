@@ -218,15 +218,13 @@ int run_scenario(const RunOptions& opt) {
   // Metrics window: --window FROM..TO, else the second half of the run.
   MetricsWindow window{s->sim.sim_time_ps / 2, 0};
   if (opt.window) {
-    const auto dots = opt.window->find("..");
-    const auto from = dots == std::string::npos ? std::nullopt : parse_time_ps(opt.window->substr(0, dots));
-    const auto to = dots == std::string::npos ? std::nullopt : parse_time_ps(opt.window->substr(dots + 2));
-    if (!from || !to || *to <= *from || *to > s->sim.sim_time_ps) {
+    const auto range = parse_time_range_ps(*opt.window);
+    if (!range || range->second > s->sim.sim_time_ps) {
       std::cerr << "ibcc run: error: --window " << *opt.window
                 << ": expected FROM..TO with times and units inside the run, e.g. 2.5s..5s\n";
       return 2;
     }
-    window = {*from, *to};
+    window = {range->first, range->second};
   }
   std::unique_ptr<NetWaves> waves;
   if (!opt.waves_dir.empty()) {
@@ -270,15 +268,12 @@ int run_scenario(const RunOptions& opt) {
     }
     uint64_t from = 0, to = 0;
     if (!opt.waves_window.empty()) {
-      const auto dots = opt.waves_window.find("..");
-      const auto a = dots == std::string::npos ? std::nullopt : parse_time_ps(opt.waves_window.substr(0, dots));
-      const auto b = dots == std::string::npos ? std::nullopt : parse_time_ps(opt.waves_window.substr(dots + 2));
-      if (!a || !b || *b <= *a) {
+      const auto range = parse_time_range_ps(opt.waves_window);
+      if (!range) {
         std::cerr << "ibcc run: error: --waves-window " << opt.waves_window << ": expected FROM..TO with units, e.g. 2s..2.01s\n";
         return 2;
       }
-      from = *a;
-      to = *b;
+      std::tie(from, to) = *range;
     }
     try {
       waves = std::make_unique<NetWaves>(opt.waves_dir, *fabric, ports, flows, from, to);

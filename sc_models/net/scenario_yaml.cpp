@@ -750,6 +750,12 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
 
 }  // namespace
 
+Override parse_override(const std::string& kv) {
+  const auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) throw ScenarioError("--set " + kv + ": expected KEY=VALUE");
+  return Override(kv.substr(0, eq), kv.substr(eq + 1));
+}
+
 Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
                             const std::vector<Override>& overrides) {
   YAML::Node root;

@@ -26,6 +26,9 @@ struct Override {
   std::string origin;  // how the user gave it, for messages (default "--set KEY=VALUE")
 };
 
+// "KEY=VALUE" as the command line gives it (--set); ScenarioError if there is no '=' or key.
+Override parse_override(const std::string& key_equals_value);
+
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides = {});
 Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
                             const std::vector<Override>& overrides = {});

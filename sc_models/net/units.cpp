@@ -44,6 +44,15 @@ std::optional<uint64_t> parse_time_ps(const std::string& text) {
   return static_cast<uint64_t>(std::llround(*v));
 }
 
+std::optional<std::pair<uint64_t, uint64_t>> parse_time_range_ps(const std::string& text) {
+  const auto dots = text.find("..");
+  if (dots == std::string::npos) return std::nullopt;
+  const auto from = parse_time_ps(text.substr(0, dots));
+  const auto to = parse_time_ps(text.substr(dots + 2));
+  if (!from || !to || *to <= *from) return std::nullopt;
+  return std::make_pair(*from, *to);
+}
+
 std::optional<double> parse_rate_bps(const std::string& text) { return parse_with(text, kRateUnits, false); }
 
 std::optional<uint64_t> parse_bytes(const std::string& text) {

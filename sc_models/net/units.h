@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace ibcc::net {
 
@@ -15,6 +16,8 @@ std::optional<uint64_t> parse_time_ps(const std::string& text);
 std::optional<double> parse_rate_bps(const std::string& text);
 // Size in bytes: B, KB, MB (decimal), KiB, MiB (binary); a bare number is bytes.
 std::optional<uint64_t> parse_bytes(const std::string& text);
+// A time range "FROM..TO" (each a time with a unit), FROM < TO; nullopt otherwise.
+std::optional<std::pair<uint64_t, uint64_t>> parse_time_range_ps(const std::string& text);
 // Frequency in Hz: Hz, kHz, MHz, GHz.
 std::optional<uint64_t> parse_hz(const std::string& text);
 
