@@ -2,22 +2,16 @@
 // delivers, and that a fault built into the model is caught.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "net/fabric.h"
 #include "net/scenario_yaml.h"
+#include "tests/net/base_scenario.h"
 
 namespace ibcc::net {
 namespace {
 
-std::string base_text() {
-  std::ifstream in(std::string(IBCC_SOURCE_DIR) + "/tests/scenarios/base.yaml");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::base_text;
 
 // Two saturating flows into H3 over QDR links: H3's link is the bottleneck; each flow gets
 // half of its payload rate, and the run ends with every invariant intact.

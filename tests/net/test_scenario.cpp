@@ -1,22 +1,16 @@
 // Units, the scenario reader and its errors, --set overrides.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "net/scenario_yaml.h"
+#include "tests/net/base_scenario.h"
 #include "net/units.h"
 
 namespace ibcc::net {
 namespace {
 
-std::string base_text() {
-  std::ifstream in(std::string(IBCC_SOURCE_DIR) + "/tests/scenarios/base.yaml");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::base_text;
 
 TEST(Units, ParseWhatScenariosWrite) {
   EXPECT_EQ(parse_time_ps("5ns"), 5000u);
