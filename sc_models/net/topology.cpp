@@ -30,21 +30,32 @@ const std::vector<std::pair<unsigned, unsigned>>& switch_neighbours(const Topolo
   return t.switch_links[sw];
 }
 
-void route_shortest(Topology& t, unsigned hca, unsigned leaf, unsigned leaf_port) {
-  const uint16_t dlid = t.nodes[hca].lid;
+// Hops from the nearest of `sources` to every switch over switch links, moving from u to v
+// only where may_move(u, v); kInf where unreachable.
+template <typename MayMove>
+std::vector<unsigned> hops_from(const Topology& t, const std::vector<unsigned>& sources, MayMove may_move) {
   std::vector<unsigned> dist(t.num_switches, kInf);
-  std::deque<unsigned> q{leaf};
-  dist[leaf] = 0;
+  std::deque<unsigned> q;
+  for (unsigned src : sources) {
+    dist[src] = 0;
+    q.push_back(src);
+  }
   while (!q.empty()) {
     const unsigned u = q.front();
     q.pop_front();
     for (const auto& [p, v] : switch_neighbours(t, u)) {
-      if (dist[v] == kInf) {
+      if (dist[v] == kInf && may_move(u, v)) {
         dist[v] = dist[u] + 1;
         q.push_back(v);
       }
     }
   }
+  return dist;
+}
+
+void route_shortest(Topology& t, unsigned hca, unsigned leaf, unsigned leaf_port) {
+  const uint16_t dlid = t.nodes[hca].lid;
+  const std::vector<unsigned> dist = hops_from(t, {leaf}, [](unsigned, unsigned) { return true; });
   for (unsigned sw = 0; sw < t.num_switches; ++sw) {
     if (sw == leaf) {
       t.lft[sw][dlid] = static_cast<uint16_t>(leaf_port);
@@ -67,20 +78,8 @@ void route_updown(Topology& t, const std::vector<unsigned>& rank, unsigned hca, 
   auto up = [&](unsigned from, unsigned to) {
     return rank[to] < rank[from] || (rank[to] == rank[from] && to < from);
   };
-  // d_down[s]: hops from s to the leaf using down moves only (BFS from the leaf going up).
-  std::vector<unsigned> d_down(t.num_switches, kInf);
-  std::deque<unsigned> q{leaf};
-  d_down[leaf] = 0;
-  while (!q.empty()) {
-    const unsigned v = q.front();
-    q.pop_front();
-    for (const auto& [p, s] : switch_neighbours(t, v)) {
-      if (up(v, s) && d_down[s] == kInf) {
-        d_down[s] = d_down[v] + 1;
-        q.push_back(s);
-      }
-    }
-  }
+  // d_down[s]: hops from s to the leaf using down moves only (a search from the leaf going up).
+  const std::vector<unsigned> d_down = hops_from(t, {leaf}, up);
   // d_any[s]: go up some hops, then down. Up-neighbours come earlier in (rank, index) order.
   std::vector<unsigned> order(t.num_switches);
   for (unsigned i = 0; i < order.size(); ++i) order[i] = i;
@@ -238,28 +237,14 @@ Topology build_topology(const Scenario& s) {
   const std::string& r = s.fabric.routing;
   std::vector<unsigned> rank;
   if (r == "updown") {
-    rank.assign(t.num_switches, kInf);
-    std::deque<unsigned> q;
+    std::vector<unsigned> roots;
     for (const auto& root : s.fabric.updown_roots) {
       const int n = t.find(root);
       if (n < 0 || !t.nodes[n].is_switch) fail_at(s, 0, "fabric.updown_roots: no switch named '" + root + "'");
-      rank[n] = 0;
-      q.push_back(static_cast<unsigned>(n));
+      roots.push_back(static_cast<unsigned>(n));
     }
-    if (q.empty()) {
-      rank[0] = 0;
-      q.push_back(0);
-    }
-    while (!q.empty()) {
-      const unsigned u = q.front();
-      q.pop_front();
-      for (const auto& [p, v] : switch_neighbours(t, u)) {
-        if (rank[v] == kInf) {
-          rank[v] = rank[u] + 1;
-          q.push_back(v);
-        }
-      }
-    }
+    if (roots.empty()) roots.push_back(0);
+    rank = hops_from(t, roots, [](unsigned, unsigned) { return true; });
   }
   if (r == "dor" && (s.mesh_x == 0 || s.mesh_x * s.mesh_y != t.num_switches)) {
     fail_at(s, 0, "fabric.routing: dor needs a generated mesh or torus (topology.generate.family: mesh|torus)");
