@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "net/metrics.h"
 #include "net/scenario_yaml.h"
 #include "progress.h"
 
@@ -165,17 +166,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       if (!opt.sim_time.empty()) ov.emplace_back("sim.time", opt.sim_time, "--sim-time " + opt.sim_time);
       const net::Scenario sc = net::load_scenario(opt.scenario, ov);
       // The metric names these runs will have (net/metrics.h), checked before anything runs.
-      std::set<std::string> names = {"total", "jain", "tvv", "fecn", "becn", "cnps", "peak_buffer_credits"};
-      std::set<std::string> groups;
-      for (const auto& f : sc.flows) {
-        names.insert("throughput." + f.name);
-        if (!f.group.empty()) groups.insert(f.group);
-      }
-      for (const auto& g : groups) {
-        names.insert("group_total." + g);
-        names.insert("group_mean." + g);
-        if (g == "victim" || g == "contributors") names.insert(g);
-      }
+      const std::set<std::string> names = net::metric_names(sc);
       for (const auto& m : opt.metrics) {
         if (names.count(m)) continue;
         std::string list;

@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <random>
 
 #include <fmt/format.h>
@@ -113,6 +114,7 @@ class Switch : public Node {
   unsigned ports() const { return nports_; }
   uint64_t latency = 0;
   bool fill_from_head = false;
+  bool credit_in_order = false;
 
   uint64_t queued_packets() const {
     uint64_t n = 0;
@@ -203,6 +205,7 @@ class Switch : public Node {
     std::array<int, cc::FecnMarker::kMaxVls> first_ready;
     first_ready.fill(-1);
     const uint64_t* req = &requests_[o * words_];
+    uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
     // Visit the requesting (input, VL) pairs from the round-robin pointer on, wrapping once.
     // Round robin starts the first that may go; with VLArbitration tables, the first that may
     // go on each VL is noted and the tables choose the VL.
@@ -215,7 +218,12 @@ class Switch : public Node {
           const unsigned idx = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
           bits &= bits - 1;
           if (idx >= to) break;
-          if (!may_go(o, idx, ignore_credits, &next_eligible)) continue;
+          if (held & (1u << (idx % nvl_))) continue;
+          if (!may_go(o, idx, ignore_credits, &next_eligible)) {
+            // In order: the first head that lacks credits holds its VL until they are back.
+            if (credit_in_order && op.need[idx % nvl_] != UINT32_MAX) held |= 1u << (idx % nvl_);
+            continue;
+          }
           if (!tables) {
             begin(o, idx);
             return;
@@ -411,6 +419,7 @@ class Hca : public Node {
   bool cc_enabled = false;
   bool becn_in_ack = false;
   uint64_t hiccup_period = 0, hiccup_duration = 0;
+  uint64_t completion_cycles = 0;
   bool leak_one_credit = false, lose_one_packet = false;
 
   void handle(const Event& e) override {
@@ -465,14 +474,29 @@ class Hca : public Node {
     const auto& sc = fabric_.scenario();
     std::vector<Flow>& all = fabric_.flows();
     uint64_t next = UINT64_MAX;
+    // Ping-pong answers next (the probe's reply is what its application waits for).
+    if (!replies_.empty()) {
+      Reply& r = replies_.front();
+      const uint64_t ready = std::max(r.ready, paced_until(all[r.flow].spec.qp, all[r.flow].spec.sl));
+      if (ready > now) {
+        next = ready;
+      } else {
+        const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(r.left, sc.fabric.mtu));
+        const uint32_t wire = fabric_.wire_bytes(payload);
+        const unsigned vl = sc.fabric.sl_to_vl[all[r.flow].spec.sl];
+        if (ignore_credits || o.credits[vl] >= Fabric::credits_of(wire)) {
+          send_reply(r, vl, payload, wire);
+          return;
+        }
+      }
+    }
     const size_t n = flows.size();
     for (size_t k = 0; k < n; ++k) {
       const size_t idx = (rr_ + k) % n;
       Flow& f = all[flows[idx]];
       if (now >= f.stop_cycle) continue;
-      const uint64_t flow_ready = std::max(f.next_allowed, f.start_cycle);
-      if (flow_ready > now) {
-        next = std::min(next, flow_ready);
+      if (f.start_cycle > now) {
+        next = std::min(next, f.start_cycle);
         continue;
       }
       const unsigned vl = sc.fabric.sl_to_vl[f.spec.sl];
@@ -480,11 +504,34 @@ class Hca : public Node {
       for (size_t m = 0; m < nl; ++m) {
         const size_t li = (f.lane_rr + m) % nl;
         Flow::Lane& lane = f.lanes[li];
-        if (lane.next_allowed > now) {
-          next = std::min(next, lane.next_allowed);
+        if (lane.message_left == 0) {
+          // A new message: a ping waits for the previous answer, an offered-rate flow for
+          // its application to create the next message.
+          if (f.spec.pingpong) {
+            if (f.pp_waiting) continue;  // the answer's arrival wakes us
+            if (f.pp_next > now) {
+              next = std::min(next, f.pp_next);
+              continue;
+            }
+          }
+          uint64_t created = now;
+          if (f.rate_cycles_per_byte > 0) {
+            const uint64_t due = static_cast<uint64_t>(std::ceil(f.next_message_cycle));
+            if (due > now) {
+              next = std::min(next, due);
+              continue;
+            }
+            created = due;
+          }
+          new_message(f, lane, created);
+        }
+        // The IRD spaces the packets of what the CCTI throttles (a QP, or an SL with
+        // SL-based control), however many messages or flows share it.
+        const uint64_t paced = paced_until(lane.qp, f.spec.sl);
+        if (paced > now) {
+          next = std::min(next, paced);
           continue;
         }
-        if (lane.message_left == 0) new_message(f, lane);
         const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
         const uint32_t wire = fabric_.wire_bytes(payload);
         const uint32_t credits = Fabric::credits_of(wire);
@@ -502,16 +549,81 @@ class Hca : public Node {
   uint64_t cnp_queue_packets() const { return cnps_.count; }
 
  private:
-  void new_message(Flow& f, Flow::Lane& lane) {
+  // A ping-pong answer being sent back to the ping's source.
+  struct Reply {
+    unsigned flow = 0;
+    uint16_t dlid = 0;
+    uint64_t left = 0;         // bytes still to send
+    uint64_t ready = 0;        // the answer may start (ping drained + completion latency)
+    uint64_t ping_cycle = 0;   // the ping's creation
+  };
+
+  // IRD pacing per CCTI entry (Congestion Control Table index owner: QP or SL).
+  uint64_t paced_until(uint32_t qp, uint32_t sl) const {
+    return ccti ? ird_until_[ccti->core().flow_index(qp, sl)] : 0;
+  }
+  void pace(uint32_t qp, uint32_t sl, uint64_t until) {
+    if (ccti) ird_until_[ccti->core().flow_index(qp, sl)] = until;
+  }
+
+  void new_message(Flow& f, Flow::Lane& lane, uint64_t created) {
     lane.message_left = f.spec.message_bytes;
-    if (f.dst >= 0) return;
-    std::uniform_real_distribution<double> u01(0, 1);
-    if (!f.hot_lids.empty() && u01(rng_) < f.spec.hot_share) {
-      lane.dlid = f.hot_lids[rng_() % f.hot_lids.size()];
-    } else {
-      lane.dlid = f.uniform_lids[rng_() % f.uniform_lids.size()];
+    lane.create_cycle = created;
+    if (f.rate_cycles_per_byte > 0) {
+      f.next_message_cycle += static_cast<double>(f.spec.message_bytes) * f.rate_cycles_per_byte;
     }
-    lane.qp = f.spec.qp + lane.dlid;
+    if (f.spec.pingpong) f.pp_waiting = true;
+    if (f.dst < 0) {
+      if (f.spec.dst_order == DstOrder::kSequence) {
+        lane.dlid = f.uniform_lids[f.next_dst];
+        f.next_dst = (f.next_dst + 1) % f.uniform_lids.size();
+      } else {
+        std::uniform_real_distribution<double> u01(0, 1);
+        if (!f.hot_lids.empty() && u01(rng_) < f.spec.hot_share) {
+          lane.dlid = f.hot_lids[rng_() % f.hot_lids.size()];
+        } else {
+          lane.dlid = f.uniform_lids[rng_() % f.uniform_lids.size()];
+        }
+      }
+    }
+    switch (f.spec.qp_policy) {
+      case QpPolicy::kPerFlow: lane.qp = f.spec.qp; break;
+      case QpPolicy::kPerDestination: lane.qp = f.spec.qp + lane.dlid; break;
+      case QpPolicy::kPerSl: lane.qp = f.spec.sl; break;
+    }
+  }
+
+  void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
+    const uint64_t now = fabric_.now();
+    Flow& f = fabric_.flows()[r.flow];
+    tlm_generic_payload* pkt = fabric_.pool().alloc();
+    IbExtension& e = ib(pkt);
+    e.slid = fabric_.topology().nodes[index_].lid;
+    e.dlid = r.dlid;
+    e.sl = static_cast<uint8_t>(f.spec.sl);
+    e.vl = static_cast<uint8_t>(vl);
+    e.opcode = Opcode::kData;
+    e.qp = f.spec.qp;
+    e.payload_bytes = payload;
+    e.wire_bytes = wire;
+    e.credits = Fabric::credits_of(wire);
+    e.inject_cycle = now;
+    e.create_cycle = r.ready;
+    e.ping_cycle = r.ping_cycle;
+    e.reply = true;
+    e.flow = static_cast<int32_t>(r.flow);
+    r.left -= payload;
+    e.last = r.left == 0;
+    pkt->set_command(tlm::TLM_WRITE_COMMAND);
+    pkt->set_data_length(payload);
+    ++fabric_.injected;
+    // The answer is paced by this HCA's CCTI for the flow's QP, like any data it sends.
+    const uint64_t ird = cc_enabled ? ccti->ird(now, e.qp, f.spec.sl) : 0;
+    const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
+    pace(e.qp, f.spec.sl, end + ird);
+    if (e.last) replies_.pop_front();
+    host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
+    fabric_.schedule(end, EventKind::kTxDone, index_, 1);
   }
 
   void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
@@ -530,10 +642,12 @@ class Hca : public Node {
     e.wire_bytes = wire;
     e.credits = credits;
     e.inject_cycle = now;
+    e.create_cycle = lane.create_cycle;
     e.flow = static_cast<int32_t>(flow_index);
     pkt->set_command(tlm::TLM_WRITE_COMMAND);
     pkt->set_data_length(payload);
     lane.message_left -= payload;
+    e.last = lane.message_left == 0;
     ++fabric_.injected;
     f.stats.injected_packets++;
     f.stats.injected_bytes += payload;
@@ -544,10 +658,7 @@ class Hca : public Node {
       if (cc_enabled) w->flow_ccti(static_cast<int>(flow_index), ccti->ccti(now, lane.qp, f.spec.sl));
     }
     const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
-    lane.next_allowed = end + ird;
-    if (f.rate_cycles_per_byte > 0) {
-      f.next_allowed = now + static_cast<uint64_t>(std::ceil(payload * f.rate_cycles_per_byte));
-    }
+    pace(lane.qp, f.spec.sl, end + ird);
     host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
     fabric_.schedule(end, EventKind::kTxDone, index_, 1);
   }
@@ -584,7 +695,7 @@ class Hca : public Node {
     c.opcode = becn_in_ack ? Opcode::kAck : Opcode::kCnp;
     c.qp = data.qp;
     c.payload_bytes = 0;
-    c.wire_bytes = Fabric::kHeaderBytes + 6;  // + padding to a 32-byte CNP
+    c.wire_bytes = becn_in_ack ? fabric_.scenario().fabric.ack_bytes : fabric_.scenario().fabric.cnp_bytes;
     c.credits = Fabric::credits_of(c.wire_bytes);
     c.inject_cycle = fabric_.now();
     c.flow = data.flow;
@@ -622,11 +733,34 @@ class Hca : public Node {
       lose_one_packet = false;  // the fault: the packet vanishes without being counted
     } else {
       if (e.opcode == Opcode::kData && e.flow >= 0) {
-        FlowStats& st = fabric_.flows()[e.flow].stats;
+        Flow& f = fabric_.flows()[e.flow];
+        FlowStats& st = f.stats;
+        const uint64_t now = fabric_.now();
         st.delivered_bytes += e.payload_bytes;
         st.delivered_packets++;
         st.interval_bytes += e.payload_bytes;
-        st.latency_cycles_sum += fabric_.now() - e.inject_cycle;
+        const bool record = fabric_.in_stats_window();
+        if (record) st.packet_latency.add(now - e.create_cycle);
+        if (e.last) {
+          const uint64_t done = now + completion_cycles;
+          if (record) st.message_latency.add(done - e.create_cycle);
+          if (f.spec.pingpong && !e.reply) {
+            // The ping is in: answer it with a message of the same size.
+            Reply r;
+            r.flow = static_cast<unsigned>(e.flow);
+            r.dlid = e.slid;
+            r.left = f.spec.message_bytes;
+            r.ready = done;
+            r.ping_cycle = e.create_cycle;
+            replies_.push_back(r);
+            wake(done);
+          } else if (f.spec.pingpong) {
+            if (record) st.pingpong_rtt.add(done - e.ping_cycle);
+            f.pp_waiting = false;
+            f.pp_next = done + fabric_.cycles(f.spec.pingpong_gap_ps);
+            static_cast<Hca&>(fabric_.node(f.src)).wake(f.pp_next);
+          }
+        }
       }
       ++fabric_.delivered;
       pkt->release();
@@ -636,6 +770,10 @@ class Hca : public Node {
 
   std::mt19937_64 rng_;
   PacketFifo cnps_;
+  std::deque<Reply> replies_;
+ public:
+  std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
+ private:
   PacketFifo sink_;
   bool sink_busy_ = false;
   uint64_t host_ready_ = 0;
@@ -670,6 +808,7 @@ void Fabric::build() {
       auto sw = std::make_unique<Switch>(tn.name.c_str(), *this, n, tn.ports);
       sw->latency = cycles(s_.fabric.switch_latency_ps);
       sw->fill_from_head = s_.fabric.fill_from_head;
+      sw->credit_in_order = s_.fabric.credit_in_order;
       nodes_.push_back(std::move(sw));
     } else {
       nodes_.push_back(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed));
@@ -784,9 +923,16 @@ void Fabric::build() {
       if (f.uniform_lids.empty()) f.spec.hot_share = 1.0;
       f.lanes.resize(fs.outstanding);
     }
+    if (!fs.dst.empty()) {
+      f.lanes.resize(fs.pingpong ? 1 : fs.outstanding, f.lanes.front());
+      if (fs.qp_policy == QpPolicy::kPerSl) {
+        for (auto& lane : f.lanes) lane.qp = fs.sl;
+      }
+    }
     f.start_cycle = cycles(fs.start_ps);
     f.stop_cycle = fs.stop_ps == UINT64_MAX ? UINT64_MAX : cycles(fs.stop_ps);
     if (fs.rate_bps > 0) f.rate_cycles_per_byte = 8.0 * 1e12 / fs.rate_bps / static_cast<double>(ps_per_cycle_);
+    f.next_message_cycle = static_cast<double>(f.start_cycle);
     flows_.push_back(std::move(f));
   }
   const uint32_t qps = s_.cc.ca.num_qps;
@@ -800,6 +946,7 @@ void Fabric::build() {
     h.sink_cycles_per_byte = s_.fabric.hca_sink_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_sink_bps / ps_per_cycle_ : link_cpb;
     h.hiccup_period = s_.fabric.sink_hiccup.period_ps ? cycles(s_.fabric.sink_hiccup.period_ps) : 0;
     h.hiccup_duration = cycles(s_.fabric.sink_hiccup.duration_ps);
+    h.completion_cycles = cycles(s_.fabric.hca_completion_latency_ps);
     if (s_.cc.enabled) {
       cc::CctiBlockParams cp;
       cp.num_qps = qps;
@@ -810,6 +957,7 @@ void Fabric::build() {
       const double cpb = std::max(link_cpb, h.host_cycles_per_byte);
       const uint32_t mtu_tx = static_cast<uint32_t>(std::ceil(wire_bytes(s_.fabric.mtu) * cpb));
       h.ccti = std::make_unique<CctiPort>(cp, s_.cc.ca, mtu_tx);
+      h.ird_until_.assign(s_.cc.ca.sl_based ? cc::CctiBlock::kNumSls : qps, 0);
     }
   }
   for (unsigned i = 0; i < flows_.size(); ++i) {

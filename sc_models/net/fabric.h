@@ -23,6 +23,7 @@
 
 #include "net/cc_adapters.h"
 #include "net/event_calendar.h"
+#include "net/latency_histogram.h"
 #include "net/packet.h"
 #include "net/scenario.h"
 #include "net/scenario_yaml.h"
@@ -125,7 +126,13 @@ struct FlowStats {
   uint64_t fecn_marked = 0;    // data packets that arrived with FECN
   uint64_t becn_received = 0;  // BECNs the source took for this flow
   uint64_t interval_bytes = 0;
-  uint64_t latency_cycles_sum = 0;
+  // Inside the statistics window (Fabric::set_stats_window): each data packet from its
+  // message's creation to the end of its drain at the sink (source queueing, IRD waits, the
+  // fabric, the sink); each message from creation to its completion (last packet drained +
+  // the HCA's completion latency); each ping-pong round trip. Core cycles.
+  LatencyHistogram packet_latency;
+  LatencyHistogram message_latency;
+  LatencyHistogram pingpong_rtt;
 };
 
 struct Flow {
@@ -135,17 +142,23 @@ struct Flow {
   std::vector<uint16_t> uniform_lids, hot_lids;
   uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
   double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
-  uint64_t next_allowed = 0;        // offered-rate pacing
-  // A message in progress: its destination, QP, bytes left and IRD pacing.
+  // Offered-rate flows: the application creates a message every message_bytes at the rate
+  // (open loop: messages the source cannot send yet wait, and their wait counts in latency).
+  double next_message_cycle = 0;
+  size_t next_dst = 0;              // DstOrder::kSequence: index into uniform_lids
+  // A message in progress: its destination, QP, bytes left, creation and IRD pacing.
   struct Lane {
     uint16_t dlid = 0;
     uint32_t qp = 0;
     uint64_t message_left = 0;
-    uint64_t next_allowed = 0;
+    uint64_t create_cycle = 0;
   };
   std::vector<Lane> lanes;
   unsigned lane_rr = 0;
   uint32_t psn = 0;
+  // Ping-pong: a ping is out (waiting for its answer); the next may leave at pp_next.
+  bool pp_waiting = false;
+  uint64_t pp_next = 0;
   FlowStats stats;
 };
 
@@ -185,7 +198,13 @@ class Fabric : public sc_core::sc_module {
   uint64_t ps(uint64_t cycles) const { return cycles * ps_per_cycle_; }
   uint64_t ps_per_cycle() const { return ps_per_cycle_; }
   unsigned num_vls() const { return s_.fabric.vls; }
-  uint32_t wire_bytes(uint32_t payload) const { return payload + kHeaderBytes; }
+  uint32_t wire_bytes(uint32_t payload) const { return payload + s_.fabric.data_header_bytes; }
+  // Latencies are recorded for deliveries in [from, to) only (the metrics window).
+  void set_stats_window(uint64_t from_ps, uint64_t to_ps) {
+    stats_from_ = cycles(from_ps);
+    stats_to_ = to_ps ? cycles(to_ps) : UINT64_MAX;
+  }
+  bool in_stats_window() const { return now_ >= stats_from_ && now_ < stats_to_; }
   static uint32_t credits_of(uint32_t wire_bytes) { return (wire_bytes + 63) / 64; }
   void progress() { last_progress_ = now_; }
 
@@ -207,7 +226,7 @@ class Fabric : public sc_core::sc_module {
   void check_invariants() const;
   std::string deadlock_report() const;
 
-  static constexpr uint32_t kHeaderBytes = 26;  // LRH 8 + BTH 12 + ICRC 4 + VCRC 2
+  static constexpr uint32_t kHeaderBytes = 26;  // default data header: LRH 8 + BTH 12 + ICRC 4 + VCRC 2
 
  private:
   void pump();
@@ -222,6 +241,7 @@ class Fabric : public sc_core::sc_module {
   uint64_t deadlock_cycles_;
   uint64_t now_ = 0;
   uint64_t seq_ = 0;
+  uint64_t stats_from_ = 0, stats_to_ = UINT64_MAX;
   uint64_t last_progress_ = 0;
   EventCalendar<Event> queue_;
   PacketPool pool_;

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "net/fabric.h"
+#include "net/latency_histogram.h"
+#include "net/scenario.h"
 #include "net/units.h"
 
 namespace ibcc::net {
@@ -109,7 +111,63 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
     if (t > w.from_ps && t <= end_ps) peak = std::max(peak, p.peak);
   }
   m["peak_buffer_credits"] = peak;
+  // Latencies, per group and over all flows.
+  const double us_per_cycle = static_cast<double>(f.ps_per_cycle()) / 1e6;
+  auto add_latency = [&](const std::string& suffix, const std::vector<size_t>& members) {
+    LatencyHistogram pkt, msg, rtt;
+    for (size_t j : members) {
+      pkt.merge(flows[j].stats.packet_latency);
+      msg.merge(flows[j].stats.message_latency);
+      rtt.merge(flows[j].stats.pingpong_rtt);
+    }
+    if (pkt.count()) {
+      m["latency_mean_us" + suffix] = pkt.mean() * us_per_cycle;
+      m["latency_p50_us" + suffix] = static_cast<double>(pkt.quantile(0.50)) * us_per_cycle;
+      m["latency_p99_us" + suffix] = static_cast<double>(pkt.quantile(0.99)) * us_per_cycle;
+      m["latency_p999_us" + suffix] = static_cast<double>(pkt.quantile(0.999)) * us_per_cycle;
+      m["latency_max_us" + suffix] = static_cast<double>(pkt.max()) * us_per_cycle;
+    }
+    if (msg.count()) {
+      m["message_p50_us" + suffix] = static_cast<double>(msg.quantile(0.50)) * us_per_cycle;
+      m["message_p99_us" + suffix] = static_cast<double>(msg.quantile(0.99)) * us_per_cycle;
+    }
+    if (rtt.count() && !suffix.empty()) {
+      m["pingpong_min_us" + suffix] = static_cast<double>(rtt.min()) * us_per_cycle / 2;
+      m["pingpong_avg_us" + suffix] = rtt.mean() * us_per_cycle / 2;
+      m["pingpong_max_us" + suffix] = static_cast<double>(rtt.max()) * us_per_cycle / 2;
+    }
+  };
+  std::vector<size_t> everyone(flows.size());
+  for (size_t j = 0; j < flows.size(); ++j) everyone[j] = j;
+  add_latency("", everyone);
+  for (const auto& [g, members] : groups) {
+    if (!g.empty()) add_latency("." + g, members);
+  }
   return m;
+}
+
+std::set<std::string> metric_names(const Scenario& s) {
+  std::set<std::string> names = {"total", "jain", "tvv", "fecn", "becn", "cnps", "peak_buffer_credits"};
+  const char* latency[] = {"latency_mean_us", "latency_p50_us", "latency_p99_us", "latency_p999_us", "latency_max_us",
+                           "message_p50_us", "message_p99_us"};
+  for (const char* l : latency) names.insert(l);
+  std::set<std::string> groups, pingpong_groups;
+  for (const auto& fl : s.flows) {
+    names.insert("throughput." + fl.name);
+    if (fl.group.empty()) continue;
+    groups.insert(fl.group);
+    if (fl.pingpong) pingpong_groups.insert(fl.group);
+  }
+  for (const auto& g : groups) {
+    names.insert("group_total." + g);
+    names.insert("group_mean." + g);
+    if (g == "victim" || g == "contributors") names.insert(g);
+    for (const char* l : latency) names.insert(std::string(l) + "." + g);
+  }
+  for (const auto& g : pingpong_groups) {
+    for (const char* l : {"pingpong_min_us.", "pingpong_avg_us.", "pingpong_max_us."}) names.insert(l + g);
+  }
+  return names;
 }
 
 std::string describe(const MetricsWindow& w, uint64_t end_ps) {

@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace ibcc::net {
 
 class Fabric;
+struct Scenario;
 
 struct MetricsWindow {
   uint64_t from_ps = 0;
@@ -26,7 +28,17 @@ struct MetricsWindow {
 //                           log intervals of (max - min) contributor throughput, (Gb/s)^2
 //   fecn, becn, cnps        FECN-marked data packets, BECNs taken, CNPs sent (whole run)
 //   peak_buffer_credits     the fullest switch input buffer (any port, VL) in the window
+// Latencies of data packets delivered in the window (Fabric::set_stats_window), from their
+// message's creation at the source to the end of their drain at the sink, in us; per group
+// and over all flows (no suffix). Absent when no packet of the group was delivered:
+//   latency_{mean,p50,p99,p999,max}_us[.<group>]
+//   message_{p50,p99}_us[.<group>]   message completion times
+//   pingpong_{min,avg,max}_us.<group>  half round trips of ping-pong flows (as HPCC reports)
 std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWindow& w);
+
+// Every metric name a run of this scenario can have (throughput.<flow> included), so that a
+// sweep can check the names it is asked for before anything runs.
+std::set<std::string> metric_names(const Scenario& s);
 
 // The same window written as text, for the record ("1000us..2000us").
 std::string describe(const MetricsWindow& w, uint64_t end_ps);

@@ -28,7 +28,11 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
   uint32_t payload_bytes = 0;
   uint32_t wire_bytes = 0;  // payload + LRH/BTH/ICRC/VCRC
   uint32_t credits = 0;     // 64-byte credits the packet occupies in a buffer
-  uint64_t inject_cycle = 0;
+  uint64_t inject_cycle = 0;   // left the source
+  uint64_t create_cycle = 0;   // its message was created (posted by the application)
+  uint64_t ping_cycle = 0;     // ping-pong answer: when the ping it answers was created
+  bool last = false;           // last packet of its message
+  bool reply = false;          // a ping-pong answer (travels dst -> src of its flow)
   int32_t flow = -1;        // index of the flow (statistics), -1 for CNPs
 
   // Model bookkeeping for the hop in progress (not on the wire).

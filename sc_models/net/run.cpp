@@ -29,6 +29,18 @@ double peak_rss_mb() {
   return 0;
 }
 
+// Percentiles of one latency histogram, us.
+nlohmann::json latency_json(const Fabric& f, const LatencyHistogram& h) {
+  const double us = static_cast<double>(f.ps_per_cycle()) / 1e6;
+  if (!h.count()) return {{"count", 0}};
+  return {{"count", h.count()},
+          {"mean", h.mean() * us},
+          {"p50", static_cast<double>(h.quantile(0.5)) * us},
+          {"p99", static_cast<double>(h.quantile(0.99)) * us},
+          {"p999", static_cast<double>(h.quantile(0.999)) * us},
+          {"max", static_cast<double>(h.max()) * us}};
+}
+
 // Phases: boundaries at every flow start and stop inside the run.
 std::vector<Phase> phases(const Fabric& f, const std::vector<Flow>& flows, uint64_t end_ps) {
   std::set<uint64_t> cuts{0, end_ps};
@@ -124,11 +136,42 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                   {"injected_bytes", st.injected_bytes},
                   {"delivered_bytes", st.delivered_bytes},
                   {"delivered_packets", st.delivered_packets},
-                  {"mean_latency_us", st.delivered_packets ? static_cast<double>(f.ps(st.latency_cycles_sum)) / 1e6 / st.delivered_packets : 0.0},
+                  {"latency_us", latency_json(f, st.packet_latency)},
+                  {"message_us", latency_json(f, st.message_latency)},
                   {"fecn_marked", st.fecn_marked},
                   {"becn_received", st.becn_received}});
   }
   j["flows"] = jf;
+  j["latency_window"] = describe(window, s.sim.sim_time_ps);
+  j["notes"] = s.notes;
+  {
+    nlohmann::json jpp = nlohmann::json::array();
+    for (const auto& fl : flows) {
+      if (!fl.spec.pingpong) continue;
+      const auto& h = fl.stats.pingpong_rtt;
+      const double us = static_cast<double>(f.ps_per_cycle()) / 1e6;
+      jpp.push_back({{"flow", fl.spec.name}, {"group", fl.spec.group}, {"round_trips", h.count()},
+                     {"half_rtt_min_us", h.count() ? static_cast<double>(h.min()) * us / 2 : 0.0},
+                     {"half_rtt_avg_us", h.mean() * us / 2},
+                     {"half_rtt_max_us", static_cast<double>(h.max()) * us / 2}});
+    }
+    j["pingpong"] = jpp;
+  }
+  {
+    // latency.csv: the histograms, for plots (upper bound of each non-empty bucket, in us).
+    std::ofstream csv(fs::path(opt.out_dir) / "latency.csv");
+    csv << "flow,group,kind,upper_us,count\n";
+    const double us = static_cast<double>(f.ps_per_cycle()) / 1e6;
+    for (const auto& fl : flows) {
+      const std::pair<const char*, const LatencyHistogram*> kinds[] = {
+          {"packet", &fl.stats.packet_latency}, {"message", &fl.stats.message_latency}, {"pingpong_rtt", &fl.stats.pingpong_rtt}};
+      for (const auto& [kind, h] : kinds) {
+        for (const auto& [upper, count] : h->buckets()) {
+          csv << fmt::format("{},{},{},{:.4f},{}\n", fl.spec.name, fl.spec.group, kind, static_cast<double>(upper) * us, count);
+        }
+      }
+    }
+  }
   nlohmann::json jports = nlohmann::json::array();
   for (unsigned n = 0; n < f.topology().num_switches; ++n) {
     const Node& node = f.node(n);
@@ -215,6 +258,9 @@ int run_scenario(const RunOptions& opt) {
     return 2;
   }
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!opt.quiet) {
+    for (const auto& n : s->notes) std::cerr << "ibcc run: note: " << n << "\n";
+  }
   // Metrics window: --window FROM..TO, else the second half of the run.
   MetricsWindow window{s->sim.sim_time_ps / 2, 0};
   if (opt.window) {
@@ -226,6 +272,7 @@ int run_scenario(const RunOptions& opt) {
     }
     window = {range->first, range->second};
   }
+  fabric->set_stats_window(window.from_ps, window.to_ps);
   std::unique_ptr<NetWaves> waves;
   if (!opt.waves_dir.empty()) {
     // --trace ports=A,B,flows=C,D: a bare item continues the list before it. Without it:

@@ -61,7 +61,7 @@ struct PortCcOverride {
 };
 
 struct SlCcSpec {
-  unsigned ccti_timer = 0;        // 1.024 us units, 0..65535
+  unsigned ccti_timer = 0;        // 1.024 us units, 0..65535 (a scenario may give a time: rounded to units)
   unsigned ccti_increase = 0;     // 0..255
   unsigned trigger_threshold = 0; // 0..255
   unsigned ccti_min = 0;          // 0..255
@@ -86,10 +86,21 @@ struct CcSpec {
   CaCcSpec ca;
 };
 
-enum class TrafficPattern { kExplicit, kUniform, kHotspot, kIncast, kPermutation };
+// Which QP a flow's messages use (what the CCTI table is indexed by with `control: qp`).
+enum class QpPolicy : uint8_t {
+  kPerFlow,         // one QP for all the flow's messages, whatever their destination
+  kPerDestination,  // one QP per (flow, destination): a QP throttled toward one node holds up no other
+  kPerSl,           // one QP per SL on the HCA, shared by all its flows of that SL
+};
 
-// One traffic flow: a QP on a source HCA. dst empty means "drawn per message" (uniform or
-// hotspot patterns: dst_choices holds the candidates, hot_share the chance of a hot one).
+// How a drawn-destination flow picks the destination of each message.
+enum class DstOrder : uint8_t {
+  kRandom,    // drawn per message (uniform, or a hotspot with probability hot_share)
+  kSequence,  // the next one in dst_list, cyclically (all-to-all: starting after the source)
+};
+
+// One traffic flow: a QP on a source HCA. dst empty means "chosen per message" from
+// uniform_dsts / hot_dsts (see DstOrder).
 struct FlowSpec {
   std::string name;
   std::string group;     // e.g. victim, contributors (for metrics)
@@ -98,6 +109,13 @@ struct FlowSpec {
   std::vector<std::string> uniform_dsts;  // drawn uniformly when dst is empty
   std::vector<std::string> hot_dsts;      // drawn with probability hot_share
   double hot_share = 0;
+  DstOrder dst_order = DstOrder::kRandom;
+  QpPolicy qp_policy = QpPolicy::kPerFlow;
+  // Ping-pong probe: one message at a time to dst, which answers each with a message of the
+  // same size; the next ping leaves `pingpong_gap_ps` after the answer is in. Round trips
+  // are measured (summary.json, metrics pingpong_*).
+  bool pingpong = false;
+  uint64_t pingpong_gap_ps = 0;
   unsigned sl = 0;
   unsigned qp = 0;
   uint64_t message_bytes = 65536;
@@ -129,13 +147,25 @@ struct FabricParams {
   // through never counts; a lower bound of the bytes resident), "head" from its head's
   // arrival until it starts to leave (an upper bound).
   bool fill_from_head = false;
+  // An output's arbiter, when the head its round-robin pointer reaches lacks credits on its
+  // VL: "first_fit" lets a later head that fits (a small packet) go first; "in_order" holds
+  // the VL for that head until its credits are back (a small packet waits its turn).
+  bool credit_in_order = false;
   bool vlarb_tables = false;              // IB VLArbitration high/low tables (else round robin)
   std::vector<std::pair<unsigned, unsigned>> vlarb_high, vlarb_low;  // (vl, weight)
   unsigned vlarb_high_limit = 0;
   // HCA
   uint64_t hca_buffer_per_vl = 16384;
+  // Bytes a packet carries besides its payload, per packet type (LRH 8 + BTH 12 + ICRC 4 +
+  // VCRC 2 = 26 for RC data; a CNP adds padding to 32; an ACK the AETH).
+  unsigned data_header_bytes = 26;
+  unsigned cnp_bytes = 32;
+  unsigned ack_bytes = 30;
   double hca_inject_bps = 0;    // host interface (PCIe) limit; 0 = the link rate
   double hca_sink_bps = 0;      // drain rate; 0 = the link rate
+  // From a message's last packet drained to the completion its application sees (host
+  // interface, driver, MPI): counts in message completion times and ping-pong round trips.
+  uint64_t hca_completion_latency_ps = 0;
   SinkHiccup sink_hiccup;
   std::string routing = "shortest";  // shortest | updown | dor | explicit
   std::vector<std::string> updown_roots;
@@ -170,6 +200,9 @@ struct Scenario {
   CcSpec cc;
   std::vector<FlowSpec> flows;
   FaultInjection faults;
+  // What the reader converted or chose for the user (a CCTI_Timer time rounded to 1.024 us
+  // units, ...): ibcc run prints them and keeps them in summary.json.
+  std::vector<std::string> notes;
 };
 
 }  // namespace ibcc::net

@@ -5,6 +5,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <random>
@@ -238,7 +240,8 @@ std::pair<std::string, unsigned> endpoint(const Reader& rd, const YAML::Node& n,
 void read_fabric(LoaderState& st, const YAML::Node& n) {
   Reader& rd = st.rd;
   FabricParams& f = st.s->fabric;
-  rd.expect_map(n, "fabric", {"core_clock", "mtu", "vls", "sl_to_vl", "routing", "updown_roots", "switch", "hca", "link_defaults"});
+  rd.expect_map(n, "fabric", {"core_clock", "mtu", "vls", "sl_to_vl", "routing", "updown_roots", "switch", "hca", "link_defaults",
+                              "packet_bytes"});
   if (n["core_clock"]) {
     const auto hz = parse_hz(rd.str(n["core_clock"], "fabric.core_clock"));
     if (!hz || *hz < 1000000 || *hz > 10000000000ull) rd.fail(n["core_clock"], "fabric.core_clock", "expected 1MHz..10GHz");
@@ -267,7 +270,14 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
     for (const auto& r : n["updown_roots"]) f.updown_roots.push_back(rd.str(r, "fabric.updown_roots"));
   }
   if (const auto sw = n["switch"]) {
-    rd.expect_map(sw, "fabric.switch", {"latency", "buffer_per_vl", "crossbar_speedup", "vl_arbitration", "fill_count"});
+    rd.expect_map(sw, "fabric.switch", {"latency", "buffer_per_vl", "crossbar_speedup", "vl_arbitration", "fill_count", "credit_order"});
+    if (sw["credit_order"]) {
+      const std::string v = rd.str(sw["credit_order"], "fabric.switch.credit_order");
+      if (v != "first_fit" && v != "in_order") {
+        rd.fail(sw["credit_order"], "fabric.switch.credit_order", "expected first_fit or in_order, got '" + v + "'");
+      }
+      f.credit_in_order = v == "in_order";
+    }
     if (sw["fill_count"]) {
       const std::string v = rd.str(sw["fill_count"], "fabric.switch.fill_count");
       if (v != "head" && v != "tail") rd.fail(sw["fill_count"], "fabric.switch.fill_count", "expected head or tail, got '" + v + "'");
@@ -301,8 +311,15 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
       }
     }
   }
+  if (const auto pb = n["packet_bytes"]) {
+    rd.expect_map(pb, "fabric.packet_bytes", {"data_header", "cnp", "ack"});
+    if (pb["data_header"]) f.data_header_bytes = static_cast<unsigned>(rd.bytes(pb["data_header"], "fabric.packet_bytes.data_header", 8, 512));
+    if (pb["cnp"]) f.cnp_bytes = static_cast<unsigned>(rd.bytes(pb["cnp"], "fabric.packet_bytes.cnp", 8, 512));
+    if (pb["ack"]) f.ack_bytes = static_cast<unsigned>(rd.bytes(pb["ack"], "fabric.packet_bytes.ack", 8, 512));
+  }
   if (const auto h = n["hca"]) {
-    rd.expect_map(h, "fabric.hca", {"buffer_per_vl", "inject_rate", "sink_rate", "sink_hiccup"});
+    rd.expect_map(h, "fabric.hca", {"buffer_per_vl", "inject_rate", "sink_rate", "sink_hiccup", "completion_latency"});
+    if (h["completion_latency"]) f.hca_completion_latency_ps = rd.time_ps(h["completion_latency"], "fabric.hca.completion_latency");
     if (h["buffer_per_vl"]) f.hca_buffer_per_vl = rd.bytes(h["buffer_per_vl"], "fabric.hca.buffer_per_vl", 4096, 4u << 20);
     if (h["inject_rate"]) f.hca_inject_bps = rd.rate_bps(h["inject_rate"], "fabric.hca.inject_rate");
     if (h["sink_rate"]) f.hca_sink_bps = rd.rate_bps(h["sink_rate"], "fabric.hca.sink_rate");
@@ -403,8 +420,32 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
   }
 }
 
-SlCcSpec read_sl_settings(const Reader& rd, const YAML::Node& n, const std::string& path, SlCcSpec base) {
-  if (n["ccti_timer"]) base.ccti_timer = static_cast<unsigned>(rd.uint(n["ccti_timer"], path + ".ccti_timer", 0, 0xffff));
+// CCTI_Timer: a count of 1.024 us units, or a time (20us) rounded to the nearest unit, the
+// rounding reported in the scenario's notes.
+unsigned ccti_timer_units(const Reader& rd, const YAML::Node& n, const std::string& path, std::vector<std::string>* notes) {
+  const std::string v = rd.str(n, path);
+  if (v.empty() || !std::isalpha(static_cast<unsigned char>(v.back()))) return static_cast<unsigned>(rd.uint(n, path, 0, 0xffff));
+  const auto ps = parse_time_ps(v);
+  if (!ps) rd.fail(n, path, "expected a count of 1.024 us units (0..65535) or a time with a unit (ns, us, ms), got '" + v + "'");
+  constexpr double kUnitPs = 1024000.0;
+  const double exact = static_cast<double>(*ps) / kUnitPs;
+  const uint64_t units = static_cast<uint64_t>(std::llround(exact));
+  if (units > 0xffff) {
+    rd.fail(n, path, fmt::format("{} is {:.0f} units of 1.024 us; CCTI_Timer holds at most 65535 (67.1 ms)", v, exact));
+  }
+  if (units == 0 && *ps > 0) {
+    rd.fail(n, path, fmt::format("{} rounds to 0 units of 1.024 us, which turns the timer off; give 0 for that, or at least 512ns", v));
+  }
+  if (notes && std::abs(exact - static_cast<double>(units)) > 1e-9) {
+    notes->push_back(fmt::format("{}: {} = {:.3f} units of 1.024 us, rounded to {} ({})", path, v, exact, units,
+                                 format_time_ps(units * 1024000ull)));
+  }
+  return static_cast<unsigned>(units);
+}
+
+SlCcSpec read_sl_settings(const Reader& rd, const YAML::Node& n, const std::string& path, SlCcSpec base,
+                          std::vector<std::string>* notes) {
+  if (n["ccti_timer"]) base.ccti_timer = ccti_timer_units(rd, n["ccti_timer"], path + ".ccti_timer", notes);
   if (n["ccti_increase"]) base.ccti_increase = static_cast<unsigned>(rd.uint(n["ccti_increase"], path + ".ccti_increase", 0, 255));
   if (n["trigger_threshold"]) base.trigger_threshold = static_cast<unsigned>(rd.uint(n["trigger_threshold"], path + ".trigger_threshold", 0, 255));
   if (n["ccti_min"]) base.ccti_min = static_cast<unsigned>(rd.uint(n["ccti_min"], path + ".ccti_min", 0, 255));
@@ -481,7 +522,7 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
       cc.ca.sl_based = c == "sl";
     }
     if (ca["control_map"]) cc.ca.control_map = static_cast<unsigned>(rd.uint(ca["control_map"], "cc.ca.control_map", 0, 0xffff));
-    cc.ca.sl_default = read_sl_settings(rd, ca, "cc.ca", cc.ca.sl_default);
+    cc.ca.sl_default = read_sl_settings(rd, ca, "cc.ca", cc.ca.sl_default, &st.s->notes);
     if (ca["ccti_limit"]) cc.ca.ccti_limit = static_cast<unsigned>(rd.uint(ca["ccti_limit"], "cc.ca.ccti_limit", 0, 0x3fff));
     if (ca["ird_formula"]) cc.ca.ird_formula = rd.policy(ca["ird_formula"], "cc.ca.ird_formula", cc::kIrdFormulas);
     if (ca["num_qps"]) {
@@ -499,7 +540,8 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
         rd.expect_map(e, "cc.ca.per_sl[]", {"sl", "ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min"});
         if (!e["sl"]) rd.fail(e, "cc.ca.per_sl[].sl", "missing");
         const unsigned sl = static_cast<unsigned>(rd.uint(e["sl"], "cc.ca.per_sl[].sl", 0, 15));
-        cc.ca.per_sl.emplace_back(sl, read_sl_settings(rd, e, "cc.ca.per_sl[" + std::to_string(sl) + "]", cc.ca.sl_default));
+        cc.ca.per_sl.emplace_back(sl, read_sl_settings(rd, e, "cc.ca.per_sl[" + std::to_string(sl) + "]", cc.ca.sl_default,
+                                                       &st.s->notes));
       }
     }
     if (const auto cct = ca["cct"]) {
@@ -523,7 +565,16 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
           const unsigned mult = static_cast<unsigned>(maxm * (linear ? x : x * x));
           cc.ca.cct.push_back(static_cast<uint16_t>(shift << 14 | mult));
         }
+        if (!ca["ccti_limit"]) cc.ca.ccti_limit = entries - 1;
       }
+    }
+    // CCTI_Limit is the highest valid index: beyond the table, the IRD would be read from
+    // entries nobody wrote.
+    const size_t entries = cc.ca.cct.empty() ? 128 : cc.ca.cct.size();
+    if (cc.ca.ccti_limit >= entries) {
+      rd.fail(ca["ccti_limit"] ? ca["ccti_limit"] : ca, "cc.ca.ccti_limit",
+              fmt::format("CCTI_Limit {} is beyond the CCT, whose last index is {} ({} entries)", cc.ca.ccti_limit,
+                          entries - 1, entries));
     }
   }
 }
@@ -572,8 +623,17 @@ void read_flow_common(const Reader& rd, const YAML::Node& n, const std::string& 
   }
   if (n["group"]) f->group = rd.str(n["group"], path + ".group");
   if (n["outstanding"]) f->outstanding = static_cast<unsigned>(rd.uint(n["outstanding"], path + ".outstanding", 1, 64));
+  if (n["qp_policy"]) {
+    const std::string q = rd.str(n["qp_policy"], path + ".qp_policy");
+    if (q == "per_flow") f->qp_policy = QpPolicy::kPerFlow;
+    else if (q == "per_destination") f->qp_policy = QpPolicy::kPerDestination;
+    else if (q == "per_sl") f->qp_policy = QpPolicy::kPerSl;
+    else rd.fail(n["qp_policy"], path + ".qp_policy", "expected per_flow, per_destination or per_sl, got '" + q + "'");
+  }
   if (f->stop_ps <= f->start_ps) rd.fail(n, path + ".stop", "must be after start");
 }
+
+constexpr const char* kPatternTypes = "uniform, hotspot, incast, permutation, ring or all_to_all";
 
 void read_traffic(LoaderState& st, const YAML::Node& n) {
   Reader& rd = st.rd;
@@ -582,7 +642,8 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
   if (const auto flows = n["flows"]) {
     if (!flows.IsSequence()) rd.fail(flows, "traffic.flows", "expected a list of flows");
     for (const auto& fl : flows) {
-      rd.expect_map(fl, "traffic.flows[]", {"name", "src", "dst", "sl", "qp", "message", "start", "stop", "rate", "group"});
+      rd.expect_map(fl, "traffic.flows[]", {"name", "type", "src", "dst", "sl", "qp", "qp_policy", "message", "start", "stop",
+                                            "rate", "group", "gap"});
       FlowSpec f;
       if (!fl["src"] || !fl["dst"]) rd.fail(fl, "traffic.flows[]", "each flow needs src and dst");
       f.name = fl["name"] ? rd.str(fl["name"], "traffic.flows[].name") : fmt::format("F{}", s.flows.size() + 1);
@@ -591,6 +652,20 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
       f.dst = rd.str(fl["dst"], p + ".dst");
       if (fl["qp"]) f.qp = static_cast<unsigned>(rd.uint(fl["qp"], p + ".qp", 0, 0xffffff));
       read_flow_common(rd, fl, p, &f);
+      if (f.qp_policy == QpPolicy::kPerDestination) {
+        rd.fail(fl["qp_policy"], p + ".qp_policy", "a flow with one destination has one QP: expected per_flow or per_sl");
+      }
+      const std::string type = fl["type"] ? rd.str(fl["type"], p + ".type") : "stream";
+      if (type == "pingpong") {
+        f.pingpong = true;
+        if (!fl["message"]) f.message_bytes = 8;  // the seed's HPCC ping-pong latency: 8-byte messages
+        if (fl["gap"]) f.pingpong_gap_ps = rd.time_ps(fl["gap"], p + ".gap");
+        if (fl["rate"]) rd.fail(fl["rate"], p + ".rate", "a ping-pong flow sends one message per round trip; it has no rate");
+      } else if (type != "stream") {
+        rd.fail(fl["type"], p + ".type", "expected stream or pingpong, got '" + type + "'");
+      } else if (fl["gap"]) {
+        rd.fail(fl["gap"], p + ".gap", "only a pingpong flow has a gap");
+      }
       f.line = rd.line_of(fl);
       s.flows.push_back(f);
     }
@@ -604,24 +679,36 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
     unsigned index = 0;
     for (const auto& pt : pats) {
       ++index;
-      rd.expect_map(pt, "traffic.patterns[]", {"type", "name", "sources", "hotspots", "hot_share", "dst", "sl", "message",
-                                               "start", "stop", "rate", "group", "outstanding"});
-      if (!pt["type"]) rd.fail(pt, "traffic.patterns[].type", "missing (uniform, hotspot, incast or permutation)");
+      rd.expect_map(pt, "traffic.patterns[]", {"type", "name", "sources", "hotspots", "hot_share", "assignment", "dst", "order",
+                                               "skew", "sl", "message", "start", "stop", "rate", "group", "outstanding",
+                                               "qp_policy"});
+      if (!pt["type"]) rd.fail(pt, "traffic.patterns[].type", "missing (" + std::string(kPatternTypes) + ")");
       const std::string type = rd.str(pt["type"], "traffic.patterns[].type");
       const std::string base = pt["name"] ? rd.str(pt["name"], "traffic.patterns[].name") : fmt::format("{}{}", type, index);
       const std::string p = "traffic.patterns[" + base + "]";
       FlowSpec proto;
+      // Drawn destinations get a QP each unless told otherwise (a QP throttled toward a hot
+      // node would hold up the sender's messages to every other node).
+      if (type == "uniform" || type == "hotspot" || type == "all_to_all") proto.qp_policy = QpPolicy::kPerDestination;
       read_flow_common(rd, pt, p, &proto);
       if (proto.group.empty()) proto.group = base;
+      const uint64_t skew = pt["skew"] ? rd.time_ps(pt["skew"], p + ".skew") : 0;
+      if (pt["assignment"] && type != "hotspot") rd.fail(pt["assignment"], p + ".assignment", "only a hotspot pattern has an assignment");
+      if (pt["order"] && type != "ring") rd.fail(pt["order"], p + ".order", "only a ring pattern has an order");
       const std::vector<std::string> sources =
           pt["sources"] ? select_hcas(rd, pt["sources"], p + ".sources", shuffled) : shuffled;
       std::vector<std::string> all_names;
       for (const auto& h : s.hcas) all_names.push_back(h.name);
+      unsigned added = 0;
       auto add = [&](const std::string& src, FlowSpec f) {
         f.name = base + "." + src;
         f.src = src;
         f.qp = 0x100 + index;
         f.line = rd.line_of(pt);
+        // A start skew: the k-th source of the pattern starts k x skew after the others.
+        f.start_ps += skew * added++;
+        if (f.start_ps >= f.stop_ps) rd.fail(pt["skew"], p + ".skew", fmt::format("source {} would start after the pattern stops", src));
+        if (f.qp_policy == QpPolicy::kPerDestination && !f.dst.empty()) f.qp_policy = QpPolicy::kPerFlow;
         s.flows.push_back(std::move(f));
       };
       if (type == "uniform") {
@@ -637,12 +724,33 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
         std::vector<std::string> rev(shuffled.rbegin(), shuffled.rend());
         const std::vector<std::string> hot = select_hcas(rd, pt["hotspots"], p + ".hotspots", rev);
         const double share = pt["hot_share"] ? rd.real(pt["hot_share"], p + ".hot_share", 0, 1) : 1.0;
+        // fixed (the published fat-tree study): each source keeps sending to one hotspot, the
+        // sources dealt out to the hotspots in turn; per_message: every message draws one.
+        const std::string assignment = pt["assignment"] ? rd.str(pt["assignment"], p + ".assignment") : "fixed";
+        if (assignment != "fixed" && assignment != "per_message") {
+          rd.fail(pt["assignment"], p + ".assignment", "expected fixed or per_message, got '" + assignment + "'");
+        }
+        size_t dealt = 0;
         for (const auto& src : sources) {
           FlowSpec f = proto;
-          for (const auto& d : hot) if (d != src) f.hot_dsts.push_back(d);
-          for (const auto& d : all_names) if (d != src) f.uniform_dsts.push_back(d);
+          if (assignment == "fixed") {
+            for (size_t k = 0; k < hot.size(); ++k) {
+              const std::string& h = hot[(dealt + k) % hot.size()];
+              if (h != src) {
+                f.hot_dsts.push_back(h);
+                dealt = (dealt + k + 1) % hot.size();
+                break;
+              }
+            }
+          } else {
+            for (const auto& d : hot) if (d != src) f.hot_dsts.push_back(d);
+          }
+          if (share < 1) {
+            for (const auto& d : all_names) if (d != src) f.uniform_dsts.push_back(d);
+          }
           f.hot_share = share;
           if (f.hot_dsts.empty()) continue;
+          if (f.hot_dsts.size() == 1 && f.uniform_dsts.empty()) f.dst = f.hot_dsts.front();
           add(src, f);
         }
       } else if (type == "incast") {
@@ -653,6 +761,39 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
           FlowSpec f = proto;
           f.dst = dst;
           add(src, f);
+        }
+      } else if (type == "ring") {
+        // rank -> rank + 1 over the sources, in the fabric's order (natural: as an MPI job
+        // placed in node order) or a seeded random order.
+        std::vector<std::string> ranks;
+        if (!pt["sources"] || rd.str(pt["sources"], p + ".sources") == "all") ranks = all_names;
+        else ranks = sources;
+        const std::string order = pt["order"] ? rd.str(pt["order"], p + ".order") : "natural";
+        if (order == "random") {
+          std::mt19937_64 prng(s.sim.seed * 104729 + index);
+          std::shuffle(ranks.begin(), ranks.end(), prng);
+        } else if (order != "natural") {
+          rd.fail(pt["order"], p + ".order", "expected natural or random, got '" + order + "'");
+        }
+        if (ranks.size() < 2) rd.fail(pt, p + ".sources", "a ring needs at least two HCAs");
+        for (size_t i = 0; i < ranks.size(); ++i) {
+          FlowSpec f = proto;
+          f.dst = ranks[(i + 1) % ranks.size()];
+          add(ranks[i], f);
+        }
+      } else if (type == "all_to_all") {
+        // Every source sends to every other source, one message at a time to each in turn,
+        // starting after itself (the shifted all-to-all of MPI libraries).
+        if (sources.size() < 2) rd.fail(pt, p + ".sources", "an all-to-all needs at least two HCAs");
+        std::vector<std::string> ranks = sources;
+        std::sort(ranks.begin(), ranks.end(), [&](const std::string& a, const std::string& b) {
+          return std::find(all_names.begin(), all_names.end(), a) < std::find(all_names.begin(), all_names.end(), b);
+        });
+        for (size_t i = 0; i < ranks.size(); ++i) {
+          FlowSpec f = proto;
+          for (size_t k = 1; k < ranks.size(); ++k) f.uniform_dsts.push_back(ranks[(i + k) % ranks.size()]);
+          f.dst_order = DstOrder::kSequence;
+          add(ranks[i], f);
         }
       } else if (type == "permutation") {
         std::vector<std::string> dsts = sources;
@@ -665,7 +806,7 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
           add(dsts[i], f);
         }
       } else {
-        rd.fail(pt["type"], p + ".type", "expected uniform, hotspot, incast or permutation, got '" + type + "'");
+        rd.fail(pt["type"], p + ".type", "expected " + std::string(kPatternTypes) + ", got '" + type + "'");
       }
     }
   }

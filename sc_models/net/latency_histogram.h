@@ -1,0 +1,87 @@
+// A log-linear histogram of latencies in core cycles: exact below 128 cycles, then 64 buckets
+// per power of two (relative error under 1.6 %), so percentiles of millions of packets cost
+// a few kilobytes per flow. Min, max, count and sum are exact.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace ibcc::net {
+
+class LatencyHistogram {
+ public:
+  static constexpr unsigned kSubBits = 6;  // 64 buckets per octave
+
+  void add(uint64_t v) {
+    const size_t b = bucket(v);
+    if (b >= counts_.size()) counts_.resize(b + 1, 0);
+    ++counts_[b];
+    ++count_;
+    sum_ += static_cast<double>(v);
+    min_ = std::min(min_, v);
+    max_ = std::max(max_, v);
+  }
+
+  void merge(const LatencyHistogram& o) {
+    if (o.counts_.size() > counts_.size()) counts_.resize(o.counts_.size(), 0);
+    for (size_t i = 0; i < o.counts_.size(); ++i) counts_[i] += o.counts_[i];
+    count_ += o.count_;
+    sum_ += o.sum_;
+    min_ = std::min(min_, o.min_);
+    max_ = std::max(max_, o.max_);
+  }
+
+  uint64_t count() const { return count_; }
+  uint64_t min() const { return count_ ? min_ : 0; }
+  uint64_t max() const { return max_; }
+  double mean() const { return count_ ? sum_ / static_cast<double>(count_) : 0.0; }
+
+  // The smallest value v such that at least q of the samples are <= v, to the bucket's
+  // resolution (its upper bound, never above the exact max). 0 when empty.
+  uint64_t quantile(double q) const {
+    if (count_ == 0) return 0;
+    const double target = q * static_cast<double>(count_);
+    uint64_t seen = 0;
+    for (size_t b = 0; b < counts_.size(); ++b) {
+      seen += counts_[b];
+      if (static_cast<double>(seen) >= target && counts_[b] > 0) return std::min(upper(b), max_);
+    }
+    return max_;
+  }
+
+  // Non-empty buckets as (upper bound, count), for latency.csv and plots.
+  std::vector<std::pair<uint64_t, uint64_t>> buckets() const {
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    for (size_t b = 0; b < counts_.size(); ++b) {
+      if (counts_[b]) out.emplace_back(std::min(upper(b), max_), counts_[b]);
+    }
+    return out;
+  }
+
+  static size_t bucket(uint64_t v) {
+    constexpr uint64_t kLinear = 2u << kSubBits;  // 128
+    if (v < kLinear) return static_cast<size_t>(v);
+    const unsigned msb = 63u - static_cast<unsigned>(__builtin_clzll(v));
+    const unsigned shift = msb - kSubBits;
+    return static_cast<size_t>(kLinear + (shift - 1) * (1u << kSubBits) + ((v >> shift) - (1u << kSubBits)));
+  }
+  // Largest value that falls in bucket b.
+  static uint64_t upper(size_t b) {
+    constexpr uint64_t kLinear = 2u << kSubBits;
+    if (b < kLinear) return b;
+    const uint64_t k = b - kLinear;
+    const unsigned shift = static_cast<unsigned>(k >> kSubBits) + 1;
+    const uint64_t mant = (k & ((1u << kSubBits) - 1)) + (1u << kSubBits);
+    return ((mant + 1) << shift) - 1;
+  }
+
+ private:
+  std::vector<uint64_t> counts_;
+  uint64_t count_ = 0;
+  double sum_ = 0;
+  uint64_t min_ = UINT64_MAX;
+  uint64_t max_ = 0;
+};
+
+}  // namespace ibcc::net
