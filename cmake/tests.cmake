@@ -15,7 +15,7 @@ target_compile_options(ibcc_unit_tests PRIVATE ${IBCC_WARNINGS})
 gtest_discover_tests(ibcc_unit_tests PROPERTIES LABELS unit TIMEOUT 120)
 
 # --- Network model: units, scenarios, topologies, CC adapters, small fabrics ------------------
-add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tests/net/test_topology.cpp
+add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tests/net/test_traffic.cpp tests/net/test_topology.cpp
   tests/net/test_cc_adapters.cpp tests/net/test_fabric.cpp)
 target_compile_definitions(ibcc_net_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_include_directories(ibcc_net_tests PRIVATE ${CMAKE_SOURCE_DIR})
@@ -150,3 +150,12 @@ set_tests_properties(rtl_coverage_report PROPERTIES LABELS coverage TIMEOUT 900)
 add_test(NAME synth_yosys COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/synth.py
          ${CMAKE_BINARY_DIR}/synth --jobs 2)
 set_tests_properties(synth_yosys PROPERTIES LABELS synth TIMEOUT 2400 RUN_SERIAL TRUE)
+
+# Issue 8's fabric studies: the 648-port hotspot study, the seed ping-pong trend, the CC
+# dynamics trade-off on three contributors and a victim.
+foreach(study clos648 pingpong dynamics)
+  add_test(NAME study_${study}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_fabric_studies.py $<TARGET_FILE:ibcc>
+            ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/studies ${study})
+  set_tests_properties(study_${study} PROPERTIES LABELS "network;validation" TIMEOUT 900)
+endforeach()

@@ -1,0 +1,159 @@
+// Traffic patterns, settings in the units people use, and the latency statistics (issue 8).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "net/fabric.h"
+#include "net/latency_histogram.h"
+#include "net/metrics.h"
+#include "net/scenario_yaml.h"
+#include "tests/net/base_scenario.h"
+
+namespace ibcc::net {
+namespace {
+
+using testing::base_text;
+
+const char* kFabric8 = R"(
+name: eight hosts
+sim: {time: 1ms, log_interval: 100us, seed: 3}
+topology:
+  generate: {family: kary_ntree, k: 2, n: 3}
+)";
+
+Scenario with_patterns(const std::string& patterns) {
+  return load_scenario_text(std::string(kFabric8) + "traffic:\n  patterns:\n" + patterns, "t.yaml");
+}
+
+TEST(Traffic, HotspotContributorsKeepToOneHotspotDealtEvenly) {
+  const Scenario s = with_patterns("    - {name: hot, type: hotspot, sources: all, hotspots: 2}\n");
+  std::map<std::string, int> per_hot;
+  for (const auto& f : s.flows) {
+    ASSERT_FALSE(f.dst.empty()) << f.name << ": a fixed assignment gives each contributor one destination";
+    EXPECT_NE(f.dst, f.src);
+    ++per_hot[f.dst];
+  }
+  ASSERT_EQ(per_hot.size(), 2u);
+  // 8 sources, 2 hotspots, neither sends to itself: 7 contributors, dealt 4 and 3.
+  EXPECT_LE(std::abs(per_hot.begin()->second - per_hot.rbegin()->second), 1);
+  const Scenario pm = with_patterns("    - {name: hot, type: hotspot, sources: all, hotspots: 3, assignment: per_message}\n");
+  for (const auto& f : pm.flows) {
+    EXPECT_TRUE(f.dst.empty());
+    EXPECT_EQ(f.qp_policy, QpPolicy::kPerDestination);
+  }
+}
+
+TEST(Traffic, RingAllToAllAndSkew) {
+  const Scenario ring = with_patterns("    - {name: r, type: ring}\n");
+  ASSERT_EQ(ring.flows.size(), 8u);
+  for (size_t i = 0; i < ring.flows.size(); ++i) {
+    EXPECT_EQ(ring.flows[i].src, ring.hcas[i].name);
+    EXPECT_EQ(ring.flows[i].dst, ring.hcas[(i + 1) % 8].name) << "natural order: rank -> rank + 1";
+  }
+  const Scenario a2a = with_patterns("    - {name: a, type: all_to_all}\n");
+  ASSERT_EQ(a2a.flows.size(), 8u);
+  for (const auto& f : a2a.flows) {
+    EXPECT_EQ(f.uniform_dsts.size(), 7u);
+    EXPECT_EQ(f.dst_order, DstOrder::kSequence);
+    EXPECT_EQ(std::set<std::string>(f.uniform_dsts.begin(), f.uniform_dsts.end()).count(f.src), 0u);
+  }
+  const Scenario inc = with_patterns("    - {name: i, type: incast, dst: H1, skew: 10us, start: 5us}\n");
+  ASSERT_EQ(inc.flows.size(), 7u);
+  std::set<uint64_t> starts;
+  for (const auto& f : inc.flows) starts.insert(f.start_ps);
+  EXPECT_EQ(*starts.begin(), 5000000u);
+  EXPECT_EQ(*starts.rbegin(), 5000000u + 6 * 10000000u);
+  EXPECT_EQ(starts.size(), 7u);
+}
+
+TEST(Traffic, AllToAllVisitsEveryDestination) {
+  Scenario s = load_scenario_text(std::string(kFabric8) +
+                                      "cc: {enabled: false}\ntraffic:\n  patterns:\n    - {name: a, type: all_to_all, message: 2KiB}\n",
+                                  "t.yaml", {{"sim.time", "200us"}});
+  Fabric f("fabric", s);
+  f.run();
+  for (const auto& fl : f.flows()) EXPECT_GE(fl.stats.delivered_packets, 7u) << fl.spec.name;
+}
+
+TEST(Units, CctiTimerAsATimeIsRoundedAndReported) {
+  const Scenario s = load_scenario_text(base_text(), "b.yaml", {{"cc.ca.ccti_timer", "20us"}});
+  EXPECT_EQ(s.cc.ca.sl_default.ccti_timer, 20u);  // 19.53 units
+  ASSERT_EQ(s.notes.size(), 1u);
+  EXPECT_NE(s.notes[0].find("rounded to 20"), std::string::npos) << s.notes[0];
+  const Scenario exact = load_scenario_text(base_text(), "b.yaml", {{"cc.ca.ccti_timer", "153.6us"}});
+  EXPECT_EQ(exact.cc.ca.sl_default.ccti_timer, 150u);
+  EXPECT_TRUE(exact.notes.empty());
+  EXPECT_THROW(load_scenario_text(base_text(), "b.yaml", {{"cc.ca.ccti_timer", "100ns"}}), ScenarioError);
+  EXPECT_THROW(load_scenario_text(base_text(), "b.yaml", {{"cc.ca.ccti_timer", "1s"}}), ScenarioError);
+}
+
+TEST(Units, CctiLimitBeyondTheTableNamesBoth) {
+  try {
+    load_scenario_text(base_text(), "b.yaml", {{"cc.ca.cct", "['0:0', '0:1', '0:2']"}, {"cc.ca.ccti_limit", "200"}});
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("200"), std::string::npos) << m;
+    EXPECT_NE(m.find("last index is 2"), std::string::npos) << m;
+  }
+  EXPECT_THROW(load_scenario_text(base_text(), "b.yaml", {{"cc.ca.ccti_limit", "128"}}), ScenarioError);
+  // Without an explicit CCTI_Limit, it is the table's last index (as OpenSM sets it).
+  std::string text = base_text();
+  text.replace(text.find(", ccti_limit: 127"), 17, "");
+  const Scenario s = load_scenario_text(text, "b.yaml", {{"cc.ca.cct", "{linear: {entries: 64}}"}});
+  EXPECT_EQ(s.cc.ca.ccti_limit, 63u);
+}
+
+TEST(Latency, HistogramQuantilesWithinTheirResolution) {
+  LatencyHistogram h;
+  for (uint64_t v = 1; v <= 100000; ++v) h.add(v);
+  EXPECT_EQ(h.count(), 100000u);
+  EXPECT_EQ(h.min(), 1u);
+  EXPECT_EQ(h.max(), 100000u);
+  EXPECT_NEAR(h.mean(), 50000.5, 1e-6);
+  for (double q : {0.5, 0.9, 0.99, 0.999}) {
+    const double exact = q * 100000;
+    EXPECT_GE(static_cast<double>(h.quantile(q)), exact) << q;
+    EXPECT_LE(static_cast<double>(h.quantile(q)), exact * 1.016 + 1) << q;
+  }
+  for (uint64_t v : {0ull, 1ull, 127ull, 128ull, 129ull, 1000ull, 123456789ull}) {
+    EXPECT_GE(LatencyHistogram::upper(LatencyHistogram::bucket(v)), v);
+    EXPECT_LE(LatencyHistogram::upper(LatencyHistogram::bucket(v)), v + v / 64 + 1);
+  }
+}
+
+// An uncongested ping-pong's half round trip is one packet's path: injection, two switch
+// latencies, serialization and propagation; its packets' latency is measured from creation.
+TEST(Latency, PingPongOnAnIdleFabric) {
+  Scenario s = load_scenario_text(
+      base_text(), "b.yaml",
+      {{"traffic.flows", "[{name: P, type: pingpong, src: H1, dst: H3, group: probe}]"}, {"cc.enabled", "false"}});
+  Fabric f("fabric", s);
+  f.run();
+  const auto m = compute_metrics(f, {0, 0});
+  const double ser_us = (8 + 26) * 8 / 32e9 * 1e6;  // 8-byte ping on QDR 4x
+  const double expect_us = 2 * 0.1 + 3 * 0.005 + 3 * ser_us;  // switch latency, propagation, three links (cut-through)
+  ASSERT_TRUE(m.count("pingpong_avg_us.probe"));
+  EXPECT_NEAR(m.at("pingpong_avg_us.probe"), expect_us, 0.03);
+  EXPECT_NEAR(m.at("pingpong_max_us.probe"), m.at("pingpong_min_us.probe"), 0.01) << "an idle fabric: every round trip alike";
+  EXPECT_GT(f.flows()[0].stats.pingpong_rtt.count(), 1000u);
+  EXPECT_TRUE(m.count("latency_p99_us.probe"));
+}
+
+TEST(Latency, IrdWaitsCountAtTheSource) {
+  // CC on, a slow sink: the two flows get throttled; their packets' latency includes the
+  // IRD waits at the source, so p99 exceeds the fabric's transit time by far.
+  Scenario s = load_scenario_text(base_text(), "b.yaml", {{"sim.time", "3ms"}, {"fabric.hca", "{sink_rate: 10Gb/s}"}});
+  Fabric f("fabric", s);
+  f.run();
+  const auto m = compute_metrics(f, {1000000000, 0});
+  EXPECT_GT(m.at("latency_p99_us"), 10.0);
+  EXPECT_GE(m.at("latency_p99_us"), m.at("latency_p50_us"));
+  EXPECT_GE(m.at("latency_max_us"), m.at("latency_p999_us"));
+  const auto names = metric_names(s);
+  for (const auto& [k, v] : m) EXPECT_TRUE(names.count(k)) << k << " is not declared by metric_names()";
+}
+
+}  // namespace
+}  // namespace ibcc::net
