@@ -78,11 +78,15 @@ def scenario1(off, on, c):
         c.check(f"CC on, phase {k + 1}: F1 / F1 alone (no HOL blocking)", r, r >= 0.85, ">= 0.85")
     last = p_on[4]
     contrib = [last[f] for f in ("F2", "F3", "F4", "F5")]
-    c.check("CC on, phase 5: Jain's fairness of F2..F5", jain(contrib), jain(contrib) >= 0.95, ">= 0.95")
-    c.check("CC off, phase 5: Jain's fairness of F2..F5 (for comparison)",
-            jain([p_off[4][f] for f in ("F2", "F3", "F4", "F5")]), True, "reported")
+    # Jain's index cannot tell CC on from off here (the parking lot alone scores 0.90), so
+    # the checks are on F4 / (F2 + F3): 1.0 is the parking lot, 0.5 a fair share.
+    c.check("CC on, phase 5: Jain's fairness of F2..F5 (reported; CC off scores 0.90)", jain(contrib), True, "reported")
     r = last["F4"] / (last["F2"] + last["F3"])
-    c.check("CC on, phase 5: F4 / (F2 + F3) (parking lot removed; fair is 0.5)", r, r <= 0.75, "<= 0.75")
+    r_off = p_off[4]["F4"] / (p_off[4]["F2"] + p_off[4]["F3"])
+    c.check("CC on, phase 5: F4 / (F2 + F3) (1.0 parking lot, 0.5 fair)", r, 0.4 <= r <= 0.75, "0.4..0.75")
+    reduced = (r - 0.5) / (r_off - 0.5)
+    c.check("CC on, phase 5: parking-lot excess F4/(F2+F3) - 0.5, relative to CC off", reduced, reduced <= 0.5,
+            "<= 0.5 (at least halved)")
     total_on, total_off = sum(contrib), sum(p_off[4][f] for f in ("F2", "F3", "F4", "F5"))
     c.check("CC on, phase 5: contributors' total / CC off (bottleneck kept busy)", total_on / total_off,
             total_on / total_off >= 0.9, ">= 0.9")
@@ -101,9 +105,11 @@ def scenario2(off, on, c):
     cv_off = max(cv(off[1], f, t0, end_us) for f in flows)
     c.check("CC off, phase 3: largest coefficient of variation over log intervals (stable)", cv_off,
             cv_off <= 0.05, "<= 0.05")
-    cv_on = min(cv(on[1], f, t0, end_us) for f in flows)
-    c.check("CC on, phase 3: smallest coefficient of variation (oscillates)", cv_on,
-            cv_on >= max(0.03, 2 * cv_off), f">= max(0.03, 2 x CC off = {2 * cv_off:.3f})")
+    cvs = [cv(on[1], f, t0, end_us) for f in flows]
+    c.check("CC on, phase 3: smallest coefficient of variation of 10 ms samples (oscillates)", min(cvs),
+            min(cvs) >= max(0.03, 2 * cv_off), f">= max(0.03, 2 x CC off = {2 * cv_off:.3f})")
+    c.check("CC on, phase 3: largest coefficient of variation (no runaway oscillation)", max(cvs), max(cvs) <= 0.10,
+            "<= 0.10 (model measured 0.044..0.052)")
     mean_on = statistics.mean(last_on[f] for f in flows)
     c.check("CC on / CC off, phase 3 average throughput (drops)", mean_on / mean_off,
             mean_on / mean_off <= 0.95, "<= 0.95 (seed hardware: 9 / 11.4 = 0.79)")
