@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -99,7 +100,8 @@ void congestion_candidates(const Topology& t, const Scenario& s, unsigned show) 
   std::cout << "congestion-tree candidates (switch outputs whose expected offered load exceeds what they can send):\n";
   unsigned shown = 0;
   for (const auto& r : rows) {
-    if (r.ratio <= 1.0 || shown >= show) break;
+    // Above 1.0x as printed: 1.004x shows as 1.00x, which does not exceed anything.
+    if (std::round(r.ratio * 100) <= 100 || shown >= show) break;
     ++shown;
     std::string names;
     for (const auto& n : who[{r.sw, r.port}]) names += (names.empty() ? "" : ", ") + n;

@@ -145,12 +145,14 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     const uint64_t v = number(where("cc_ca_cong_setting_port_control", l), l.value, 0xffff);
     add("cc_ca_cong_setting_port_control", "cc.ca.control", (v & 1u) ? "sl" : "qp");
   }
+  uint64_t ca_map = 0;
   {
     const uint64_t map = single.count("cc_ca_cong_setting_control_map")
                              ? number(where("cc_ca_cong_setting_control_map", single["cc_ca_cong_setting_control_map"]),
                                       single["cc_ca_cong_setting_control_map"].value, 0xffff)
                              : 0;
     imp.overrides.emplace_back("cc.ca.control_map", std::to_string(map), path + ": cc_ca_cong_setting_control_map");
+    ca_map = map;
   }
   // "<SL> <value>" lines: every SL starts at 0 (OpenSM's default), then each line sets one.
   std::map<unsigned, std::map<std::string, uint64_t>> sls;
@@ -179,6 +181,20 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     per += "}";
   }
   imp.overrides.emplace_back("cc.ca.per_sl", per + "]", path + ": cc_ca_cong_setting_* per-SL lines");
+  // An SL with CC on whose CCTI never rises or never falls is almost certainly a missing line.
+  for (unsigned sl = 0; sl < 16; ++sl) {
+    if (!((ca_map >> sl) & 1u)) continue;
+    const bool no_increase = !sls[sl].count("ccti_increase") || sls[sl]["ccti_increase"] == 0;
+    const bool no_timer = !sls[sl].count("ccti_timer") || sls[sl]["ccti_timer"] == 0;
+    if (no_increase) {
+      imp.notes.push_back(fmt::format("{}: SL {} has CC enabled (cc_ca_cong_setting_control_map) but CCTI_Increase 0: "
+                                      "its flows are never throttled", path, sl));
+    }
+    if (no_timer) {
+      imp.notes.push_back(fmt::format("{}: SL {} has CC enabled (cc_ca_cong_setting_control_map) but CCTI_Timer 0: "
+                                      "a throttled flow never recovers", path, sl));
+    }
+  }
   if (single.count("cc_cct")) {
     const auto& l = single["cc_cct"];
     std::string list = "[";
