@@ -538,7 +538,7 @@ class Hca : public Node {
         if (!ignore_credits && o.credits[vl] < credits) break;  // a credit return wakes us
         rr_ = (idx + 1) % n;
         f.lane_rr = static_cast<unsigned>((li + 1) % nl);
-        send_data(f, lane, flows[idx], vl, payload, wire, credits);
+        send_data(f, lane, flows[idx], vl, payload, wire);
         return;
       }
     }
@@ -593,29 +593,37 @@ class Hca : public Node {
     }
   }
 
-  void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
-    const uint64_t now = fabric_.now();
-    Flow& f = fabric_.flows()[r.flow];
+  // A data packet from this HCA, leaving now (send_data and ping-pong answers).
+  tlm_generic_payload* data_packet(uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload, uint32_t wire,
+                                   unsigned flow) {
     tlm_generic_payload* pkt = fabric_.pool().alloc();
     IbExtension& e = ib(pkt);
     e.slid = fabric_.topology().nodes[index_].lid;
-    e.dlid = r.dlid;
-    e.sl = static_cast<uint8_t>(f.spec.sl);
+    e.dlid = dlid;
+    e.sl = static_cast<uint8_t>(sl);
     e.vl = static_cast<uint8_t>(vl);
     e.opcode = Opcode::kData;
-    e.qp = f.spec.qp;
+    e.qp = qp;
     e.payload_bytes = payload;
     e.wire_bytes = wire;
     e.credits = Fabric::credits_of(wire);
-    e.inject_cycle = now;
+    e.inject_cycle = fabric_.now();
+    e.flow = static_cast<int32_t>(flow);
+    pkt->set_command(tlm::TLM_WRITE_COMMAND);
+    pkt->set_data_length(payload);
+    return pkt;
+  }
+
+  void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
+    const uint64_t now = fabric_.now();
+    Flow& f = fabric_.flows()[r.flow];
+    tlm_generic_payload* pkt = data_packet(r.dlid, f.spec.sl, vl, f.spec.qp, payload, wire, r.flow);
+    IbExtension& e = ib(pkt);
     e.create_cycle = r.ready;
     e.ping_cycle = r.ping_cycle;
     e.reply = true;
-    e.flow = static_cast<int32_t>(r.flow);
     r.left -= payload;
     e.last = r.left == 0;
-    pkt->set_command(tlm::TLM_WRITE_COMMAND);
-    pkt->set_data_length(payload);
     ++fabric_.injected;
     // The answer is paced by this HCA's CCTI for the flow's QP, like any data it sends.
     const uint64_t ird = cc_enabled ? ccti->ird(now, e.qp, f.spec.sl) : 0;
@@ -626,26 +634,12 @@ class Hca : public Node {
     fabric_.schedule(end, EventKind::kTxDone, index_, 1);
   }
 
-  void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
-                 uint32_t credits) {
+  void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire) {
     const uint64_t now = fabric_.now();
-    tlm_generic_payload* pkt = fabric_.pool().alloc();
+    tlm_generic_payload* pkt = data_packet(lane.dlid, f.spec.sl, vl, lane.qp, payload, wire, flow_index);
     IbExtension& e = ib(pkt);
-    e.slid = fabric_.topology().nodes[index_].lid;
-    e.dlid = lane.dlid;
-    e.sl = static_cast<uint8_t>(f.spec.sl);
-    e.vl = static_cast<uint8_t>(vl);
-    e.opcode = Opcode::kData;
-    e.qp = lane.qp;
     e.psn = f.psn++;
-    e.payload_bytes = payload;
-    e.wire_bytes = wire;
-    e.credits = credits;
-    e.inject_cycle = now;
     e.create_cycle = lane.create_cycle;
-    e.flow = static_cast<int32_t>(flow_index);
-    pkt->set_command(tlm::TLM_WRITE_COMMAND);
-    pkt->set_data_length(payload);
     lane.message_left -= payload;
     e.last = lane.message_left == 0;
     ++fabric_.injected;
