@@ -442,6 +442,13 @@ class Hca : public Node {
     }
   }
 
+  // The CCTI block and one IRD pacing slot per entry it throttles (a QP, or an SL).
+  void attach_ccti(std::unique_ptr<CctiPort> block) {
+    ccti = std::move(block);
+    const cc::CctiBlock& core = ccti->core();
+    ird_until_.assign(core.sl_based() ? cc::CctiBlock::kNumSls : core.params().num_qps, 0);
+  }
+
   void wake(uint64_t cycle) {
     if (cycle < wake_at_) {
       wake_at_ = cycle;
@@ -765,9 +772,7 @@ class Hca : public Node {
   std::mt19937_64 rng_;
   PacketFifo cnps_;
   std::deque<Reply> replies_;
- public:
   std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
- private:
   PacketFifo sink_;
   bool sink_busy_ = false;
   uint64_t host_ready_ = 0;
@@ -950,8 +955,7 @@ void Fabric::build() {
       // interface, if slower).
       const double cpb = std::max(link_cpb, h.host_cycles_per_byte);
       const uint32_t mtu_tx = static_cast<uint32_t>(std::ceil(wire_bytes(s_.fabric.mtu) * cpb));
-      h.ccti = std::make_unique<CctiPort>(cp, s_.cc.ca, mtu_tx);
-      h.ird_until_.assign(s_.cc.ca.sl_based ? cc::CctiBlock::kNumSls : qps, 0);
+      h.attach_ccti(std::make_unique<CctiPort>(cp, s_.cc.ca, mtu_tx));
     }
   }
   for (unsigned i = 0; i < flows_.size(); ++i) {
