@@ -1,7 +1,14 @@
 // ibcc: the command line. One binary, one subcommand per job.
 #include <CLI/CLI.hpp>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
+#include <csignal>
+#include <optional>
 
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +19,8 @@
 #include <systemc>
 
 #include "net/import_ibnetdiscover.h"
+#include "common/output_files.h"
+#include "common/version.h"
 #include "net/import_opensm.h"
 #include "net/run.h"
 #include "progress.h"
@@ -27,6 +36,37 @@ namespace {
 const int kQuietSystemC = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
 
 std::string joined_command(int argc, char** argv) { return argc > 0 ? argv[0] : "ibcc"; }
+
+// SIGINT/SIGTERM during `ibcc run`: the model stops at the next event boundary and the
+// results so far are written (result "interrupted", exit 130). A second signal ends at once.
+std::atomic<bool> g_stop{false};
+extern "C" void on_stop_signal(int sig) {
+  if (g_stop.exchange(true)) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+}
+
+// A sweep's child (IBCC_SWEEP_PARENT=<pid>) ends with its parent, even after kill -9 of it.
+void die_with_sweep_parent() {
+  const char* parent = std::getenv("IBCC_SWEEP_PARENT");
+  if (!parent) return;
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (std::to_string(getppid()) != parent) std::raise(SIGTERM);  // it died before prctl
+}
+
+// A non-negative integer option (--seed): no sign, no wrap, the whole text.
+std::optional<uint64_t> parse_unsigned(const std::string& text) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  try {
+    size_t used = 0;
+    const uint64_t v = std::stoull(text, &used, 10);
+    if (used != text.size()) return std::nullopt;
+    return v;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
 
 // `ibcc plot`: the pictures are drawn by scripts/ibcc_plot.py (matplotlib, installed by the
 // set-up) with the python3 in PATH. Returns its exit code (2 when it cannot start).
@@ -56,6 +96,8 @@ int sc_main(int argc, char** argv) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"ibcc: cycle-level InfiniBand congestion control models, RTL and co-simulation"};
   app.require_subcommand(0, 1);  // an unknown word is then reported as such
+  app.set_version_flag("--version", ibcc::version_string(), "Print the version and git revision, and exit");
+  std::vector<std::string> command(argv, argv + argc);
 
   ibcc::tb::CosimOptions cosim;
   cosim.command = joined_command(argc, argv);
@@ -102,6 +144,7 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_option("--window", run.window,
                       "Time window of metrics.json, FROM..TO with units, e.g. 2.5s..5s (default: the second half)");
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
+  run_cmd->add_flag("--force", run.force, "--out may hold an earlier run's results: they are removed first");
 
   run_cmd->add_option("--opensm-conf", run.opensm_conf,
                       "Take the CC settings from an OpenSM configuration (cc_* options, OpenSM's semantics); "
@@ -154,6 +197,17 @@ int sc_main(int argc, char** argv) {
       ->capture_default_str();
   topo_cmd->add_option("--write", topo.write, "Write the scenario with its topology expanded to this YAML file");
 
+  ibcc::net::RunOptions describe;
+  std::string describe_cc;
+  std::vector<std::string> describe_sets;
+  CLI::App* describe_cmd = app.add_subcommand(
+      "describe", "Print the resolved scenario (every default filled in, every override applied) without running it");
+  describe_cmd->add_option("scenario", describe.scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
+  describe_cmd->add_option("--set", describe_sets, "Override a scenario key, KEY=VALUE (as ibcc run)");
+  describe_cmd->add_option("--cc", describe_cc, "Congestion control on or off")->check(CLI::IsMember({"on", "off"}));
+  describe_cmd->add_option("--opensm-conf", describe.opensm_conf, "CC settings from an OpenSM configuration (as ibcc run)")
+      ->check(CLI::ExistingFile);
+
   ibcc::SweepOptions sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
       "sweep", "Run a scenario over the cross product of parameter values, in parallel processes, into one sweep.csv "
@@ -181,7 +235,7 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "ibcc: a subcommand is required: run, sweep, plot, topo or cosim (see ibcc --help)\n";
+    std::cerr << "ibcc: a subcommand is required: run, sweep, plot, topo, describe, import or cosim (see ibcc --help)\n";
     return 2;
   }
   if (app.got_subcommand(plot_cmd)) return run_plot(plot_dir, plot_metrics, plot_out);
@@ -225,6 +279,11 @@ int sc_main(int argc, char** argv) {
     return ibcc::run_sweep(sweep, ec ? std::string(argv[0]) : self.string());
   }
   if (app.got_subcommand(run_cmd)) {
+    die_with_sweep_parent();
+    run.command = command;
+    run.stop_flag = &g_stop;
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
     ibcc::ProgressBar bar(run.quiet);
     if (bar.enabled()) {
       run.progress = [&bar](double f, const std::string& what) {
@@ -234,12 +293,9 @@ int sc_main(int argc, char** argv) {
     }
     if (!run_cc.empty()) run.cc = run_cc == "on";
     if (!run_seed.empty()) {
-      try {
-        size_t used = 0;
-        run.seed = std::stoull(run_seed, &used);
-        if (used != run_seed.size()) throw std::invalid_argument(run_seed);
-      } catch (const std::exception&) {
-        std::cerr << "ibcc run: error: --seed: expected a non-negative integer, got '" << run_seed << "'\n";
+      run.seed = parse_unsigned(run_seed);
+      if (!run.seed) {
+        std::cerr << "ibcc run: error: --seed: expected an integer 0.." << UINT64_MAX << ", got '" << run_seed << "'\n";
         return 2;
       }
     }
@@ -255,6 +311,22 @@ int sc_main(int argc, char** argv) {
       return rc;
     } catch (const std::exception& e) {
       std::cerr << "ibcc run: error: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  if (app.got_subcommand(describe_cmd)) {
+    if (!describe_cc.empty()) describe.cc = describe_cc == "on";
+    try {
+      for (const auto& kv : describe_sets) describe.overrides.push_back(ibcc::net::parse_override(kv));
+      std::cout << ibcc::net::describe_scenario(describe);
+      std::cout.flush();
+      if (!std::cout) throw ibcc::OutputError("cannot write the standard output");
+      return 0;
+    } catch (const ibcc::net::ScenarioError& e) {
+      std::cerr << "ibcc describe: error: " << e.what() << "\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "ibcc describe: error: " << e.what() << "\n";
       return 1;
     }
   }

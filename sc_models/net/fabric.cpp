@@ -988,6 +988,11 @@ void Fabric::pump() {
       }
       queue_.done(now_);
     }
+    if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {
+      interrupted_ = true;
+      sc_core::sc_stop();
+      return;
+    }
     if (queue_.empty()) return;
     const uint64_t next = queue_.next_cycle();
     if (next > end_cycle_) {

@@ -15,6 +15,7 @@
 #include <tlm>
 
 #include <cstdint>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -179,7 +180,12 @@ class Fabric : public sc_core::sc_module {
   ~Fabric() override;
 
   // Runs to the scenario's sim time; throws ModelError on a broken invariant or deadlock.
+  // Returns early, at an event boundary with every invariant holding, once *stop_flag (set
+  // with set_stop_flag) becomes true: interrupted() then says so and now() how far it got.
   void run();
+  // A flag another context may set at any time (a signal handler: a lock-free atomic).
+  void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
+  bool interrupted() const { return interrupted_; }
 
   // For nodes.
   void schedule(uint64_t cycle, EventKind k, uint32_t node, uint32_t port = 0, uint32_t vl = 0, uint32_t value = 0,
@@ -248,6 +254,8 @@ class Fabric : public sc_core::sc_module {
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<Flow> flows_;
   std::string failure_;
+  const std::atomic<bool>* stop_flag_ = nullptr;
+  bool interrupted_ = false;
 };
 
 }  // namespace ibcc::net

@@ -7,10 +7,19 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <cerrno>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "common/output_files.h"
+#include "common/provenance.h"
+#include "common/version.h"
 #include "net/fabric.h"
 #include "net/import_opensm.h"
 #include "net/metrics.h"
@@ -71,48 +80,137 @@ std::vector<Phase> phases(const Fabric& f, const std::vector<Flow>& flows, uint6
   return out;
 }
 
-void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const std::string& error,
-                   const MetricsWindow& window) {
-  namespace fs = std::filesystem;
-  fs::create_directories(opt.out_dir);
-  const auto& flows = f.flows();
-  {
-    std::ofstream csv(fs::path(opt.out_dir) / "flows.csv");
-    csv << "t_us,flow,gbps\n";
-    for (size_t k = 0; k < f.interval_end_cycle.size(); ++k) {
+namespace fs = std::filesystem;
+
+// The output directory of one run: created and locked before the run starts (a second
+// writer is refused), an earlier run's results cleared (--force) or kept (refused), the
+// per-interval tables streamed as intervals complete.
+class RunDir {
+ public:
+  explicit RunDir(const RunOptions& opt) : dir_(opt.out_dir) {
+    std::error_code ec;
+    if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) {
+      throw ScenarioError("--out " + opt.out_dir + ": exists and is not a directory");
+    }
+    fs::create_directories(dir_, ec);
+    if (ec) throw OutputError("cannot create " + opt.out_dir + ": " + ec.message());
+    const fs::path lock = dir_ / ".ibcc-run.lock";
+    lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ < 0) throw OutputError("cannot create " + lock.string() + ": " + std::strerror(errno));
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      throw ScenarioError("--out " + opt.out_dir + ": another ibcc run is writing into it (lock " + lock.string() + ")");
+    }
+    std::vector<fs::path> old;
+    for (const auto& e : fs::directory_iterator(dir_, ec)) {
+      const std::string name = e.path().filename().string();
+      const auto& files = run_output_files();
+      if (std::find(files.begin(), files.end(), name) != files.end() || e.path().extension() == ".png" ||
+          (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0)) {
+        old.push_back(e.path());
+      }
+    }
+    if (!old.empty() && !opt.force) {
+      std::string names;
+      for (size_t i = 0; i < old.size() && i < 4; ++i) names += (i ? ", " : "") + old[i].filename().string();
+      throw ScenarioError(fmt::format("--out {}: holds the results of an earlier run ({}{}); give --force to replace "
+                                      "them, or another --out",
+                                      opt.out_dir, names, old.size() > 4 ? ", ..." : ""));
+    }
+    for (const auto& p : old) {
+      fs::remove(p, ec);
+      if (ec) throw OutputError("cannot remove " + p.string() + ": " + ec.message());
+    }
+  }
+  ~RunDir() {
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+  }
+
+  std::string path(const char* name) const { return (dir_ / name).string(); }
+
+  void open_streams() {
+    flows_ = std::make_unique<StreamedFile>(path("flows.csv"));
+    flows_->write("t_us,flow,gbps\n");
+    ccti_ = std::make_unique<StreamedFile>(path("ccti.csv"));
+    ccti_->write("t_us,flow,ccti\n");
+    ports_ = std::make_unique<StreamedFile>(path("ports.csv"));
+    ports_->write("t_us,port,vl,occupancy_credits,peak_credits,congested\n");
+    flush();
+  }
+
+  // The rows of the intervals completed since the last call, flushed.
+  void stream(const Fabric& f) {
+    const auto& flows = f.flows();
+    std::string rows;
+    for (size_t k = intervals_; k < f.interval_end_cycle.size(); ++k) {
       const uint64_t t_end = f.ps(f.interval_end_cycle[k]);
       const uint64_t t_begin = k ? f.ps(f.interval_end_cycle[k - 1]) : 0;
       const double secs = static_cast<double>(t_end - t_begin) * 1e-12;
       for (size_t j = 0; j < flows.size(); ++j) {
         const double gbps = secs > 0 ? static_cast<double>(f.interval_bytes[k][j]) * 8.0 / secs / 1e9 : 0.0;
-        csv << fmt::format("{:.3f},{},{:.4f}\n", static_cast<double>(t_end) / 1e6, flows[j].spec.name, gbps);
+        rows += fmt::format("{:.3f},{},{:.4f}\n", static_cast<double>(t_end) / 1e6, flows[j].spec.name, gbps);
       }
     }
-  }
-  {
-    std::ofstream csv(fs::path(opt.out_dir) / "ccti.csv");
-    csv << "t_us,flow,ccti\n";
-    for (size_t k = 0; k < f.interval_ccti.size(); ++k) {
+    flows_->write(rows);
+    rows.clear();
+    for (size_t k = intervals_; k < f.interval_ccti.size(); ++k) {
       const double t_us = static_cast<double>(f.ps(f.interval_end_cycle[k])) / 1e6;
-      for (size_t j = 0; j < flows.size(); ++j) csv << fmt::format("{:.3f},{},{}\n", t_us, flows[j].spec.name, f.interval_ccti[k][j]);
+      for (size_t j = 0; j < flows.size(); ++j) rows += fmt::format("{:.3f},{},{}\n", t_us, flows[j].spec.name, f.interval_ccti[k][j]);
     }
-  }
-  {
-    std::ofstream csv(fs::path(opt.out_dir) / "ports.csv");
-    csv << "t_us,port,vl,occupancy_credits,peak_credits,congested\n";
-    for (const auto& p : f.port_samples) {
-      csv << fmt::format("{:.3f},{}/{},{},{},{},{}\n", static_cast<double>(f.ps(p.t_cycle)) / 1e6,
-                         f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak, p.congested ? 1 : 0);
+    ccti_->write(rows);
+    rows.clear();
+    for (size_t i = samples_; i < f.port_samples.size(); ++i) {
+      const auto& p = f.port_samples[i];
+      rows += fmt::format("{:.3f},{}/{},{},{},{},{}\n", static_cast<double>(f.ps(p.t_cycle)) / 1e6,
+                          f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak, p.congested ? 1 : 0);
     }
+    ports_->write(rows);
+    intervals_ = f.interval_end_cycle.size();
+    samples_ = f.port_samples.size();
+    flush();
   }
+
+  void close_streams() {
+    if (flows_) flows_->close();
+    if (ccti_) ccti_->close();
+    if (ports_) ports_->close();
+  }
+
+ private:
+  void flush() {
+    flows_->flush();
+    ccti_->flush();
+    ports_->flush();
+  }
+  fs::path dir_;
+  int lock_fd_ = -1;
+  std::unique_ptr<StreamedFile> flows_, ccti_, ports_;
+  size_t intervals_ = 0, samples_ = 0;
+};
+
+// What a run was made from, for summary.json.
+struct Provenance {
+  nlohmann::json inputs = nlohmann::json::array();
+  nlohmann::json overrides = nlohmann::json::array();
+};
+
+void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const std::string& result,
+                   const std::string& error, const MetricsWindow& window, RunDir& dir, const Provenance& prov) {
+  const auto& flows = f.flows();
+  dir.stream(f);
+  dir.close_streams();
   nlohmann::json j;
   j["scenario"] = s.name;
   j["file"] = s.file;
+  j["version"] = version_string();
+  j["command"] = opt.command;
+  j["inputs"] = prov.inputs;
+  j["overrides"] = prov.overrides;
+  j["resolved"] = "resolved.yaml";
   j["cc"] = s.cc.enabled;
   j["seed"] = s.sim.seed;
   j["sim_time_us"] = static_cast<double>(s.sim.sim_time_ps) / 1e6;
   j["reached_us"] = static_cast<double>(f.ps(f.now())) / 1e6;
-  j["result"] = error.empty() ? "ok" : "failed";
+  j["result"] = result;
   if (!error.empty()) j["error"] = error;
   j["wall_s"] = static_cast<double>(f.wall_ns) / 1e9;
   j["build_wall_s"] = build_s;
@@ -159,18 +257,18 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   }
   {
     // latency.csv: the histograms, for plots (upper bound of each non-empty bucket, in us).
-    std::ofstream csv(fs::path(opt.out_dir) / "latency.csv");
-    csv << "flow,group,kind,upper_us,count\n";
+    std::string csv = "flow,group,kind,upper_us,count\n";
     const double us = static_cast<double>(f.ps_per_cycle()) / 1e6;
     for (const auto& fl : flows) {
       const std::pair<const char*, const LatencyHistogram*> kinds[] = {
           {"packet", &fl.stats.packet_latency}, {"message", &fl.stats.message_latency}, {"pingpong_rtt", &fl.stats.pingpong_rtt}};
       for (const auto& [kind, h] : kinds) {
         for (const auto& [upper, count] : h->buckets()) {
-          csv << fmt::format("{},{},{},{:.4f},{}\n", fl.spec.name, fl.spec.group, kind, static_cast<double>(upper) * us, count);
+          csv += fmt::format("{},{},{},{:.4f},{}\n", fl.spec.name, fl.spec.group, kind, static_cast<double>(upper) * us, count);
         }
       }
     }
+    write_file_atomic(dir.path("latency.csv"), csv);
   }
   nlohmann::json jports = nlohmann::json::array();
   for (unsigned n = 0; n < f.topology().num_switches; ++n) {
@@ -195,18 +293,18 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
     jp.push_back({{"start_us", ph.start_us}, {"end_us", ph.end_us}, {"gbps", g}});
   }
   j["phases"] = jp;
-  std::ofstream(fs::path(opt.out_dir) / "summary.json") << j.dump(2) << "\n";
+  write_file_atomic(dir.path("summary.json"), j.dump(2) + "\n");
 
-  // metrics.json last, and whole or not at all: a sweep takes its presence as "point done".
+  // metrics.json last, and whole or not at all: a sweep takes it (with summary.json's
+  // version and input hashes) as "point done".
   nlohmann::json jm;
-  jm["result"] = error.empty() ? "ok" : "failed";
+  jm["result"] = result;
+  jm["version"] = version_string();
   jm["window"] = describe(window, s.sim.sim_time_ps);
   jm["metrics"] = compute_metrics(f, window);
-  const fs::path tmp = fs::path(opt.out_dir) / "metrics.json.tmp";
-  std::ofstream(tmp) << jm.dump(2) << "\n";
-  fs::rename(tmp, fs::path(opt.out_dir) / "metrics.json");
+  write_file_atomic(dir.path("metrics.json"), jm.dump(2) + "\n");
 
-  if (opt.quiet || !error.empty()) return;
+  if (opt.quiet || result != "ok") return;
   // The per-phase table (flows of explicit scenarios; patterns can have hundreds of flows).
   const auto ph = phases(f, flows, s.sim.sim_time_ps);
   if (flows.size() <= 12) {
@@ -226,34 +324,75 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                            f.wall_ns ? f.hops / (f.wall_ns / 1e9) / 1e6 : 0.0, f.delivered, peak_rss_mb());
 }
 
-}  // namespace
 
-int run_scenario(const RunOptions& opt) {
+// Everything the options change in the scenario, in the order applied: the OpenSM file's
+// CC settings, --set, then the dedicated options.
+std::vector<Override> overrides_of(const RunOptions& opt, std::vector<std::string>* notes) {
   std::vector<Override> ov;
   if (!opt.opensm_conf.empty()) {
-    try {
-      const OpenSmImport imp = import_opensm_conf(opt.opensm_conf);
-      ov = imp.overrides;
-      if (!opt.quiet) {
-        for (const auto& n : imp.notes) std::cerr << "ibcc run: note: " << n << "\n";
-      }
-    } catch (const ScenarioError& e) {
-      std::cerr << "ibcc run: error: " << e.what() << "\n";
-      return 2;
-    }
+    const OpenSmImport imp = import_opensm_conf(opt.opensm_conf);
+    ov = imp.overrides;
+    if (notes) notes->insert(notes->end(), imp.notes.begin(), imp.notes.end());
   }
   ov.insert(ov.end(), opt.overrides.begin(), opt.overrides.end());
   if (opt.cc) ov.push_back({"cc.enabled", *opt.cc ? "true" : "false", "--cc"});
   if (opt.seed) ov.push_back({"sim.seed", std::to_string(*opt.seed), "--seed"});
   if (opt.sim_time) ov.push_back({"sim.time", *opt.sim_time, "--sim-time " + *opt.sim_time});
   if (opt.log_interval) ov.push_back({"sim.log_interval", *opt.log_interval, "--log-interval " + *opt.log_interval});
+  return ov;
+}
+
+}  // namespace
+
+std::string describe_scenario(const RunOptions& opt) {
+  const std::vector<Override> ov = overrides_of(opt, nullptr);
+  const std::string text = read_text_file(opt.scenario, "scenario file");
+  const Scenario s = load_scenario_text(text, opt.scenario, ov);
+  std::string out = resolved_scenario_yaml(text, opt.scenario, ov, s);
+  for (const auto& n : s.notes) out += "# note: " + n + "\n";
+  return out;
+}
+
+int run_scenario(const RunOptions& opt) {
+  std::vector<Override> ov;
+  try {
+    std::vector<std::string> notes;
+    ov = overrides_of(opt, &notes);
+    if (!opt.quiet) {
+      for (const auto& n : notes) std::cerr << "ibcc run: note: " << n << "\n";
+    }
+  } catch (const ScenarioError& e) {
+    std::cerr << "ibcc run: error: " << e.what() << "\n";
+    return 2;
+  }
   std::unique_ptr<Scenario> s;
   std::unique_ptr<Fabric> fabric;
+  std::unique_ptr<RunDir> dir;
+  Provenance prov;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    s = std::make_unique<Scenario>(load_scenario(opt.scenario, ov));
+    const std::string text = read_text_file(opt.scenario, "scenario file");
+    s = std::make_unique<Scenario>(load_scenario_text(text, opt.scenario, ov));
+    // Provenance first: what this run is made of is in --out before it starts.
+    prov.inputs.push_back({{"role", "scenario"}, {"path", opt.scenario}, {"sha256", sha256_hex(text)}});
+    if (!opt.opensm_conf.empty()) {
+      prov.inputs.push_back({{"role", "opensm_conf"}, {"path", opt.opensm_conf}, {"sha256", sha256_file(opt.opensm_conf)}});
+    }
+    for (const auto& o : ov) {
+      prov.overrides.push_back({{"key", o.key}, {"value", o.value}, {"from", o.origin.empty() ? "--set" : o.origin}});
+    }
+    const std::string resolved = resolved_scenario_yaml(text, opt.scenario, ov, *s);
+    dir = std::make_unique<RunDir>(opt);
+    write_file_atomic(dir->path("resolved.yaml"), resolved);
+    dir->open_streams();
     fabric = std::make_unique<Fabric>("fabric", *s);
   } catch (const ScenarioError& e) {
+    std::cerr << "ibcc run: error: " << e.what() << "\n";
+    return 2;
+  } catch (const OutputError& e) {
+    std::cerr << "ibcc run: error: " << e.what() << "\n";
+    return 1;
+  } catch (const ProvenanceError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
     return 2;
   }
@@ -330,17 +469,22 @@ int run_scenario(const RunOptions& opt) {
     }
     fabric->waves = waves.get();
   }
-  if (opt.progress) {
+  {
     Fabric* fp = fabric.get();
+    RunDir* dp = dir.get();
     const double total_ps = static_cast<double>(s->sim.sim_time_ps);
     const auto wall0 = std::chrono::steady_clock::now();
-    fabric->on_log_tick = [fp, total_ps, wall0, &opt](uint64_t now_ps) {
+    // The tables grow as the run goes; a failed write ends the run (ModelError with the path).
+    fabric->on_log_tick = [fp, dp, total_ps, wall0, &opt](uint64_t now_ps) {
+      dp->stream(*fp);
+      if (!opt.progress) return;
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
       opt.progress(static_cast<double>(now_ps) / total_ps,
                    fmt::format("{} of {} simulated, {:.2f} M packet-hops/s", format_time_ps(now_ps),
                                format_time_ps(static_cast<uint64_t>(total_ps)), wall > 0 ? fp->hops / wall / 1e6 : 0.0));
     };
   }
+  fabric->set_stop_flag(opt.stop_flag);
   try {
     fabric->run();
   } catch (const ModelError& e) {
@@ -348,8 +492,9 @@ int run_scenario(const RunOptions& opt) {
     if (waves) waves->finish();  // the waves up to the failure are what one debugs it with
     // What was measured up to the failure is still useful for debugging.
     try {
-      write_outputs(opt, *s, *fabric, build_s, e.what(), window);
-    } catch (const std::exception&) {
+      write_outputs(opt, *s, *fabric, build_s, "failed", e.what(), window, *dir, prov);
+    } catch (const std::exception& w) {
+      std::cerr << "ibcc run: error: " << w.what() << "\n";
     }
     return 1;
   }
@@ -357,8 +502,25 @@ int run_scenario(const RunOptions& opt) {
     waves->finish();
     if (!opt.quiet) std::cout << "waves: " << waves->vcd_path() << ", open with: gtkwave " << waves->gtkw_path() << "\n";
   }
-  write_outputs(opt, *s, *fabric, build_s, "", window);
+  const bool interrupted = fabric->interrupted();
+  try {
+    write_outputs(opt, *s, *fabric, build_s, interrupted ? "interrupted" : "ok", "", window, *dir, prov);
+  } catch (const OutputError& e) {
+    std::cerr << "ibcc run: error: " << e.what() << "\n";
+    return 1;
+  }
+  if (interrupted) {
+    std::cerr << fmt::format("ibcc run: interrupted at {} of {} simulated; partial results in {}\n",
+                             format_time_ps(fabric->ps(fabric->now())), format_time_ps(s->sim.sim_time_ps), opt.out_dir);
+    return kInterrupted;
+  }
   return 0;
+}
+
+const std::vector<std::string>& run_output_files() {
+  static const std::vector<std::string> files = {"flows.csv", "ccti.csv",  "ports.csv",   "latency.csv",
+                                                 "summary.json", "metrics.json", "resolved.yaml"};
+  return files;
 }
 
 }  // namespace ibcc::net

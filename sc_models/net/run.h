@@ -2,6 +2,7 @@
 // ports.csv) in an output directory.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -26,6 +27,11 @@ struct RunOptions {
   std::string trace;                    // --trace ports=S/P,...,flows=F,...
   std::string waves_window;             // --waves-window FROM..TO
   bool quiet = false;
+  bool force = false;                   // --force: --out may hold an earlier run's results (cleared)
+  std::vector<std::string> command;     // the command line, for summary.json
+  // Set (by a signal handler) to stop the run at the next event boundary: the results so far
+  // are written with result "interrupted" and run_scenario returns kInterrupted.
+  const std::atomic<bool>* stop_flag = nullptr;
   // Called after every log interval with the fraction done and a description (progress bar).
   std::function<void(double fraction, const std::string& what)> progress;
 };
@@ -37,7 +43,15 @@ struct Phase {
   std::vector<double> gbps;  // per flow
 };
 
-// Exit codes: 0 success, 1 the model failed a check (invariant, deadlock), 2 bad input.
+// Exit codes: 0 success, 1 the model failed a check (invariant, deadlock) or a result could
+// not be written, 2 bad input, kInterrupted when stopped through stop_flag.
+constexpr int kInterrupted = 130;
 int run_scenario(const RunOptions& opt);
+// The resolved scenario of `opt` (scenario, --opensm-conf, --set, --cc, ...) as YAML, with the
+// reader's notes as comments: what `ibcc describe` prints. ScenarioError on bad input.
+std::string describe_scenario(const RunOptions& opt);
+
+// The files `ibcc run` writes into --out (besides PNGs of --plot); a rerun clears them.
+const std::vector<std::string>& run_output_files();
 
 }  // namespace ibcc::net

@@ -840,6 +840,35 @@ YAML::Node apply_override(YAML::Node root, const Override& o) {
   return value;
 }
 
+// A key given twice in one map: yaml-cpp keeps both and lookups see the first, so an
+// override appended to a map would be silently ignored. Rejected, naming both lines.
+void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const std::string& file) {
+  if (n.IsMap()) {
+    std::map<std::string, int> seen;
+    for (const auto& kv : n) {
+      const std::string k = kv.first.IsScalar() ? kv.first.as<std::string>() : std::string("<complex key>");
+      const std::string p = Reader::join(path, k);
+      const auto [it, fresh] = seen.emplace(k, kv.first.Mark().line + 1);
+      if (!fresh) {
+        throw ScenarioError(fmt::format("{}:{}: {}: given twice (first at line {}); give each key once", file,
+                                        kv.first.Mark().line + 1, p, it->second));
+      }
+      reject_duplicate_keys(kv.second, p, file);
+    }
+  } else if (n.IsSequence()) {
+    for (size_t i = 0; i < n.size(); ++i) reject_duplicate_keys(n[i], fmt::format("{}[{}]", path, i), file);
+  }
+}
+
+Scenario load_node(YAML::Node root, const std::string& file, const std::vector<Override>& overrides);
+
+// The file's own values must be valid even where the command line overrides them (a
+// `sim.time: 3sec` is an error whether or not --sim-time is given).
+void check_file_values(const YAML::Node& root, const std::string& file, const std::vector<Override>& overrides) {
+  if (overrides.empty()) return;
+  load_node(YAML::Clone(root), file, {});
+}
+
 Scenario load_node(YAML::Node root, const std::string& file, const std::vector<Override>& overrides) {
   if (!root.IsMap()) throw ScenarioError(file + ": expected a YAML map at the top level");
   Scenario s;
@@ -897,23 +926,191 @@ Override parse_override(const std::string& kv) {
   return Override(kv.substr(0, eq), kv.substr(eq + 1));
 }
 
-Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
-                            const std::vector<Override>& overrides) {
-  YAML::Node root;
+namespace {
+
+// One YAML document, no key twice in a map.
+YAML::Node parse_document(const std::string& text, const std::string& name_for_errors) {
+  std::vector<YAML::Node> docs;
   try {
-    root = YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::ParserException& e) {
     throw ScenarioError(fmt::format("{}:{}: not valid YAML: {}", name_for_errors, e.mark.line + 1, e.msg));
   }
+  if (docs.size() > 1) {
+    throw ScenarioError(fmt::format("{}:{}: a second YAML document: a scenario is one document (remove the '---' "
+                                    "and what follows, or put it in its own file)",
+                                    name_for_errors, docs[1].Mark().line + 1));
+  }
+  YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
+  reject_duplicate_keys(root, "", name_for_errors);
+  return root;
+}
+
+}  // namespace
+
+Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
+                            const std::vector<Override>& overrides) {
+  YAML::Node root = parse_document(text, name_for_errors);
+  if (root.IsMap()) check_file_values(root, name_for_errors, overrides);
   return load_node(root, name_for_errors, overrides);
 }
 
-Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides) {
-  std::ifstream in(path);
-  if (!in) throw ScenarioError(path + ": cannot open the scenario file");
+std::string resolved_scenario_yaml(const std::string& text, const std::string& name_for_errors,
+                                   const std::vector<Override>& overrides, const Scenario& s) {
+  YAML::Node root = parse_document(text, name_for_errors);
+  for (const auto& o : overrides) apply_override(root, o);
+  auto time = [](uint64_t ps) { return format_time_ps(ps); };
+  auto rate = [](double bps) {
+    const double g = bps / 1e9;
+    return g * 1e9 == bps ? fmt::format("{}Gb/s", g) : fmt::format("{}b/s", bps);
+  };
+  auto bytes = [](uint64_t b) { return b % 1024 == 0 ? fmt::format("{}KiB", b / 1024) : fmt::format("{}", b); };
+  auto flow = [](YAML::Node n) {
+    n.SetStyle(YAML::EmitterStyle::Flow);
+    return n;
+  };
+
+  YAML::Node sim(YAML::NodeType::Map);
+  sim["time"] = time(s.sim.sim_time_ps);
+  sim["log_interval"] = time(s.sim.log_interval_ps);
+  sim["seed"] = s.sim.seed;
+  sim["deadlock_timeout"] = time(s.sim.deadlock_timeout_ps);
+  root["sim"] = sim;
+
+  const FabricParams& f = s.fabric;
+  YAML::Node fab = root["fabric"] ? root["fabric"] : YAML::Node(YAML::NodeType::Map);
+  fab["core_clock"] = fmt::format("{}Hz", f.core_clock_hz);
+  fab["mtu"] = f.mtu;
+  fab["vls"] = f.vls;
+  YAML::Node sl2vl(YAML::NodeType::Sequence);
+  for (unsigned v : f.sl_to_vl) sl2vl.push_back(v);
+  fab["sl_to_vl"] = flow(sl2vl);
+  fab["routing"] = f.routing;
+  YAML::Node sw(YAML::NodeType::Map);
+  sw["latency"] = time(f.switch_latency_ps);
+  sw["buffer_per_vl"] = bytes(f.switch_buffer_per_vl);
+  sw["crossbar_speedup"] = f.crossbar_speedup;
+  sw["fill_count"] = f.fill_from_head ? "head" : "tail";
+  sw["credit_order"] = f.credit_in_order ? "in_order" : "first_fit";
+  if (f.vlarb_tables) {
+    YAML::Node a(YAML::NodeType::Map);
+    auto table = [&](const std::vector<std::pair<unsigned, unsigned>>& t) {
+      YAML::Node seq(YAML::NodeType::Sequence);
+      for (const auto& [vl, w] : t) {
+        YAML::Node e(YAML::NodeType::Sequence);
+        e.push_back(vl);
+        e.push_back(w);
+        seq.push_back(flow(e));
+      }
+      return flow(seq);
+    };
+    if (!f.vlarb_high.empty()) a["high"] = table(f.vlarb_high);
+    a["low"] = table(f.vlarb_low);
+    a["high_limit"] = f.vlarb_high_limit;
+    sw["vl_arbitration"] = a;
+  } else {
+    sw["vl_arbitration"] = "round_robin";
+  }
+  fab["switch"] = sw;
+  YAML::Node pb(YAML::NodeType::Map);
+  pb["data_header"] = f.data_header_bytes;
+  pb["cnp"] = f.cnp_bytes;
+  pb["ack"] = f.ack_bytes;
+  fab["packet_bytes"] = pb;
+  YAML::Node hca(YAML::NodeType::Map);
+  hca["buffer_per_vl"] = bytes(f.hca_buffer_per_vl);
+  if (f.hca_inject_bps > 0) hca["inject_rate"] = rate(f.hca_inject_bps);
+  if (f.hca_sink_bps > 0) hca["sink_rate"] = rate(f.hca_sink_bps);
+  if (f.sink_hiccup.period_ps) {
+    YAML::Node h(YAML::NodeType::Map);
+    h["period"] = time(f.sink_hiccup.period_ps);
+    h["duration"] = time(f.sink_hiccup.duration_ps);
+    hca["sink_hiccup"] = h;
+  }
+  hca["completion_latency"] = time(f.hca_completion_latency_ps);
+  fab["hca"] = hca;
+  root["fabric"] = fab;
+
+  const CcSpec& cc = s.cc;
+  YAML::Node c(YAML::NodeType::Map);
+  c["enabled"] = cc.enabled;
+  YAML::Node csw(YAML::NodeType::Map);
+  csw["threshold"] = cc.sw.threshold;
+  csw["packet_size"] = cc.sw.packet_size;
+  csw["marking_rate"] = cc.sw.marking_rate;
+  csw["mapping"] = cc::policy_name(cc::kThresholdMappings, cc.sw.mapping);
+  csw["marking_mode"] = cc::policy_name(cc::kMarkingModes, cc.sw.marking_mode);
+  csw["hysteresis"] = cc.sw.hysteresis;
+  if (!cc.sw.victim_ports.empty()) {
+    YAML::Node vp(YAML::NodeType::Sequence);
+    for (unsigned p : cc.sw.victim_ports) vp.push_back(p);
+    csw["victim_mask"] = flow(vp);
+  } else {
+    csw["victim_mask"] = cc.sw.victim_mask_hca_ports ? "hca_ports" : "none";
+  }
+  c["switch"] = csw;
+  if (!cc.ports.empty()) {
+    YAML::Node ps(YAML::NodeType::Sequence);
+    for (const auto& o : cc.ports) {
+      YAML::Node e(YAML::NodeType::Map);
+      e["port"] = fmt::format("{}/{}", o.switch_name, o.port);
+      if (o.threshold) e["threshold"] = *o.threshold;
+      if (o.packet_size) e["packet_size"] = *o.packet_size;
+      if (o.marking_rate) e["marking_rate"] = *o.marking_rate;
+      if (o.victim_mask) e["victim_mask"] = *o.victim_mask;
+      ps.push_back(flow(e));
+    }
+    c["ports"] = ps;
+  }
+  YAML::Node ca(YAML::NodeType::Map);
+  ca["control"] = cc.ca.sl_based ? "sl" : "qp";
+  ca["control_map"] = fmt::format("0x{:04x}", cc.ca.control_map);
+  ca["ccti_timer"] = cc.ca.sl_default.ccti_timer;
+  ca["ccti_increase"] = cc.ca.sl_default.ccti_increase;
+  ca["trigger_threshold"] = cc.ca.sl_default.trigger_threshold;
+  ca["ccti_min"] = cc.ca.sl_default.ccti_min;
+  ca["ccti_limit"] = cc.ca.ccti_limit;
+  ca["ird_formula"] = cc::policy_name(cc::kIrdFormulas, cc.ca.ird_formula);
+  ca["num_qps"] = cc.ca.num_qps;
+  ca["becn"] = cc.ca.becn_in_ack ? "ack" : "cnp";
+  if (!cc.ca.per_sl.empty()) {
+    YAML::Node per(YAML::NodeType::Sequence);
+    for (const auto& [sl, v] : cc.ca.per_sl) {
+      YAML::Node e(YAML::NodeType::Map);
+      e["sl"] = sl;
+      e["ccti_timer"] = v.ccti_timer;
+      e["ccti_increase"] = v.ccti_increase;
+      e["trigger_threshold"] = v.trigger_threshold;
+      e["ccti_min"] = v.ccti_min;
+      per.push_back(flow(e));
+    }
+    ca["per_sl"] = per;
+  }
+  YAML::Node cct(YAML::NodeType::Sequence);
+  for (uint16_t e : cc.ca.cct) cct.push_back(fmt::format("{}:{}", e >> 14, e & 0x3fff));
+  ca["cct"] = flow(cct);
+  c["ca"] = ca;
+  root["cc"] = c;
+
+  YAML::Emitter out;
+  out << root;
+  return fmt::format("# The resolved scenario: {} with every default filled in and every override applied.\n"
+                     "# sim, fabric (but link_defaults) and cc are complete; topology and traffic are as given.\n"
+                     "# `ibcc run` on this file reproduces the run.\n{}\n",
+                     name_for_errors, out.c_str());
+}
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path + ": cannot open the " + what);
   std::stringstream ss;
   ss << in.rdbuf();
-  return load_scenario_text(ss.str(), path, overrides);
+  if (in.bad()) throw ScenarioError(path + ": cannot read the " + what);
+  return ss.str();
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides) {
+  return load_scenario_text(read_text_file(path, "scenario file"), path, overrides);
 }
 
 }  // namespace ibcc::net

@@ -30,6 +30,13 @@ struct Override {
 Override parse_override(const std::string& key_equals_value);
 
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides = {});
+// The scenario file's text with the overrides applied and its sim, fabric and cc sections
+// written out in full from `s` (what load_scenario made of them, defaults included): a
+// scenario that loads to the same settings (ibcc describe; resolved.yaml of every run).
+std::string resolved_scenario_yaml(const std::string& text, const std::string& name_for_errors,
+                                   const std::vector<Override>& overrides, const Scenario& s);
+// The whole text of a file, or ScenarioError naming it.
+std::string read_text_file(const std::string& path, const std::string& what);
 Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
                             const std::vector<Override>& overrides = {});
 
