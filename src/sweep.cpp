@@ -1,11 +1,16 @@
 #include "sweep.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +23,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/output_files.h"
+#include "common/provenance.h"
+#include "common/version.h"
 #include "net/metrics.h"
 #include "net/scenario_yaml.h"
 #include "progress.h"
@@ -86,6 +94,7 @@ Grid parse_grid(const std::string& g) {
 struct Point {
   std::vector<std::pair<std::string, std::string>> settings;
   fs::path dir;
+  std::vector<std::string> required;  // metrics a finished run of this point has (total, throughput.<flow>)
   int status = -1;  // exit code once run
 };
 
@@ -100,15 +109,47 @@ std::string point_name(size_t index, const Point& p) {
   return name;
 }
 
-bool point_done(const Point& p) {
-  std::ifstream in(p.dir / "metrics.json");
-  if (!in) return false;
+// Whether a point's results can be kept: a finished run (metrics.json complete, result ok)
+// made by this build from the scenario as it is now. Otherwise `why` says what is wrong
+// (empty when the point never ran).
+bool point_done(const Point& p, const std::string& scenario_sha, std::string* why) {
+  why->clear();
+  if (!fs::exists(p.dir / "metrics.json") && !fs::exists(p.dir / "summary.json")) return false;
   try {
-    return nlohmann::json::parse(in).value("result", "") == "ok";
+    const auto m = nlohmann::json::parse(std::ifstream(p.dir / "metrics.json"));
+    const auto sum = nlohmann::json::parse(std::ifstream(p.dir / "summary.json"));
+    if (m.value("result", "") != "ok" || sum.value("result", "") != "ok") {
+      *why = "its run did not finish (result " + sum.value("result", std::string("?")) + ")";
+      return false;
+    }
+    for (const auto& name : p.required) {
+      if (!m.contains("metrics") || !m["metrics"].contains(name)) {
+        *why = "its metrics.json lacks " + name;
+        return false;
+      }
+    }
+    if (sum.value("version", "") != version_string()) {
+      *why = "it was made by " + sum.value("version", std::string("an older ibcc")) + ", this is " + version_string();
+      return false;
+    }
+    std::string sha;
+    for (const auto& in : sum.value("inputs", nlohmann::json::array())) {
+      if (in.value("role", "") == "scenario") sha = in.value("sha256", "");
+    }
+    if (sha != scenario_sha) {
+      *why = "the scenario file changed since it ran";
+      return false;
+    }
+    return true;
   } catch (const std::exception&) {
+    *why = "its metrics.json or summary.json is missing or unreadable";
     return false;
   }
 }
+
+// SIGINT/SIGTERM of the sweep: its runs are ended with it (they write what they have).
+std::atomic<bool> g_sweep_stop{false};
+extern "C" void on_sweep_signal(int) { g_sweep_stop.store(true); }
 
 pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const fs::path& log) {
   std::vector<char*> argv;
@@ -136,6 +177,11 @@ std::string csv_field(const std::string& s) {
 }  // namespace
 
 int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
+  struct sigaction sa {};
+  sa.sa_handler = on_sweep_signal;  // no SA_RESTART: waitpid returns EINTR
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  setenv("IBCC_SWEEP_PARENT", std::to_string(getpid()).c_str(), 1);
   std::vector<Grid> grids;
   std::vector<Point> points;
   try {
@@ -159,12 +205,14 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       points = std::move(next);
     }
     // Every point must be a valid scenario before anything runs.
-    for (const auto& p : points) {
+    for (auto& p : points) {
       std::vector<net::Override> ov;
       for (const auto& kv : opt.sets) ov.push_back(net::parse_override(kv));
       for (const auto& [k, v] : p.settings) ov.emplace_back(k, v, "--grid " + k + "=" + v);
       if (!opt.sim_time.empty()) ov.emplace_back("sim.time", opt.sim_time, "--sim-time " + opt.sim_time);
       const net::Scenario sc = net::load_scenario(opt.scenario, ov);
+      p.required = {"total"};
+      for (const auto& f : sc.flows) p.required.push_back("throughput." + f.name);
       // The metric names these runs will have (net/metrics.h), checked before anything runs.
       const std::set<std::string> names = net::metric_names(sc);
       for (const auto& m : opt.metrics) {
@@ -191,7 +239,28 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
   id["sim_time"] = opt.sim_time;
   id["cc"] = opt.cc;
   const fs::path out(opt.out_dir);
-  fs::create_directories(out / "points");
+  std::string scenario_sha;
+  int lock_fd = -1;
+  try {
+    scenario_sha = sha256_file(opt.scenario);
+    std::error_code ec;
+    if (fs::exists(out, ec) && !fs::is_directory(out, ec)) throw SweepError("--out " + opt.out_dir + ": exists and is not a directory");
+    fs::create_directories(out / "points", ec);
+    if (ec) throw OutputError("cannot create " + (out / "points").string() + ": " + ec.message());
+    // One sweep at a time in --out (the lock goes with the process, even on kill -9).
+    const fs::path lock = out / ".ibcc-sweep.lock";
+    lock_fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd < 0) throw OutputError("cannot create " + lock.string() + ": " + std::strerror(errno));
+    if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+      throw SweepError("--out " + opt.out_dir + ": another ibcc sweep is running into it (lock " + lock.string() + ")");
+    }
+  } catch (const SweepError& e) {
+    std::cerr << "ibcc sweep: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ibcc sweep: error: " << e.what() << "\n";
+    return 1;
+  }
   const fs::path id_file = out / "sweep.json";
   if (fs::exists(id_file)) {
     nlohmann::json old;
@@ -205,14 +274,26 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       return 2;
     }
   } else {
-    std::ofstream(id_file) << id.dump(2) << "\n";
+    try {
+      write_file_atomic(id_file.string(), id.dump(2) + "\n");
+    } catch (const OutputError& e) {
+      std::cerr << "ibcc sweep: error: " << e.what() << "\n";
+      return 1;
+    }
   }
 
   std::vector<size_t> todo;
   for (size_t i = 0; i < points.size(); ++i) {
     points[i].dir = out / "points" / point_name(i, points[i]);
-    if (point_done(points[i])) points[i].status = 0;
-    else todo.push_back(i);
+    std::string why;
+    if (point_done(points[i], scenario_sha, &why)) {
+      points[i].status = 0;
+      continue;
+    }
+    todo.push_back(i);
+    if (!why.empty()) {
+      if (!opt.quiet) std::cerr << "ibcc sweep: rerunning " << points[i].dir.filename().string() << ": " << why << "\n";
+    }
   }
   const size_t resumed = points.size() - todo.size();
   const unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -233,7 +314,8 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     while (next < todo.size() && running.size() < jobs) {
       Point& p = points[todo[next]];
       fs::create_directories(p.dir);
-      std::vector<std::string> args = {"run", opt.scenario, "--out", p.dir.string(), "--quiet"};
+      // --force: a point rerun (stale or failed) replaces its earlier results.
+      std::vector<std::string> args = {"run", opt.scenario, "--out", p.dir.string(), "--quiet", "--force"};
       for (const auto& s : opt.sets) args.insert(args.end(), {"--set", s});
       for (const auto& [k, v] : p.settings) args.insert(args.end(), {"--set", k + "=" + v});
       if (!opt.window.empty()) args.insert(args.end(), {"--window", opt.window});
@@ -243,9 +325,13 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       ++next;
       show();
     }
+    if (g_sweep_stop.load()) break;
     int wstatus = 0;
     const pid_t pid = waitpid(-1, &wstatus, 0);
-    if (pid < 0) break;
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
     const auto it = running.find(pid);
     if (it == running.end()) continue;
     Point& p = points[it->second];
@@ -254,6 +340,19 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     ++finished;
     if (p.status != 0) ++failed;
     show();
+  }
+  if (g_sweep_stop.load()) {
+    // End the runs in progress: each writes its partial results (result "interrupted").
+    for (const auto& [pid, i] : running) ::kill(pid, SIGTERM);
+    for (const auto& [pid, i] : running) {
+      int wstatus = 0;
+      while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+      }
+    }
+    bar.finish();
+    std::cerr << fmt::format("ibcc sweep: interrupted with {} of {} points done; run the same command to resume\n",
+                             finished, points.size());
+    return 130;
   }
   bar.finish();
 
@@ -276,7 +375,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       if (k.rfind("throughput.", 0) != 0 || available.size() < 40) columns.push_back(k);
     }
   }
-  std::ofstream csv(out / "sweep.csv");
+  std::ostringstream csv;
   for (const auto& g : grids) csv << csv_field(g.key) << ",";
   csv << "status";
   for (const auto& c : columns) csv << "," << csv_field(c);
@@ -292,7 +391,12 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     }
     csv << "\n";
   }
-  csv.close();
+  try {
+    write_file_atomic((out / "sweep.csv").string(), csv.str());
+  } catch (const OutputError& e) {
+    std::cerr << "ibcc sweep: error: " << e.what() << "\n";
+    return 1;
+  }
   if (!opt.quiet) {
     std::cerr << fmt::format("ibcc sweep: {} of {} points ok; {}\n", points.size() - failed, points.size(),
                              (out / "sweep.csv").string());

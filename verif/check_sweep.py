@@ -6,6 +6,7 @@ skipping the points already done; bad grids and metric names are errors (exit 2)
   check_sweep.py IBCC SCENARIO OUTDIR
 """
 import csv
+import json
 import os
 import shutil
 import signal
@@ -23,6 +24,31 @@ def sweep(ibcc, scenario, out, grids, extra=None):
     for g in grids:
         cmd += ["--grid", g]
     return cmd
+
+
+def finished_points(out):
+    """Points whose run finished (an interrupted run writes metrics.json with result interrupted)."""
+    done = []
+    for m in (out / "points").glob("*/metrics.json"):
+        if json.load(open(m)).get("result") == "ok":
+            done.append(m.parent)
+    return done
+
+
+def ibcc_processes(marker):
+    """PIDs of live processes whose command line contains `marker` (zombies excluded)."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (d / "stat").read_text().split(")")[-1].split()[0]
+        except OSError:
+            continue
+        if marker in cmd and state != "Z":
+            pids.append(int(d.name))
+    return pids
 
 
 def fail(msg):
@@ -61,7 +87,9 @@ def main():
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)
     proc.wait(timeout=60)
-    done = len(list((out / "points").glob("*/metrics.json")))
+    if proc.returncode != 130:
+        fail(f"interrupted sweep exited {proc.returncode}, expected 130")
+    done = len(finished_points(out))
     if not 1 <= done < 6:
         fail(f"{done} points done when interrupted; the test needs an interruption mid-sweep")
     res = subprocess.run(cmd, capture_output=True, text=True)
@@ -71,6 +99,64 @@ def main():
     if len(rows) != 6 or any(r["status"] != "ok" for r in rows):
         fail(f"resumed sweep incomplete: {rows}")
     print(f"PASS interrupted after {done} of 6 points, resumed, complete")
+
+    # 2b. Stale points are rerun, and the user is told why: an edited scenario, an incomplete
+    # metrics.json. An untouched sweep reruns nothing.
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0 or "(6 done before)" not in res.stderr or "rerunning" in res.stderr:
+        fail(f"unchanged resume: exit {res.returncode}: {res.stderr}")
+    edited = outdir / "edited.yaml"
+    shutil.copy(scenario, edited)
+    ecmd = sweep(ibcc, str(edited), outdir / "edited", ["cc.ca.ccti_timer=50,100"], ["--jobs", "2"])
+    if subprocess.run(ecmd, capture_output=True, text=True).returncode != 0:
+        fail("sweep of the copied scenario failed")
+    edited.write_text(edited.read_text() + "\n# edited after the sweep\n")
+    res = subprocess.run(ecmd, capture_output=True, text=True)
+    if res.returncode != 0 or res.stderr.count("the scenario file changed since it ran") != 2 or "(0 done before)" not in res.stderr:
+        fail(f"edited scenario: expected both points rerun with the reason: {res.stderr}")
+    first = sorted((outdir / "edited" / "points").iterdir())[0]
+    (first / "metrics.json").write_text('{"result": "ok"}\n')
+    res = subprocess.run(ecmd, capture_output=True, text=True)
+    if res.returncode != 0 or "its metrics.json lacks total" not in res.stderr or "(1 done before)" not in res.stderr:
+        fail(f"incomplete metrics.json: expected a rerun of that point: {res.stderr}")
+    print("PASS stale points rerun with the reason (scenario edited; metrics incomplete); fresh ones kept")
+
+    # 2c. A second sweep into the same --out while the first runs is refused; kill -9 of a
+    # sweep leaves none of its runs behind (they end with their parent).
+    out = outdir / "killed"
+    # Runs of about a minute each: were they not ended with the sweep, they would outlive the wait below.
+    kcmd = [a if a != "40ms" else "20s" for a in sweep(ibcc, scenario, out, ["cc.ca.ccti_timer=20:120:20"], ["--jobs", "2"])]
+    proc = subprocess.Popen(kcmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    marker = str(out / "points")
+    deadline = time.time() + 60
+    while time.time() < deadline and len(ibcc_processes(marker)) < 2:
+        time.sleep(0.05)
+    if len(ibcc_processes(marker)) < 2:
+        fail("the sweep's runs did not start")
+    res = subprocess.run(kcmd, capture_output=True, text=True)
+    if res.returncode != 2 or "another ibcc sweep is running into it" not in res.stderr:
+        fail(f"second sweep into a busy --out: exit {res.returncode}: {res.stderr}")
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    deadline = time.time() + 15
+    while time.time() < deadline and ibcc_processes(marker):
+        time.sleep(0.1)
+    left = ibcc_processes(marker)
+    if left:
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        fail(f"kill -9 of the sweep left {len(left)} ibcc run processes behind")
+    # SIGTERM of a sweep (not its group): the runs end too, exit 130.
+    proc = subprocess.Popen(kcmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(ibcc_processes(marker)) < 2:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=60)
+    time.sleep(0.5)
+    if proc.returncode != 130 or ibcc_processes(marker):
+        fail(f"SIGTERM of a sweep: exit {proc.returncode}, {len(ibcc_processes(marker))} runs left")
+    print("PASS a busy --out is refused; kill -9 and SIGTERM of a sweep leave no run behind")
 
     # 3. A different sweep in the same directory, bad grids and metrics.
     for extra_grid, why in (("cc.ca.ccti_timer=1,2", "different sweep in the same --out"),):

@@ -510,8 +510,9 @@ int run_scenario(const RunOptions& opt) {
     return 1;
   }
   if (interrupted) {
-    std::cerr << fmt::format("ibcc run: interrupted at {} of {} simulated; partial results in {}\n",
-                             format_time_ps(fabric->ps(fabric->now())), format_time_ps(s->sim.sim_time_ps), opt.out_dir);
+    std::cerr << fmt::format("ibcc run: interrupted at {:.6g} s of {:.6g} s simulated; partial results in {}\n",
+                             static_cast<double>(fabric->ps(fabric->now())) * 1e-12,
+                             static_cast<double>(s->sim.sim_time_ps) * 1e-12, opt.out_dir);
     return kInterrupted;
   }
   return 0;
