@@ -55,6 +55,13 @@ add_test(NAME waves_network_gtkwave
           ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml ${CMAKE_BINARY_DIR}/waves_check/network)
 set_tests_properties(waves_network_gtkwave PROPERTIES LABELS "waves;workflow" TIMEOUT 600)
 
+# ibcc run's outputs: provenance (version, command, input hashes, resolved.yaml that reproduces
+# the run), interrupts (exit 130, partial tables), failed writes (full tmpfs, /dev/full), reuse of --out.
+add_test(NAME workflow_run_outputs
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_run_outputs.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/run_outputs)
+set_tests_properties(workflow_run_outputs PROPERTIES LABELS "workflow" TIMEOUT 600)
+
 # ibcc sweep: parallel grid, interrupt and resume, errors.
 add_test(NAME workflow_sweep
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_sweep.py $<TARGET_FILE:ibcc>

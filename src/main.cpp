@@ -205,6 +205,10 @@ int sc_main(int argc, char** argv) {
   describe_cmd->add_option("scenario", describe.scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
   describe_cmd->add_option("--set", describe_sets, "Override a scenario key, KEY=VALUE (as ibcc run)");
   describe_cmd->add_option("--cc", describe_cc, "Congestion control on or off")->check(CLI::IsMember({"on", "off"}));
+  std::string describe_seed;
+  describe_cmd->add_option("--seed", describe_seed, "Random seed (as ibcc run)");
+  describe_cmd->add_option("--sim-time", describe.sim_time, "Simulated time with a unit (as ibcc run)");
+  describe_cmd->add_option("--log-interval", describe.log_interval, "Log interval with a unit (as ibcc run)");
   describe_cmd->add_option("--opensm-conf", describe.opensm_conf, "CC settings from an OpenSM configuration (as ibcc run)")
       ->check(CLI::ExistingFile);
 
@@ -255,12 +259,13 @@ int sc_main(int argc, char** argv) {
         std::cout << yaml;
       } else {
         const std::filesystem::path parent = std::filesystem::path(import_out).parent_path();
-        if (!parent.empty()) std::filesystem::create_directories(parent);
-        std::ofstream f(import_out);
-        f << yaml;
-        if (!f.good()) {
-          std::cerr << "ibcc import: error: cannot write " << import_out << "\n";
-          return 2;
+        std::error_code ec;
+        if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+        try {
+          ibcc::write_file_atomic(import_out, yaml);
+        } catch (const ibcc::OutputError& e) {
+          std::cerr << "ibcc import: error: " << e.what() << "\n";
+          return 1;
         }
       }
       return 0;
@@ -316,6 +321,13 @@ int sc_main(int argc, char** argv) {
   }
   if (app.got_subcommand(describe_cmd)) {
     if (!describe_cc.empty()) describe.cc = describe_cc == "on";
+    if (!describe_seed.empty()) {
+      describe.seed = parse_unsigned(describe_seed);
+      if (!describe.seed) {
+        std::cerr << "ibcc describe: error: --seed: expected an integer 0.." << UINT64_MAX << ", got '" << describe_seed << "'\n";
+        return 2;
+      }
+    }
     try {
       for (const auto& kv : describe_sets) describe.overrides.push_back(ibcc::net::parse_override(kv));
       std::cout << ibcc::net::describe_scenario(describe);

@@ -3,6 +3,10 @@
 // generated topology written out as explicit YAML.
 #include "topo.h"
 
+#include <sstream>
+
+#include "common/output_files.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -143,11 +147,12 @@ void write_expanded(const std::string& file, const Scenario& s, const std::strin
     root["fabric"]["updown_roots"].SetStyle(YAML::EmitterStyle::Flow);
   }
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  std::ofstream out(path);
-  if (!out) throw net::ScenarioError("--write " + path + ": cannot write the file");
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  std::ostringstream out;
   out << "# Expanded by `ibcc topo " << file << " --write " << path << "`: the generated topology as explicit data.\n";
   out << root << "\n";
+  write_file_atomic(path, out.str());
 }
 
 }  // namespace
@@ -208,6 +213,9 @@ int run_topo(const TopoOptions& opt) {
   } catch (const YAML::Exception& e) {
     std::cerr << "ibcc topo: error: " << e.what() << "\n";
     return 2;
+  } catch (const OutputError& e) {
+    std::cerr << "ibcc topo: error: " << e.what() << "\n";
+    return 1;
   }
 }
 

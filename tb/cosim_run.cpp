@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "common/output_files.h"
 #include "tb/ccti_cosim.h"
 #include "tb/cosim_harness.h"
 #include "tb/fecn_cosim.h"
@@ -38,7 +39,7 @@ int run_cosim(const CosimOptions& opts) {
       s.wall_s > 0 ? s.cycles / s.wall_s / 1e6 : 0.0);
   if (!opts.quiet || (opts.require_coverage && !s.missed_bins.empty())) tb->coverage().report(std::cout);
   if (!opts.coverage_json.empty()) {
-    std::ofstream(opts.coverage_json) << tb->coverage().json() << "\n";
+    write_file_atomic(opts.coverage_json, tb->coverage().json() + "\n");
   }
   if (!opts.rtl_coverage_file.empty()) {
     if (!rtl_coverage_enabled()) {

@@ -1,5 +1,9 @@
 #include "common/gtkw.h"
 
+#include <sstream>
+
+#include "common/output_files.h"
+
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -12,8 +16,7 @@ constexpr unsigned kGroupEnd = 0x1000200;
 
 void write_gtkw(const std::string& path, const std::string& dump, const std::vector<WaveGroup>& groups,
                 const std::string& scope, const WaveMarker& marker, const std::string& writer) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
+  std::ostringstream f;
   f << "[*] GTKWave save file written by " << writer << "\n";
   f << "[dumpfile] \"" << std::filesystem::absolute(dump).string() << "\"\n";
   if (marker.time_ps != 0) {
@@ -33,6 +36,7 @@ void write_gtkw(const std::string& path, const std::string& dump, const std::vec
     }
     f << "@" << std::hex << kGroupEnd << std::dec << "\n-" << g.name << "\n";
   }
+  write_file_atomic(path, f.str());
 }
 
 }  // namespace ibcc

@@ -1,5 +1,10 @@
 #include "net/net_waves.h"
 
+#include <cerrno>
+#include <cstring>
+
+#include "common/output_files.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -241,7 +246,10 @@ void NetWaves::flow_becn(int flow, uint64_t becns) {
 void NetWaves::finish() {
   const uint64_t end = to_ps_ ? std::min(to_ps_, f_.ps(f_.now())) : f_.ps(f_.now());
   advance(end);
+  errno = 0;
+  vcd_.flush();
   vcd_.close();
+  if (vcd_.fail()) throw OutputError("cannot write " + vcd_path_ + ": " + (errno ? std::strerror(errno) : "I/O error"));
   std::vector<WaveGroup> groups;
   for (const auto& g : groups_) {
     WaveGroup wg{g.name, {}};
