@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 scripts/bootstrap.sh
 out=out/scenario1
 for cc in off on; do
-  build/bin/ibcc run topologies/seed-testbed/scenario1.yaml --out "$out/cc_$cc" --cc "$cc" --quiet &
+  build/bin/ibcc run topologies/seed-testbed/scenario1.yaml --out "$out/cc_$cc" --cc "$cc" --quiet --force &
 done
 wait
 python3 scripts/phase_table.py "$out/cc_off" "$out/cc_on"

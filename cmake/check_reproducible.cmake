@@ -1,13 +1,13 @@
 # Runs IBCC on SCENARIO three times: twice with seed 1 (flows.csv must be byte-identical) and
 # once with seed 2 (must differ: the seed really reaches the random choices).
 foreach(run a b)
-  execute_process(COMMAND ${IBCC} run ${SCENARIO} --out ${OUT}/${run} --sim-time 300us --seed 1 --quiet
+  execute_process(COMMAND ${IBCC} run ${SCENARIO} --out ${OUT}/${run} --sim-time 300us --seed 1 --quiet --force
                   RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "ibcc run failed (${rc})")
   endif()
 endforeach()
-execute_process(COMMAND ${IBCC} run ${SCENARIO} --out ${OUT}/c --sim-time 300us --seed 2 --quiet RESULT_VARIABLE rc)
+execute_process(COMMAND ${IBCC} run ${SCENARIO} --out ${OUT}/c --sim-time 300us --seed 2 --quiet --force RESULT_VARIABLE rc)
 file(READ ${OUT}/a/flows.csv a)
 file(READ ${OUT}/b/flows.csv b)
 file(READ ${OUT}/c/flows.csv c)

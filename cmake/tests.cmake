@@ -39,7 +39,7 @@ set_tests_properties(network_reproducible PROPERTIES LABELS network TIMEOUT 300)
 # The shipped OpenSM configuration imports and simulates with the seed test bed.
 add_test(NAME workflow_opensm_import
   COMMAND $<TARGET_FILE:ibcc> run ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml
-          --opensm-conf ${CMAKE_SOURCE_DIR}/topologies/opensm/opensm.conf --sim-time 2500ms --quiet
+          --opensm-conf ${CMAKE_SOURCE_DIR}/topologies/opensm/opensm.conf --sim-time 2500ms --quiet --force
           --out ${CMAKE_BINARY_DIR}/test-out/opensm)
 set_tests_properties(workflow_opensm_import PROPERTIES LABELS "workflow" TIMEOUT 300)
 

@@ -45,7 +45,7 @@ def main():
     rows = {}
     for case, extra in CASES.items():
         out = args.out / case
-        cmd = [str(args.build / "bin/ibcc"), "run", str(scenario), "--out", str(out), "--quiet",
+        cmd = [str(args.build / "bin/ibcc"), "run", str(scenario), "--out", str(out), "--quiet", "--force",
                "--sim-time", args.sim_time, *extra]
         if args.window:
             cmd += ["--window", args.window]

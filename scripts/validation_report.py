@@ -30,7 +30,7 @@ def arg(flag, default):
 
 
 def run(ibcc, scenario, out, args):
-    subprocess.run([ibcc, "run", str(scenario), "--out", str(out), "--quiet"] + args, check=True)
+    subprocess.run([ibcc, "run", str(scenario), "--out", str(out), "--quiet", "--force"] + args, check=True)
     return json.loads((out / "summary.json").read_text())
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 def run(ibcc, scenario, out, *args):
     out.mkdir(parents=True, exist_ok=True)
-    cmd = [ibcc, "run", str(scenario), "--out", str(out), "--quiet", *args]
+    cmd = [ibcc, "run", str(scenario), "--out", str(out), "--quiet", "--force", *args]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         sys.exit(f"FAIL: {' '.join(cmd)} exited {res.returncode}\n{res.stderr}")

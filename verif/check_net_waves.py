@@ -17,7 +17,7 @@ from check_waves import grab  # noqa: E402
 def main():
     ibcc, scenario, out = sys.argv[1:4]
     waves = os.path.join(out, "waves")
-    res = subprocess.run([ibcc, "run", scenario, "--out", out, "--sim-time", "2050ms", "--quiet", "--waves", waves,
+    res = subprocess.run([ibcc, "run", scenario, "--out", out, "--sim-time", "2050ms", "--quiet", "--force", "--waves", waves,
                           "--trace", "ports=S2/2,S1/36,flows=F1,F2,F3", "--waves-window", "2s..2.05s"],
                          capture_output=True, text=True, timeout=600)
     if res.returncode != 0:

@@ -50,7 +50,7 @@ def main():
                 print(f"FAIL {f}: no '# expect:' line")
                 failures += 1
                 continue
-            args = [str(f), "--out", out, "--quiet"] if command == ["run"] else [str(f)]
+            args = [str(f), "--out", out, "--quiet", "--force"] if command == ["run"] else [str(f)]
             res = subprocess.run([ibcc] + command + args, capture_output=True, text=True, timeout=120)
             # Errors name the file as given: compare from the scenario directory's name on.
             err = res.stderr.replace(str(f.parent.parent) + "/", "")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 def run(ibcc, scenario, out, cc):
     out.mkdir(parents=True, exist_ok=True)
-    cmd = [ibcc, "run", scenario, "--out", str(out), "--cc", cc, "--quiet"]
+    cmd = [ibcc, "run", scenario, "--out", str(out), "--cc", cc, "--quiet", "--force"]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         sys.exit(f"FAIL: {' '.join(cmd)} exited {res.returncode}\n{res.stderr}")

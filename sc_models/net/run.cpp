@@ -87,11 +87,18 @@ namespace fs = std::filesystem;
 // per-interval tables streamed as intervals complete.
 class RunDir {
  public:
-  explicit RunDir(const RunOptions& opt) : dir_(opt.out_dir) {
+  // Before anything is built or written: ScenarioError if --out cannot take this run's results.
+  static void check(const RunOptions& opt) {
     std::error_code ec;
-    if (fs::exists(dir_, ec) && !fs::is_directory(dir_, ec)) {
+    if (fs::exists(opt.out_dir, ec) && !fs::is_directory(opt.out_dir, ec)) {
       throw ScenarioError("--out " + opt.out_dir + ": exists and is not a directory");
     }
+    if (!opt.force) earlier_results(opt);
+  }
+
+  explicit RunDir(const RunOptions& opt) : dir_(opt.out_dir) {
+    check(opt);
+    std::error_code ec;
     fs::create_directories(dir_, ec);
     if (ec) throw OutputError("cannot create " + opt.out_dir + ": " + ec.message());
     const fs::path lock = dir_ / ".ibcc-run.lock";
@@ -100,23 +107,7 @@ class RunDir {
     if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
       throw ScenarioError("--out " + opt.out_dir + ": another ibcc run is writing into it (lock " + lock.string() + ")");
     }
-    std::vector<fs::path> old;
-    for (const auto& e : fs::directory_iterator(dir_, ec)) {
-      const std::string name = e.path().filename().string();
-      const auto& files = run_output_files();
-      if (std::find(files.begin(), files.end(), name) != files.end() || e.path().extension() == ".png" ||
-          (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0)) {
-        old.push_back(e.path());
-      }
-    }
-    if (!old.empty() && !opt.force) {
-      std::string names;
-      for (size_t i = 0; i < old.size() && i < 4; ++i) names += (i ? ", " : "") + old[i].filename().string();
-      throw ScenarioError(fmt::format("--out {}: holds the results of an earlier run ({}{}); give --force to replace "
-                                      "them, or another --out",
-                                      opt.out_dir, names, old.size() > 4 ? ", ..." : ""));
-    }
-    for (const auto& p : old) {
+    for (const auto& p : earlier_results(opt)) {
       fs::remove(p, ec);
       if (ec) throw OutputError("cannot remove " + p.string() + ": " + ec.message());
     }
@@ -126,6 +117,30 @@ class RunDir {
   }
 
   std::string path(const char* name) const { return (dir_ / name).string(); }
+
+  // The files of an earlier run in --out (what a run writes, PNGs, temporaries); without
+  // --force, ScenarioError naming them.
+  static std::vector<fs::path> earlier_results(const RunOptions& opt) {
+    std::vector<fs::path> old;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(opt.out_dir, ec)) {
+      const std::string name = e.path().filename().string();
+      const auto& files = run_output_files();
+      if (std::find(files.begin(), files.end(), name) != files.end() || e.path().extension() == ".png" ||
+          (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0)) {
+        old.push_back(e.path());
+      }
+    }
+    std::sort(old.begin(), old.end());
+    if (!old.empty() && !opt.force) {
+      std::string names;
+      for (size_t i = 0; i < old.size() && i < 4; ++i) names += (i ? ", " : "") + old[i].filename().string();
+      throw ScenarioError(fmt::format("--out {}: holds the results of an earlier run ({}{}); give --force to replace "
+                                      "them, or another --out",
+                                      opt.out_dir, names, old.size() > 4 ? ", ..." : ""));
+    }
+    return old;
+  }
 
   void open_streams() {
     flows_ = std::make_unique<StreamedFile>(path("flows.csv"));
@@ -382,10 +397,13 @@ int run_scenario(const RunOptions& opt) {
       prov.overrides.push_back({{"key", o.key}, {"value", o.value}, {"from", o.origin.empty() ? "--set" : o.origin}});
     }
     const std::string resolved = resolved_scenario_yaml(text, opt.scenario, ov, *s);
+    RunDir::check(opt);
+    // The fabric is built (and its wiring and routes checked) before --out is touched, so bad
+    // input leaves nothing behind.
+    fabric = std::make_unique<Fabric>("fabric", *s);
     dir = std::make_unique<RunDir>(opt);
     write_file_atomic(dir->path("resolved.yaml"), resolved);
     dir->open_streams();
-    fabric = std::make_unique<Fabric>("fabric", *s);
   } catch (const ScenarioError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
     return 2;
