@@ -3,6 +3,7 @@
 header says:
 
   # command: import opensm  (default: run; the file follows; {dir} is the file's directory)
+  # args: --sim-time 1ms    (more options after the file; {dir} as above)
   # expect-exit: N          (default 2: bad input)
   # expect: TEXT            (must appear in stderr; {line_of:TOKEN} is replaced by the line
                              number of the first line after the header containing TOKEN)
@@ -17,11 +18,13 @@ from pathlib import Path
 
 
 def expectations(path):
-    text = path.read_text().splitlines()
-    exit_code, expected, command = 2, [], ["run"]
+    text = path.read_text(errors="replace").splitlines()
+    exit_code, expected, command, extra = 2, [], ["run"], []
     for line in text:
         if m := re.match(r"# command: (.*)", line):
             command = m.group(1).replace("{dir}", str(path.parent)).split()
+        elif m := re.match(r"# args: (.*)", line):
+            extra = m.group(1).replace("{dir}", str(path.parent)).split()
         elif m := re.match(r"# expect-exit: (\d+)", line):
             exit_code = int(m.group(1))
         elif m := re.match(r"# expect: (.*)", line):
@@ -34,7 +37,7 @@ def expectations(path):
                 return str(i)
         raise SystemExit(f"{path}: token {token!r} of an expectation is not in the file")
 
-    return exit_code, [re.sub(r"\{line_of:([^}]*)\}", line_of, e) for e in expected], command
+    return exit_code, [re.sub(r"\{line_of:([^}]*)\}", line_of, e) for e in expected], command, extra
 
 
 def main():
@@ -45,13 +48,13 @@ def main():
     failures = 0
     with tempfile.TemporaryDirectory() as out:
         for f in files:
-            exit_code, expected, command = expectations(f)
+            exit_code, expected, command, extra = expectations(f)
             if not expected:
                 print(f"FAIL {f}: no '# expect:' line")
                 failures += 1
                 continue
             args = [str(f), "--out", out, "--quiet", "--force"] if command == ["run"] else [str(f)]
-            res = subprocess.run([ibcc] + command + args, capture_output=True, text=True, timeout=120)
+            res = subprocess.run([ibcc] + command + args + extra, capture_output=True, text=True, timeout=120)
             # Errors name the file as given: compare from the scenario directory's name on.
             err = res.stderr.replace(str(f.parent.parent) + "/", "")
             missing = [e for e in expected if e not in err]

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "net/scenario_yaml.h"
+#include "net/topology.h"
 
 namespace ibcc::net {
 namespace {
@@ -49,6 +50,23 @@ std::string sanitize(const std::string& desc) {
   return out;
 }
 
+// A decimal (or, with base 16, hex) number of at most `max`, else an error naming the line.
+unsigned number(const std::string& text, unsigned max, const std::string& file, int line, const std::string& what,
+                int base = 10) {
+  unsigned long long v = 0;
+  size_t used = 0;
+  try {
+    v = std::stoull(text, &used, base);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || v > max) {
+    fail(file, line, fmt::format("{}: expected {}..{}, got {}", what, base == 16 ? "0x0" : "0",
+                                 base == 16 ? fmt::format("0x{:x}", max) : std::to_string(max), text));
+  }
+  return static_cast<unsigned>(v);
+}
+
 }  // namespace
 
 IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::string& lfts_file) {
@@ -83,14 +101,17 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
       if (m[1] == "Rt") fail(file, n, "routers (Rt) are not supported: ibcc models one subnet");
       Node node;
       node.is_switch = m[1] == "Switch";
-      node.ports = static_cast<unsigned>(std::stoul(m[2]));
+      node.ports = number(m[2], 254, file, n, "port count");
       node.id = m[3];
       node.guid = guid;
       node.line = n;
       const std::string comment = m[4];
       std::smatch d;
       if (std::regex_search(comment, d, desc_re)) node.desc = d[1];
-      if (node.is_switch && std::regex_search(comment, d, lid_re)) node.lid = static_cast<unsigned>(std::stoul(d[1]));
+      if (node.is_switch && std::regex_search(comment, d, lid_re)) {
+        node.lid = number(d[1], 0xbfff, file, n, "lid (unicast)");
+        if (node.lid == 0) fail(file, n, "lid 0 is not a unicast LID");
+      }
       if (node.ports < 1 || node.ports > 254) fail(file, n, fmt::format("{}: port count 1..254 expected, got {}", node.id, node.ports));
       if (by_id.count(node.id)) fail(file, n, fmt::format("{} is described twice (first at line {})", node.id, nodes[by_id[node.id]].line));
       by_id[node.id] = nodes.size();
@@ -101,12 +122,12 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
     }
     if (std::regex_match(text, m, port_re)) {
       if (!cur) fail(file, n, "a port line outside a Switch or Ca block");
-      const unsigned p = static_cast<unsigned>(std::stoul(m[1]));
+      const unsigned p = number(m[1], 254, file, n, "port number");
       if (p < 1 || p > cur->ports) fail(file, n, fmt::format("{} has ports 1..{}, got [{}]", cur->id, cur->ports, p));
       if (cur->links.count(p)) fail(file, n, fmt::format("port [{}] of {} is listed twice", p, cur->id));
       Port port;
       port.peer = m[3];
-      port.peer_port = static_cast<unsigned>(std::stoul(m[4]));
+      port.peer_port = number(m[4], 254, file, n, "peer port number");
       port.line = n;
       const std::string comment = m[6];
       std::smatch s;
@@ -115,9 +136,22 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
         port.width = s[1].str() + "x";
         port.speed = s[2];
         rest = s.suffix();
+        // Widths a scenario link can have; a speed outside speed_re (4xXDR) is caught below.
+        if (port.width != "1x" && port.width != "4x" && port.width != "8x" && port.width != "12x") {
+          fail(file, n, "link width " + port.width + ": expected 1x, 4x, 8x or 12x");
+        }
+      }
+      static const std::regex any_speed_re(R"(\b(\d+)x([A-Za-z][A-Za-z0-9]*)\b)");
+      for (std::sregex_iterator it(comment.begin(), comment.end(), any_speed_re), end; it != end; ++it) {
+        std::smatch t;
+        const std::string token = it->str();
+        if (!std::regex_match(token, t, speed_re)) {
+          fail(file, n, "link speed " + token + ": expected WIDTHxSPEED with SPEED SDR, DDR, QDR, FDR10, FDR, EDR or HDR");
+        }
       }
       if (!cur->is_switch && std::regex_search(comment, s, lid_re) && cur->lid == 0) {
-        cur->lid = static_cast<unsigned>(std::stoul(s[1]));
+        cur->lid = number(s[1], 0xbfff, file, n, "lid (unicast)");
+        if (cur->lid == 0) fail(file, n, "lid 0 is not a unicast LID");
       }
       cur->links[p] = port;
       continue;
@@ -194,9 +228,13 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
       }
       if (std::regex_match(text, m, entry_re)) {
         if (sw.empty()) fail(lfts_file, ln, "an LFT entry before any 'Unicast lids ... of switch' line");
-        const unsigned lid = static_cast<unsigned>(std::stoul(m[1], nullptr, 16));
-        const unsigned port = static_cast<unsigned>(std::stoul(m[2]));
-        if (lid == 0 || lid >= 0xc000) fail(lfts_file, ln, fmt::format("LID 0x{:x} is not a unicast LID", lid));
+        const unsigned lid = number(m[1], 0xbfff, lfts_file, ln, "LID (unicast)", 16);
+        const unsigned port = number(m[2], 254, lfts_file, ln, "port");
+        if (lid == 0) fail(lfts_file, ln, "LID 0x0 is not a unicast LID");
+        const auto swn = std::find_if(nodes.begin(), nodes.end(), [&](const Node& x) { return x.is_switch && x.guid == sw; });
+        if (port > swn->ports) {
+          fail(lfts_file, ln, fmt::format("port {}: switch {} has ports 1..{} (0 is the switch itself)", port, swn->id, swn->ports));
+        }
         lfts[sw][lid] = port;
         ++result.lft_entries;
         continue;
@@ -270,6 +308,14 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
     << "  ca: {ccti_timer: 150, ccti_increase: 1, ccti_limit: 127}\n";
   y << "traffic:\n  patterns:\n    - {type: uniform, sources: all, message: 64KiB}\n";
   result.yaml = y.str();
+  // What is emitted must be a scenario `ibcc run` accepts: read it back and build its
+  // topology (wiring, LIDs, forwarding tables) here, so a defect shows at import, not later.
+  try {
+    const Scenario back = load_scenario_text(result.yaml, "(imported)");
+    (void)build_topology(back);
+  } catch (const ScenarioError& e) {
+    throw ScenarioError(fmt::format("{}: the imported scenario would not run: {}", file, e.what()));
+  }
   return result;
 }
 

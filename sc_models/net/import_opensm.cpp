@@ -64,8 +64,16 @@ OpenSmImport import_opensm_conf(const std::string& path) {
       "cc_ca_cong_setting_port_control", "cc_ca_cong_setting_control_map", "cc_cct"};
   std::string text;
   int n = 0;
+  bool any_cc = false;
   while (std::getline(in, text)) {
     ++n;
+    // An opensm.conf is text: a control byte (a binary file given by mistake) is an error.
+    for (unsigned char c : text) {
+      if (c < 0x20 && c != '\t' && c != '\r') {
+        throw ScenarioError(fmt::format("{}:{}: not a text file (byte 0x{:02x}); expected an OpenSM configuration "
+                                        "(opensm.conf)", path, n, c));
+      }
+    }
     const auto hash = text.find('#');
     if (hash != std::string::npos) text = text.substr(0, hash);
     std::istringstream ss(text);
@@ -78,6 +86,7 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     const bool is_sl = std::find(sl_options.begin(), sl_options.end(), key) != sl_options.end();
     const bool is_cc = key == "congestion_control" || key.rfind("cc_", 0) == 0;
     if (!is_cc) continue;  // an option of the subnet manager itself
+    any_cc = true;
     if (!is_sl && std::find(known.begin(), known.end(), key) == known.end()) {
       throw ScenarioError(fmt::format("{}:{}: {}: not a congestion-control option of OpenSM", path, n, key));
     }
@@ -86,6 +95,11 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     else single[key] = {n, value};
   }
 
+  if (in.bad()) throw ScenarioError(path + ": cannot read the OpenSM configuration");
+  if (!any_cc) {
+    throw ScenarioError(fmt::format("{}: no congestion-control option (congestion_control, cc_*) in {} lines; expected "
+                                    "an OpenSM configuration with CC settings (opensm.conf)", path, n));
+  }
   OpenSmImport imp;
   auto where = [&](const std::string& key, const Line& l) { return fmt::format("{}:{}: {}", path, l.number, key); };
   auto add = [&](const std::string& key, const std::string& cc_key, const std::string& value) {

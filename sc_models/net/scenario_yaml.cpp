@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "cc/fecn_marker_regs.h"
 #include "net/units.h"
 
 namespace ibcc::net {
@@ -33,7 +34,9 @@ class Reader {
   [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& what) const {
     for (const auto& o : overrides_) {
       // The value given, or a key the override itself created (an unknown key).
-      if (contains(o.value, at) || (o.key == key && at.Mark().line < 0)) {
+      // (--set foo.bar=1 creates the map foo: an unknown key named by the option, not the file.)
+      const bool created = o.key == key || o.key.rfind(key + ".", 0) == 0;
+      if (contains(o.value, at) || (created && at.Mark().line < 0)) {
         throw ScenarioError(fmt::format("{}: {}: {}", o.origin, key, what));
       }
     }
@@ -225,16 +228,16 @@ std::pair<std::string, unsigned> endpoint(const Reader& rd, const YAML::Node& n,
   const auto slash = e.find('/');
   if (slash == std::string::npos) return {e, 1};
   const std::string port = e.substr(slash + 1);
-  unsigned p = 0;
+  unsigned long p = 0;
   try {
     size_t used = 0;
-    p = static_cast<unsigned>(std::stoul(port, &used));
-    if (used != port.size()) p = 0;
+    p = std::stoul(port, &used);  // range-checked below before it is narrowed
+    if (used != port.size() || port[0] == '-' || port[0] == '+') p = 0;
   } catch (const std::exception&) {
     p = 0;
   }
   if (p < 1 || p > 254) rd.fail(n, path, "expected NODE or NODE/PORT with PORT 1..254, got '" + e + "'");
-  return {e.substr(0, slash), p};
+  return {e.substr(0, slash), static_cast<unsigned>(p)};
 }
 
 void read_fabric(LoaderState& st, const YAML::Node& n) {
@@ -284,7 +287,9 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
       f.fill_from_head = v == "head";
     }
     if (sw["latency"]) f.switch_latency_ps = rd.time_ps(sw["latency"], "fabric.switch.latency");
-    if (sw["buffer_per_vl"]) f.switch_buffer_per_vl = rd.bytes(sw["buffer_per_vl"], "fabric.switch.buffer_per_vl", 4096, 4u << 20);
+    // At most what the FECN marker's BUFFER_CAPACITY register holds (in 64-byte credits).
+    constexpr uint64_t kMaxBufferBytes = ((uint64_t{1} << regs::fecn_marker::kBufferCapacityCredits.width) - 1) * 64;
+    if (sw["buffer_per_vl"]) f.switch_buffer_per_vl = rd.bytes(sw["buffer_per_vl"], "fabric.switch.buffer_per_vl", 4096, kMaxBufferBytes);
     if (sw["crossbar_speedup"]) f.crossbar_speedup = rd.real(sw["crossbar_speedup"], "fabric.switch.crossbar_speedup", 1.0, 16.0);
     if (const auto a = sw["vl_arbitration"]) {
       if (a.IsScalar()) {
@@ -300,7 +305,8 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
           if (!a[key].IsSequence() || a[key].size() > 64) rd.fail(a[key], p, "expected a list of up to 64 [vl, weight] pairs");
           for (const auto& e : a[key]) {
             if (!e.IsSequence() || e.size() != 2) rd.fail(e, p, "expected [vl, weight]");
-            out->emplace_back(static_cast<unsigned>(rd.uint(e[0], p + ".vl", 0, 14)),
+            // A data VL of this fabric (fabric.vls is read above).
+            out->emplace_back(static_cast<unsigned>(rd.uint(e[0], p + ".vl", 0, f.vls - 1)),
                               static_cast<unsigned>(rd.uint(e[1], p + ".weight", 0, 255)));
           }
         };
@@ -812,6 +818,18 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
   }
 }
 
+// Flow names are how results name flows (throughput.F2): each may be used once.
+void reject_duplicate_flow_names(const Scenario& s) {
+  std::map<std::string, int> seen;
+  for (const auto& f : s.flows) {
+    const auto [it, fresh] = seen.emplace(f.name, f.line);
+    if (fresh) continue;
+    throw ScenarioError(fmt::format("{}:{}: traffic: flow name '{}' is used twice (first at line {}); results name "
+                                    "flows by name, so each must be unique",
+                                    s.file, f.line, f.name, it->second));
+  }
+}
+
 YAML::Node apply_override(YAML::Node root, const Override& o) {
   std::vector<std::string> parts;
   std::stringstream ss(o.key);
@@ -862,13 +880,6 @@ void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const s
 
 Scenario load_node(YAML::Node root, const std::string& file, const std::vector<Override>& overrides);
 
-// The file's own values must be valid even where the command line overrides them (a
-// `sim.time: 3sec` is an error whether or not --sim-time is given).
-void check_file_values(const YAML::Node& root, const std::string& file, const std::vector<Override>& overrides) {
-  if (overrides.empty()) return;
-  load_node(YAML::Clone(root), file, {});
-}
-
 Scenario load_node(YAML::Node root, const std::string& file, const std::vector<Override>& overrides) {
   if (!root.IsMap()) throw ScenarioError(file + ": expected a YAML map at the top level");
   Scenario s;
@@ -901,6 +912,17 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
     for (unsigned i = 0; i < 128; ++i) s.cc.ca.cct.push_back(static_cast<uint16_t>(3u << 14 | i));
   }
   if (root["traffic"]) read_traffic(st, root["traffic"]);
+  reject_duplicate_flow_names(s);
+  // Times the model counts in core cycles: a value between two cycles is rounded up (said).
+  const uint64_t cycle_ps = 1000000000000ull / s.fabric.core_clock_hz;
+  for (auto [value, key] : {std::pair<uint64_t*, const char*>{&s.sim.log_interval_ps, "sim.log_interval"},
+                            std::pair<uint64_t*, const char*>{&s.sim.sim_time_ps, "sim.time"}}) {
+    if (*value % cycle_ps == 0) continue;
+    const uint64_t rounded = (*value / cycle_ps + 1) * cycle_ps;
+    s.notes.push_back(fmt::format("{}: {} is not a whole number of {} core cycles; rounded up to {}", key,
+                                  format_time_ps(*value), format_time_ps(cycle_ps), format_time_ps(rounded)));
+    *value = rounded;
+  }
   if (const auto dbg = root["debug"]) {
     rd.expect_map(dbg, "debug", {"faults"});
     for (const auto& f : dbg["faults"]) {
@@ -950,9 +972,10 @@ YAML::Node parse_document(const std::string& text, const std::string& name_for_e
 
 Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
                             const std::vector<Override>& overrides) {
-  YAML::Node root = parse_document(text, name_for_errors);
-  if (root.IsMap()) check_file_values(root, name_for_errors, overrides);
-  return load_node(root, name_for_errors, overrides);
+  // The file's own values must be valid even where the command line overrides them (a
+  // `sim.time: 3sec` is an error whether or not --sim-time is given): read it alone first.
+  if (!overrides.empty()) load_node(parse_document(text, name_for_errors), name_for_errors, {});
+  return load_node(parse_document(text, name_for_errors), name_for_errors, overrides);
 }
 
 std::string resolved_scenario_yaml(const std::string& text, const std::string& name_for_errors,
