@@ -122,6 +122,25 @@ class Switch : public Node {
     return n;
   }
 
+  // For the wait-for graph: each non-empty VoQ of input `in_port`, VL `vl` whose head can
+  // not leave now for want of credits, as the output it waits on; `can_move` is set if some
+  // head of that buffer could leave (credits free or on their way back, or its output is
+  // sending from it).
+  void waits_of(unsigned in_port, unsigned vl, std::vector<unsigned>* outputs, bool* can_move) const {
+    *can_move = false;
+    for (unsigned o = 1; o <= nports_; ++o) {
+      const PacketFifo& q = voq_[voq_index(in_port, vl, o)];
+      if (q.empty()) continue;
+      const OutPort& op = out[o];
+      const uint32_t need = ib(q.head).credits;
+      if (op.peer < 0 || op.credits[vl] + op.returning[vl] >= need || (op.tx_active && op.tx_input == in_port)) {
+        *can_move = true;
+        return;
+      }
+      outputs->push_back(o);
+    }
+  }
+
   void handle(const Event& e) override {
     switch (e.kind) {
       case EventKind::kArrive: on_arrive(e.port, e.pkt); break;
@@ -650,6 +669,7 @@ class Hca : public Node {
     lane.message_left -= payload;
     e.last = lane.message_left == 0;
     ++fabric_.injected;
+    if (f.stats.injected_packets == f.stats.delivered_packets) f.stats.progress_cycle = now;  // none was in flight
     f.stats.injected_packets++;
     f.stats.injected_bytes += payload;
     const uint64_t ird = cc_enabled ? ccti->ird(now, lane.qp, f.spec.sl) : 0;
@@ -739,6 +759,7 @@ class Hca : public Node {
         const uint64_t now = fabric_.now();
         st.delivered_bytes += e.payload_bytes;
         st.delivered_packets++;
+        st.progress_cycle = now;
         st.interval_bytes += e.payload_bytes;
         const bool record = fabric_.in_stats_window();
         if (record) st.packet_latency.add(now - e.create_cycle);
@@ -792,6 +813,7 @@ Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s)
   uint64_t dl = s.sim.deadlock_timeout_ps;
   if (dl == 0) dl = 1000000000ull + s.fabric.sink_hiccup.duration_ps;  // 1 ms
   deadlock_cycles_ = cycles(dl);
+  stall_cycles_ = cycles(s.sim.stall_timeout_ps ? s.sim.stall_timeout_ps : 10 * dl);
   build();
   SC_METHOD(pump);
 }
@@ -1058,6 +1080,12 @@ void Fabric::log_tick() {
   if (pool_.live() > 0 && now_ - last_progress_ > deadlock_cycles_) {
     throw ModelError(deadlock_report());
   }
+  // A partial deadlock: some flows stuck while others keep the fabric busy.
+  if (now_ - last_stall_check_ >= stall_cycles_ / 4) {
+    last_stall_check_ = now_;
+    const std::vector<unsigned> stuck = stalled_flows(stall_cycles_);
+    if (!stuck.empty()) throw ModelError(stall_report(stuck));
+  }
   if (on_log_tick) on_log_tick(ps(now_));
 }
 
@@ -1097,6 +1125,79 @@ void Fabric::check_invariants() const {
   if (held != pool_.live()) {
     fail(fmt::format("packets not conserved: {} in flight but {} found on wires, in VoQs, sinks and CNP queues", pool_.live(), held));
   }
+}
+
+std::vector<unsigned> Fabric::stalled_flows(uint64_t cycles) const {
+  std::vector<unsigned> out;
+  for (unsigned i = 0; i < flows_.size(); ++i) {
+    const FlowStats& st = flows_[i].stats;
+    if (st.injected_packets > st.delivered_packets && now_ - st.progress_cycle > cycles) out.push_back(i);
+  }
+  return out;
+}
+
+std::vector<Fabric::BufferId> Fabric::deadlock_cycle() const {
+  // The stuck buffers: start from every non-empty switch input buffer whose heads all wait
+  // for credits, and drop, until nothing changes, any that waits on a buffer not in the set
+  // (that one can drain, and free the credits). What remains can never move.
+  std::map<BufferId, std::vector<BufferId>> waits;
+  for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    const Switch& sw = static_cast<const Switch&>(*nodes_[n]);
+    for (unsigned p = 1; p <= sw.ports(); ++p) {
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        if (sw.in[p].used[v] == 0) continue;
+        std::vector<unsigned> outs;
+        bool can_move = false;
+        sw.waits_of(p, v, &outs, &can_move);
+        if (can_move || outs.empty()) continue;
+        std::vector<BufferId> next;
+        for (unsigned o : outs) next.push_back({static_cast<unsigned>(sw.out[o].peer), sw.out[o].peer_port, v});
+        waits[{n, p, v}] = next;
+      }
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = waits.begin(); it != waits.end();) {
+      const bool free = std::any_of(it->second.begin(), it->second.end(),
+                                    [&](const BufferId& b) { return b.node >= topo_.num_switches || !waits.count(b); });
+      if (free) {
+        it = waits.erase(it);
+        changed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  if (waits.empty()) return {};
+  // A cycle inside the stuck set: follow first waits from any member until one repeats.
+  std::vector<BufferId> path{waits.begin()->first};
+  std::map<BufferId, size_t> at{{path[0], 0}};
+  for (;;) {
+    const BufferId next = waits.at(path.back()).front();
+    const auto seen = at.find(next);
+    if (seen != at.end()) return std::vector<BufferId>(path.begin() + static_cast<long>(seen->second), path.end());
+    at[next] = path.size();
+    path.push_back(next);
+  }
+}
+
+std::string Fabric::stall_report(const std::vector<unsigned>& stuck) const {
+  std::string names;
+  for (size_t i = 0; i < stuck.size() && i < 12; ++i) names += (i ? ", " : "") + flows_[stuck[i]].spec.name;
+  if (stuck.size() > 12) names += fmt::format(", ... ({} flows)", stuck.size());
+  std::string out = fmt::format("stalled: {} delivered nothing for {} us at {} us while packets of theirs were in flight",
+                                names, static_cast<double>(ps(stall_cycles_)) / 1e6, static_cast<double>(ps(now_)) / 1e6);
+  const auto cycle = deadlock_cycle();
+  if (cycle.empty()) {
+    return out + "; no cycle of stuck buffers found (starved rather than deadlocked: check VL arbitration and credits)";
+  }
+  out += "\npartial deadlock: a cycle of switch input buffers that can never send (each waits for credits of the next):";
+  for (const BufferId& b : cycle) {
+    out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", nodes_[b.node]->basename(), b.port, b.vl,
+                       nodes_[b.node]->in[b.port].used[b.vl], nodes_[b.node]->in[b.port].capacity);
+  }
+  return out;
 }
 
 std::string Fabric::deadlock_report() const {

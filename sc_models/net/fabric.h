@@ -20,6 +20,7 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "net/cc_adapters.h"
@@ -127,6 +128,9 @@ struct FlowStats {
   uint64_t fecn_marked = 0;    // data packets that arrived with FECN
   uint64_t becn_received = 0;  // BECNs the source took for this flow
   uint64_t interval_bytes = 0;
+  // Last time the flow moved: a packet delivered, or its first packet in flight after none
+  // (the per-flow stall check, Fabric::stalled_flows).
+  uint64_t progress_cycle = 0;
   // Inside the statistics window (Fabric::set_stats_window): each data packet from its
   // message's creation to the end of its drain at the sink (source queueing, IRD waits, the
   // fabric, the sink); each message from creation to its completion (last packet drained +
@@ -232,6 +236,22 @@ class Fabric : public sc_core::sc_module {
   void check_invariants() const;
   std::string deadlock_report() const;
 
+  // A switch input buffer (node, input port, VL) and, in a wait-for graph, what it waits on.
+  struct BufferId {
+    unsigned node = 0, port = 0, vl = 0;
+    bool operator<(const BufferId& o) const {
+      return std::tie(node, port, vl) < std::tie(o.node, o.port, o.vl);
+    }
+    bool operator==(const BufferId& o) const { return node == o.node && port == o.port && vl == o.vl; }
+  };
+  // A cycle of switch input buffers none of which can ever send again: each head packet waits
+  // for credits that only the next buffer of the cycle could free, and that buffer is stuck
+  // too. Empty if there is none. Not cheap: called only once flows have stalled.
+  std::vector<BufferId> deadlock_cycle() const;
+  // Flows that delivered nothing for `cycles` while they had packets in flight.
+  std::vector<unsigned> stalled_flows(uint64_t cycles) const;
+  std::string stall_report(const std::vector<unsigned>& stuck) const;
+
   static constexpr uint32_t kHeaderBytes = 26;  // default data header: LRH 8 + BTH 12 + ICRC 4 + VCRC 2
 
  private:
@@ -245,6 +265,8 @@ class Fabric : public sc_core::sc_module {
   uint64_t end_cycle_;
   uint64_t log_cycles_;
   uint64_t deadlock_cycles_;
+  uint64_t stall_cycles_;  // a flow with packets in flight delivering nothing for this long: stalled
+  uint64_t last_stall_check_ = 0;
   uint64_t now_ = 0;
   uint64_t seq_ = 0;
   uint64_t stats_from_ = 0, stats_to_ = UINT64_MAX;

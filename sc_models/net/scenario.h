@@ -176,6 +176,9 @@ struct SimParams {
   uint64_t log_interval_ps = 1000000000;  // 1 ms
   uint64_t seed = 1;
   uint64_t deadlock_timeout_ps = 0;  // no packet moves for this long while some wait: deadlock (0: 1 ms or 4 log intervals)
+  // A flow delivers nothing for this long while packets of it are in flight: stalled (a
+  // partial deadlock or starvation), the run fails naming it (0: 10 x the deadlock timeout).
+  uint64_t stall_timeout_ps = 0;
 };
 
 // Faults built into the model on purpose, for the tests that prove the invariant checks and

@@ -895,11 +895,12 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
   rd.expect_map(root, "", {"name", "description", "sim", "fabric", "topology", "cc", "traffic", "debug"});
   s.name = root["name"] ? rd.str(root["name"], "name") : file;
   if (const auto sim = root["sim"]) {
-    rd.expect_map(sim, "sim", {"time", "log_interval", "seed", "deadlock_timeout"});
+    rd.expect_map(sim, "sim", {"time", "log_interval", "seed", "deadlock_timeout", "stall_timeout"});
     if (sim["time"]) s.sim.sim_time_ps = rd.time_ps(sim["time"], "sim.time");
     if (sim["log_interval"]) s.sim.log_interval_ps = rd.time_ps(sim["log_interval"], "sim.log_interval");
     if (sim["seed"]) s.sim.seed = rd.uint(sim["seed"], "sim.seed", 0, UINT64_MAX);
     if (sim["deadlock_timeout"]) s.sim.deadlock_timeout_ps = rd.time_ps(sim["deadlock_timeout"], "sim.deadlock_timeout");
+    if (sim["stall_timeout"]) s.sim.stall_timeout_ps = rd.time_ps(sim["stall_timeout"], "sim.stall_timeout");
     if (s.sim.sim_time_ps == 0) rd.fail(sim["time"], "sim.time", "must be positive");
     if (s.sim.log_interval_ps == 0) rd.fail(sim["log_interval"], "sim.log_interval", "must be positive");
   }
@@ -998,6 +999,7 @@ std::string resolved_scenario_yaml(const std::string& text, const std::string& n
   sim["log_interval"] = time(s.sim.log_interval_ps);
   sim["seed"] = s.sim.seed;
   sim["deadlock_timeout"] = time(s.sim.deadlock_timeout_ps);
+  sim["stall_timeout"] = time(s.sim.stall_timeout_ps);
   root["sim"] = sim;
 
   const FabricParams& f = s.fabric;
