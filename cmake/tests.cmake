@@ -166,3 +166,8 @@ foreach(study clos648 pingpong dynamics)
             ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/studies ${study})
   set_tests_properties(study_${study} PROPERTIES LABELS "network;validation" TIMEOUT 900)
 endforeach()
+
+# libFuzzer (clang, ASan + UBSan) on every input parser for 60 s each, seeded with the shipped
+# inputs and the bad-input cases; a finding fails the test and leaves its input in build/fuzz.
+add_test(NAME fuzz_parsers COMMAND ${CMAKE_SOURCE_DIR}/verif/fuzz.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 60)
+set_tests_properties(fuzz_parsers PROPERTIES LABELS fuzz TIMEOUT 900 RUN_SERIAL TRUE)

@@ -2,6 +2,7 @@
 // that an unknown key or an out-of-range value is an error naming file, line and key.
 #include "net/scenario_yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -951,20 +952,43 @@ Override parse_override(const std::string& kv) {
 
 namespace {
 
-// One YAML document, no key twice in a map.
+// Counts the documents of a YAML stream (where each starts), without building them.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark.line + 1); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+  std::vector<int> starts;
+};
+
+// One YAML document, no key twice in a map. (Not YAML::LoadAll: yaml-cpp 0.7 loops forever
+// on some malformed streams, e.g. a lone ',', found by fuzz/; upstream fixed it in 2024.)
 YAML::Node parse_document(const std::string& text, const std::string& name_for_errors) {
-  std::vector<YAML::Node> docs;
+  YAML::Node root;
   try {
-    docs = YAML::LoadAll(text);
+    root = YAML::Load(text);
+    if (root.IsMap()) {
+      // A second document would be silently ignored: look for one, stopping at the second.
+      std::istringstream in(text);
+      YAML::Parser parser(in);
+      DocumentCounter counter;
+      while (counter.starts.size() < 2 && parser.HandleNextDocument(counter)) {
+      }
+      if (counter.starts.size() > 1) {
+        throw ScenarioError(fmt::format("{}:{}: a second YAML document: a scenario is one document (remove the '---' "
+                                        "and what follows, or put it in its own file)",
+                                        name_for_errors, counter.starts[1]));
+      }
+    }
   } catch (const YAML::ParserException& e) {
     throw ScenarioError(fmt::format("{}:{}: not valid YAML: {}", name_for_errors, e.mark.line + 1, e.msg));
   }
-  if (docs.size() > 1) {
-    throw ScenarioError(fmt::format("{}:{}: a second YAML document: a scenario is one document (remove the '---' "
-                                    "and what follows, or put it in its own file)",
-                                    name_for_errors, docs[1].Mark().line + 1));
-  }
-  YAML::Node root = docs.empty() ? YAML::Node() : docs[0];
   reject_duplicate_keys(root, "", name_for_errors);
   return root;
 }

@@ -1,0 +1,50 @@
+// One libFuzzer entry point per parser (chosen at compile time, see CMakeLists.txt). The
+// importers read files, so their input is written to a file in /dev/shm first.
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "net/import_ibnetdiscover.h"
+#include "net/import_opensm.h"
+#include "net/scenario_yaml.h"
+
+namespace {
+
+std::string as_file(const uint8_t* data, size_t size, const char* suffix) {
+  static const std::string path = "/dev/shm/ibcc-fuzz-" + std::to_string(getpid()) + suffix;
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) __builtin_trap();
+  std::fwrite(data, 1, size, f);
+  std::fclose(f);
+  return path;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace ibcc::net;
+  try {
+#if defined(FUZZ_TARGET_scenario)
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    const Scenario s = load_scenario_text(text, "fuzz.yaml");
+    // What a run records must load back to the same settings.
+    const std::string resolved = resolved_scenario_yaml(text, "fuzz.yaml", {}, s);
+    const Scenario back = load_scenario_text(resolved, "resolved.yaml");
+    if (back.cc.sw.threshold != s.cc.sw.threshold || back.sim.sim_time_ps != s.sim.sim_time_ps ||
+        back.cc.ca.cct != s.cc.ca.cct || back.flows.size() != s.flows.size()) {
+      __builtin_trap();
+    }
+#elif defined(FUZZ_TARGET_opensm)
+    (void)opensm_as_yaml(import_opensm_conf(as_file(data, size, ".conf")));
+#elif defined(FUZZ_TARGET_ibnetdiscover)
+    (void)import_ibnetdiscover(as_file(data, size, ".topo"));
+#elif defined(FUZZ_TARGET_lfts)
+    (void)import_ibnetdiscover(FIXTURE_TOPO, as_file(data, size, ".lfts"));
+#endif
+  } catch (const ScenarioError&) {
+    // Bad input, reported as such: the expected outcome.
+  }
+  return 0;
+}
