@@ -170,4 +170,9 @@ endforeach()
 # libFuzzer (clang, ASan + UBSan) on every input parser for 60 s each, seeded with the shipped
 # inputs and the bad-input cases; a finding fails the test and leaves its input in build/fuzz.
 add_test(NAME fuzz_parsers COMMAND ${CMAKE_SOURCE_DIR}/verif/fuzz.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 60)
-set_tests_properties(fuzz_parsers PROPERTIES LABELS fuzz TIMEOUT 900 RUN_SERIAL TRUE)
+set_tests_properties(fuzz_parsers PROPERTIES LABELS fuzz TIMEOUT 900)
+
+# ASan + UBSan build of ibcc and the test binaries (build/sanitize), running the unit and
+# network tests and a short co-simulation of each block; any sanitizer report fails.
+add_test(NAME sanitize_unit_network_cosim COMMAND ${CMAKE_SOURCE_DIR}/verif/sanitize.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+set_tests_properties(sanitize_unit_network_cosim PROPERTIES LABELS sanitize TIMEOUT 2700)

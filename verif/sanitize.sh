@@ -14,7 +14,7 @@ cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBCC_SA
 cmake --build "$build" -j"$(nproc)" --target ibcc ibcc_net_tests ibcc_unit_tests >/dev/null
 echo "sanitize: built in $(( $(date +%s) - start )) s"
 # The network label includes the scripted end-to-end checks (bad inputs, runs, faults).
-ctest --test-dir "$build" -L "unit|network" -E "study_|validation_seed|network_reproducible" -j"$(nproc)" --output-on-failure | tail -4
+ctest --test-dir "$build" -L "unit|network" -E "study_|validation_seed|network_reproducible" -j"$(nproc)" --output-on-failure | grep -E "tests passed|Failed|\*\*\*"
 for block in fecn ccti; do
   "$build/bin/ibcc" cosim --block "$block" --test all --cycles 300000 --quiet
 done
