@@ -920,6 +920,14 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
   for (auto [value, key] : {std::pair<uint64_t*, const char*>{&s.sim.log_interval_ps, "sim.log_interval"},
                             std::pair<uint64_t*, const char*>{&s.sim.sim_time_ps, "sim.time"}}) {
     if (*value % cycle_ps == 0) continue;
+    if (*value < cycle_ps) {
+      // Not a rounding but a different value: refused rather than silently made 4000x longer.
+      const YAML::Node sim = root["sim"];
+      const std::string k = std::string(key).substr(4);
+      rd.fail(sim && sim[k] ? sim[k] : root, key,
+              fmt::format("{} is shorter than one core cycle ({} at fabric.core_clock)", format_time_ps(*value),
+                          format_time_ps(cycle_ps)));
+    }
     const uint64_t rounded = (*value / cycle_ps + 1) * cycle_ps;
     s.notes.push_back(fmt::format("{}: {} is not a whole number of {} core cycles; rounded up to {}", key,
                                   format_time_ps(*value), format_time_ps(cycle_ps), format_time_ps(rounded)));
