@@ -20,7 +20,8 @@ for t in scenario opensm ibnetdiscover lfts; do
   corpus=$build/corpus-$t
   mkdir -p "$corpus"
   # shellcheck disable=SC2046
-  if (cd "$build" && ./fuzz_$t -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  # -seed=1: the same build explores the same inputs, so a result in CI can be reproduced here.
+  if (cd "$build" && ./fuzz_$t -seed=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         "$corpus" $(seeds $t) >"$build/$t.log" 2>&1); then
     echo "PASS fuzz_$t: $(grep -E '^stat::number_of_executed_units' "$build/$t.log" | awk '{print $2}') inputs in ${seconds} s, no finding"
   else

@@ -65,6 +65,12 @@ class Reader {
     return path.empty() ? key : path + "." + key;
   }
 
+  // A list (YAML sequence) to iterate over; a map or a scalar where a list belongs is an error.
+  YAML::Node list(const YAML::Node& n, const std::string& path) const {  // by value: n may be a temporary
+    if (!n.IsSequence()) fail(n, path, "expected a list ([a, b] or lines starting with '- ')");
+    return n;
+  }
+
   std::string str(const YAML::Node& n, const std::string& path) const {
     if (!n.IsScalar()) fail(n, path, "expected a scalar value");
     return n.as<std::string>();
@@ -271,7 +277,7 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
     }
   }
   if (n["updown_roots"]) {
-    for (const auto& r : n["updown_roots"]) f.updown_roots.push_back(rd.str(r, "fabric.updown_roots"));
+    for (const auto& r : rd.list(n["updown_roots"], "fabric.updown_roots")) f.updown_roots.push_back(rd.str(r, "fabric.updown_roots"));
   }
   if (const auto sw = n["switch"]) {
     rd.expect_map(sw, "fabric.switch", {"latency", "buffer_per_vl", "crossbar_speedup", "vl_arbitration", "fill_count", "credit_order"});
@@ -382,7 +388,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
     return;
   }
   if (!n["switches"] || !n["hcas"] || !n["links"]) rd.fail(n, "topology", "needs switches, hcas and links (or generate)");
-  for (const auto& sw : n["switches"]) {
+  for (const auto& sw : rd.list(n["switches"], "topology.switches")) {
     rd.expect_map(sw, "topology.switches[]", {"name", "ports", "lid", "lft"});
     SwitchSpec spec;
     if (!sw["name"] || !sw["ports"]) rd.fail(sw, "topology.switches[]", "each switch needs name and ports");
@@ -402,7 +408,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
     spec.line = rd.line_of(sw);
     s.switches.push_back(spec);
   }
-  for (const auto& h : n["hcas"]) {
+  for (const auto& h : rd.list(n["hcas"], "topology.hcas")) {
     HcaSpec spec;
     if (h.IsScalar()) {
       spec.name = rd.str(h, "topology.hcas[]");
@@ -415,7 +421,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
     spec.line = rd.line_of(h);
     s.hcas.push_back(spec);
   }
-  for (const auto& l : n["links"]) {
+  for (const auto& l : rd.list(n["links"], "topology.links")) {
     std::initializer_list<const char*> keys = {"a", "b", "width", "speed", "rate", "encoding", "propagation"};
     rd.expect_map(l, "topology.links[]", keys);
     if (!l["a"] || !l["b"]) rd.fail(l, "topology.links[]", "each link needs ends a and b");
@@ -935,7 +941,7 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
   }
   if (const auto dbg = root["debug"]) {
     rd.expect_map(dbg, "debug", {"faults"});
-    for (const auto& f : dbg["faults"]) {
+    for (const auto& f : dbg["faults"] ? rd.list(dbg["faults"], "debug.faults") : YAML::Node(YAML::NodeType::Sequence)) {
       const std::string v = rd.str(f, "debug.faults[]");
       if (v == "leak_credit_return") s.faults.leak_credit_return = true;
       else if (v == "ignore_credits") s.faults.ignore_credits = true;
@@ -1007,8 +1013,15 @@ Scenario load_scenario_text(const std::string& text, const std::string& name_for
                             const std::vector<Override>& overrides) {
   // The file's own values must be valid even where the command line overrides them (a
   // `sim.time: 3sec` is an error whether or not --sim-time is given): read it alone first.
-  if (!overrides.empty()) load_node(parse_document(text, name_for_errors), name_for_errors, {});
-  return load_node(parse_document(text, name_for_errors), name_for_errors, overrides);
+  try {
+    if (!overrides.empty()) load_node(parse_document(text, name_for_errors), name_for_errors, {});
+    return load_node(parse_document(text, name_for_errors), name_for_errors, overrides);
+  } catch (const YAML::Exception& e) {
+    // A shape the reader did not check for before using it (a map where a list belongs, ...):
+    // still bad input, reported as such with where yaml-cpp says it is.
+    if (e.mark.is_null()) throw ScenarioError(fmt::format("{}: malformed scenario: {}", name_for_errors, e.msg));
+    throw ScenarioError(fmt::format("{}:{}: malformed scenario: {}", name_for_errors, e.mark.line + 1, e.msg));
+  }
 }
 
 std::string resolved_scenario_yaml(const std::string& text, const std::string& name_for_errors,
