@@ -1,5 +1,6 @@
 # Tests (CTest). Labels: unit, smoke (short co-simulations), regression (the long
-# co-simulation runs with coverage), mutation, waves, lint, regmap, synth, coverage.
+# co-simulation runs with coverage), mutation, waves, lint, regmap, synth, coverage, network,
+# workflow, validation, sanitize (ASan + UBSan build), fuzz (libFuzzer on the parsers).
 # Every test has a timeout.
 enable_testing()
 include(GoogleTest)
