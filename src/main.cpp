@@ -87,6 +87,27 @@ int run_plot(const std::string& dir, const std::vector<std::string>& metrics, co
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+// --cc, --seed and --set as run and describe take them, into `opt`; false (message printed
+// as `cmd: error: ...`) on bad input.
+bool scenario_options(const char* cmd, const std::string& cc, const std::string& seed,
+                      const std::vector<std::string>& sets, ibcc::net::RunOptions* opt) {
+  if (!cc.empty()) opt->cc = cc == "on";
+  if (!seed.empty()) {
+    opt->seed = parse_unsigned(seed);
+    if (!opt->seed) {
+      std::cerr << cmd << ": error: --seed: expected an integer 0.." << UINT64_MAX << ", got '" << seed << "'\n";
+      return false;
+    }
+  }
+  try {
+    for (const auto& kv : sets) opt->overrides.push_back(ibcc::net::parse_override(kv));
+  } catch (const ibcc::net::ScenarioError& e) {
+    std::cerr << cmd << ": error: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 // libsystemc provides main() and calls sc_main (see ../shared/notes/TOOLCHAIN.md).
@@ -296,20 +317,7 @@ int sc_main(int argc, char** argv) {
         if (f >= 1.0) bar.finish();  // the results table follows on stdout
       };
     }
-    if (!run_cc.empty()) run.cc = run_cc == "on";
-    if (!run_seed.empty()) {
-      run.seed = parse_unsigned(run_seed);
-      if (!run.seed) {
-        std::cerr << "ibcc run: error: --seed: expected an integer 0.." << UINT64_MAX << ", got '" << run_seed << "'\n";
-        return 2;
-      }
-    }
-    try {
-      for (const auto& kv : run_sets) run.overrides.push_back(ibcc::net::parse_override(kv));
-    } catch (const ibcc::net::ScenarioError& e) {
-      std::cerr << "ibcc run: error: " << e.what() << "\n";
-      return 2;
-    }
+    if (!scenario_options("ibcc run", run_cc, run_seed, run_sets, &run)) return 2;
     try {
       const int rc = ibcc::net::run_scenario(run);
       if (rc == 0 && run_plot_after) return run_plot(run.out_dir, {}, "");
@@ -320,16 +328,8 @@ int sc_main(int argc, char** argv) {
     }
   }
   if (app.got_subcommand(describe_cmd)) {
-    if (!describe_cc.empty()) describe.cc = describe_cc == "on";
-    if (!describe_seed.empty()) {
-      describe.seed = parse_unsigned(describe_seed);
-      if (!describe.seed) {
-        std::cerr << "ibcc describe: error: --seed: expected an integer 0.." << UINT64_MAX << ", got '" << describe_seed << "'\n";
-        return 2;
-      }
-    }
+    if (!scenario_options("ibcc describe", describe_cc, describe_seed, describe_sets, &describe)) return 2;
     try {
-      for (const auto& kv : describe_sets) describe.overrides.push_back(ibcc::net::parse_override(kv));
       std::cout << ibcc::net::describe_scenario(describe);
       std::cout.flush();
       if (!std::cout) throw ibcc::OutputError("cannot write the standard output");

@@ -96,8 +96,8 @@ class RunDir {
     if (!opt.force) earlier_results(opt);
   }
 
+  // After check(opt): creates and locks --out and removes an earlier run's results (--force).
   explicit RunDir(const RunOptions& opt) : dir_(opt.out_dir) {
-    check(opt);
     std::error_code ec;
     fs::create_directories(dir_, ec);
     if (ec) throw OutputError("cannot create " + opt.out_dir + ": " + ec.message());
