@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -240,7 +239,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
   id["cc"] = opt.cc;
   const fs::path out(opt.out_dir);
   std::string scenario_sha;
-  int lock_fd = -1;
+  std::unique_ptr<FileLock> lock;
   try {
     scenario_sha = sha256_file(opt.scenario);
     std::error_code ec;
@@ -248,11 +247,10 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     fs::create_directories(out / "points", ec);
     if (ec) throw OutputError("cannot create " + (out / "points").string() + ": " + ec.message());
     // One sweep at a time in --out (the lock goes with the process, even on kill -9).
-    const fs::path lock = out / ".ibcc-sweep.lock";
-    lock_fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock_fd < 0) throw OutputError("cannot create " + lock.string() + ": " + std::strerror(errno));
-    if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
-      throw SweepError("--out " + opt.out_dir + ": another ibcc sweep is running into it (lock " + lock.string() + ")");
+    const std::string lock_path = (out / ".ibcc-sweep.lock").string();
+    lock = std::make_unique<FileLock>(lock_path);
+    if (!lock->held()) {
+      throw SweepError("--out " + opt.out_dir + ": another ibcc sweep is running into it (lock " + lock_path + ")");
     }
   } catch (const SweepError& e) {
     std::cerr << "ibcc sweep: error: " << e.what() << "\n";

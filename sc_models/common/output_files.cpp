@@ -1,5 +1,9 @@
 #include "common/output_files.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -69,6 +73,16 @@ void StreamedFile::close() {
   flush();
   out_.close();
   if (out_.fail()) fail("close");
+}
+
+FileLock::FileLock(const std::string& path) {
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw OutputError("cannot create " + path + ": " + std::strerror(errno));
+  held_ = ::flock(fd_, LOCK_EX | LOCK_NB) == 0;
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void StreamedFile::fail(const char* doing) const {

@@ -39,4 +39,20 @@ class StreamedFile {
   std::ofstream out_;
 };
 
+// An exclusive lock on a directory's lock file (flock), held until destroyed or the process
+// ends, however it ends (kill -9 included). OutputError if the lock file cannot be created;
+// held() is false when another process holds it.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path);
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  ~FileLock();
+  bool held() const { return held_; }
+
+ private:
+  int fd_ = -1;
+  bool held_ = false;
+};
+
 }  // namespace ibcc

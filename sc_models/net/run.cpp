@@ -7,15 +7,9 @@
 #include <iostream>
 #include <set>
 #include <sstream>
-#include <cerrno>
-#include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include "common/output_files.h"
 #include "common/provenance.h"
@@ -101,21 +95,16 @@ class RunDir {
     std::error_code ec;
     fs::create_directories(dir_, ec);
     if (ec) throw OutputError("cannot create " + opt.out_dir + ": " + ec.message());
-    const fs::path lock = dir_ / ".ibcc-run.lock";
-    lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock_fd_ < 0) throw OutputError("cannot create " + lock.string() + ": " + std::strerror(errno));
-    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-      throw ScenarioError("--out " + opt.out_dir + ": another ibcc run is writing into it (lock " + lock.string() + ")");
+    const std::string lock = (dir_ / ".ibcc-run.lock").string();
+    lock_ = std::make_unique<FileLock>(lock);
+    if (!lock_->held()) {
+      throw ScenarioError("--out " + opt.out_dir + ": another ibcc run is writing into it (lock " + lock + ")");
     }
     for (const auto& p : earlier_results(opt)) {
       fs::remove(p, ec);
       if (ec) throw OutputError("cannot remove " + p.string() + ": " + ec.message());
     }
   }
-  ~RunDir() {
-    if (lock_fd_ >= 0) ::close(lock_fd_);
-  }
-
   std::string path(const char* name) const { return (dir_ / name).string(); }
 
   // The files of an earlier run in --out (what a run writes, PNGs, temporaries); without
@@ -197,7 +186,7 @@ class RunDir {
     ports_->flush();
   }
   fs::path dir_;
-  int lock_fd_ = -1;
+  std::unique_ptr<FileLock> lock_;
   std::unique_ptr<StreamedFile> flows_, ccti_, ports_;
   size_t intervals_ = 0, samples_ = 0;
 };
