@@ -23,6 +23,7 @@
 #include "common/version.h"
 #include "net/import_opensm.h"
 #include "net/run.h"
+#include "net/scenario_keys.h"
 #include "progress.h"
 #include "sweep.h"
 #include "topo.h"
@@ -233,6 +234,17 @@ int sc_main(int argc, char** argv) {
   describe_cmd->add_option("--opensm-conf", describe.opensm_conf, "CC settings from an OpenSM configuration (as ibcc run)")
       ->check(CLI::ExistingFile);
 
+  std::string keys_format = "list";
+  std::string keys_out;
+  CLI::App* keys_cmd = app.add_subcommand(
+      "keys", "Every scenario key with its type, range and default (the one key table the reader, "
+              "docs/configuration.md and the JSON Schema come from)");
+  auto* keys_fmt = keys_cmd->add_option_group("format", "What to print (default: one line per key)");
+  keys_fmt->add_flag_callback("--markdown", [&] { keys_format = "markdown"; }, "The reference tables of docs/configuration.md");
+  keys_fmt->add_flag_callback("--json-schema", [&] { keys_format = "schema"; }, "JSON Schema of a scenario file");
+  keys_fmt->require_option(0, 1);
+  keys_cmd->add_option("--out", keys_out, "Write to this file instead of the standard output");
+
   ibcc::SweepOptions sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
       "sweep", "Run a scenario over the cross product of parameter values, in parallel processes, into one sweep.csv "
@@ -260,10 +272,28 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "ibcc: a subcommand is required: run, sweep, plot, topo, describe, import or cosim (see ibcc --help)\n";
+    std::cerr << "ibcc: a subcommand is required: run, sweep, plot, topo, describe, keys, import or cosim (see ibcc --help)\n";
     return 2;
   }
   if (app.got_subcommand(plot_cmd)) return run_plot(plot_dir, plot_metrics, plot_out);
+  if (app.got_subcommand(keys_cmd)) {
+    const std::string text = keys_format == "markdown" ? ibcc::net::keys_markdown()
+                             : keys_format == "schema" ? ibcc::net::keys_json_schema()
+                                                       : ibcc::net::keys_listing();
+    try {
+      if (keys_out.empty()) {
+        std::cout << text;
+        std::cout.flush();
+        if (!std::cout) throw ibcc::OutputError("cannot write the standard output");
+      } else {
+        ibcc::write_file_atomic(keys_out, text);
+      }
+    } catch (const ibcc::OutputError& e) {
+      std::cerr << "ibcc keys: error: " << e.what() << "\n";
+      return 1;
+    }
+    return 0;
+  }
   if (app.got_subcommand(import_cmd)) {
     try {
       std::string yaml;
