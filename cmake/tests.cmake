@@ -16,7 +16,7 @@ target_compile_options(ibcc_unit_tests PRIVATE ${IBCC_WARNINGS})
 gtest_discover_tests(ibcc_unit_tests PROPERTIES LABELS unit TIMEOUT 120)
 
 # --- Network model: units, scenarios, topologies, CC adapters, small fabrics ------------------
-add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tests/net/test_traffic.cpp tests/net/test_topology.cpp
+add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tests/net/test_scenario_keys.cpp tests/net/test_traffic.cpp tests/net/test_topology.cpp
   tests/net/test_cc_adapters.cpp tests/net/test_fabric.cpp)
 target_compile_definitions(ibcc_net_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_include_directories(ibcc_net_tests PRIVATE ${CMAKE_SOURCE_DIR})
@@ -75,10 +75,22 @@ add_test(NAME workflow_plots
           ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/plots)
 set_tests_properties(workflow_plots PROPERTIES LABELS "workflow" TIMEOUT 600)
 
-# Every scenario key the reader accepts is in docs/configuration.md.
-add_test(NAME config_reference_complete
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_config_reference.py ${CMAKE_SOURCE_DIR})
-set_tests_properties(config_reference_complete PROPERTIES LABELS "network;unit" TIMEOUT 60)
+# docs/configuration.md's key reference and docs/scenario.schema.json are what the one key
+# table generates (scripts/update_generated_docs.py brings them up to date).
+add_test(NAME config_reference_generated
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/update_generated_docs.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR} --check)
+set_tests_properties(config_reference_generated PROPERTIES LABELS "network;unit;docs" TIMEOUT 60)
+
+# The JSON Schema accepts every shipped scenario and its resolved form, and rejects broken ones.
+add_test(NAME scenario_schema
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_scenario_schema.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR})
+set_tests_properties(scenario_schema PROPERTIES LABELS "network;unit" TIMEOUT 300)
+
+# Every numeric key at and beyond its documented limits, through the reader and the model.
+add_test(NAME scenario_key_limits
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_key_limits.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/key_limits)
+set_tests_properties(scenario_key_limits PROPERTIES LABELS "network" TIMEOUT 600)
 
 # The seed test-bed experiments (ib-cc-modelling-and-validation sections 5 and 6).
 foreach(n 1 2)

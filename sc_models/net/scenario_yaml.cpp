@@ -391,6 +391,15 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
       rd.expect_map(g["link"], "topology.generate.link");
       link = read_link_params(rd, g["link"], "topology.generate.link", link);
     }
+    // A size of another family would be silently ignored: an error.
+    const std::map<std::string, std::string> family_of = {
+        {"leaves", "clos3"}, {"spines", "clos3"}, {"switch_ports", "clos3"}, {"k", "kary_ntree"}, {"n", "kary_ntree"},
+        {"x", "mesh or torus"}, {"y", "mesh or torus"}, {"hcas_per_switch", "mesh or torus"}};
+    for (const auto& [key, families] : family_of) {
+      if (g[key] && families.find(fam) == std::string::npos) {
+        rd.fail(g[key], "topology.generate." + key, "only a " + families + " generator has it (family is " + fam + ")");
+      }
+    }
     auto u = [&](const char* key) {
       const std::string path = std::string("topology.generate.") + key;
       return static_cast<unsigned>(g[key] ? rd.uint(g[key], path) : Reader::uint_default(path));
@@ -576,14 +585,16 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
         if (!ca["ccti_limit"]) cc.ca.ccti_limit = static_cast<unsigned>(cc.ca.cct.size() - 1);  // as OpenSM does
       } else {
         rd.expect_map(cct, "cc.ca.cct");
+        if (cct["linear"] && cct["quadratic"]) rd.fail(cct, "cc.ca.cct", "give linear or quadratic, not both");
         const bool linear = static_cast<bool>(cct["linear"]);
         const auto shape = linear ? cct["linear"] : cct["quadratic"];
         const std::string p = linear ? "cc.ca.cct.linear" : "cc.ca.cct.quadratic";
         if (!shape) rd.fail(cct, "cc.ca.cct", "expected linear or quadratic");
         rd.expect_map(shape, p);
-        const unsigned shift = shape["shift"] ? static_cast<unsigned>(rd.uint(shape["shift"], p + ".shift")) : 0;
-        const unsigned maxm = shape["max_multiplier"] ? static_cast<unsigned>(rd.uint(shape["max_multiplier"], p + ".max_multiplier")) : 127;
-        const unsigned entries = shape["entries"] ? static_cast<unsigned>(rd.uint(shape["entries"], p + ".entries")) : 128;
+        auto u = [&](const char* key) {
+          return static_cast<unsigned>(shape[key] ? rd.uint(shape[key], p + "." + key) : Reader::uint_default(p + "." + key));
+        };
+        const unsigned shift = u("shift"), maxm = u("max_multiplier"), entries = u("entries");
         for (unsigned i = 0; i < entries; ++i) {
           const double x = static_cast<double>(i) / (entries - 1);
           const unsigned mult = static_cast<unsigned>(maxm * (linear ? x : x * x));
@@ -707,6 +718,9 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
       const uint64_t skew = pt["skew"] ? rd.time_ps(pt["skew"], p + ".skew") : 0;
       if (pt["assignment"] && type != "hotspot") rd.fail(pt["assignment"], p + ".assignment", "only a hotspot pattern has an assignment");
       if (pt["order"] && type != "ring") rd.fail(pt["order"], p + ".order", "only a ring pattern has an order");
+      if (pt["hot_share"] && type != "hotspot") rd.fail(pt["hot_share"], p + ".hot_share", "only a hotspot pattern has a hot_share");
+      if (pt["hotspots"] && type != "hotspot") rd.fail(pt["hotspots"], p + ".hotspots", "only a hotspot pattern has hotspots");
+      if (pt["dst"] && type != "incast") rd.fail(pt["dst"], p + ".dst", "only an incast pattern has a dst");
       const std::vector<std::string> sources =
           pt["sources"] ? select_hcas(rd, pt["sources"], p + ".sources", shuffled) : shuffled;
       std::vector<std::string> all_names;
@@ -831,6 +845,18 @@ void reject_duplicate_flow_names(const Scenario& s) {
   }
 }
 
+// `from` merged into the map `into`, recursively: a key of both that is a map in both is merged,
+// a key whose value is null is removed, any other key of `from` replaces or adds.
+void merge_map(YAML::Node into, const YAML::Node& from) {
+  for (const auto& kv : from) {
+    const std::string k = kv.first.as<std::string>();
+    YAML::Node existing = into[k];
+    if (kv.second.IsNull()) into.remove(k);  // `key: null` removes the key
+    else if (existing.IsMap() && kv.second.IsMap()) merge_map(existing, kv.second);
+    else into[k] = kv.second;
+  }
+}
+
 YAML::Node apply_override(YAML::Node root, const Override& o) {
   std::vector<std::string> parts;
   std::stringstream ss(o.key);
@@ -846,16 +872,63 @@ YAML::Node apply_override(YAML::Node root, const Override& o) {
     throw ScenarioError("--set " + o.key + ": value is not valid YAML: " + e.what());
   }
   // yaml-cpp's operator[] on a non-const node creates missing maps along the way; a path
-  // through a scalar is an error.
+  // through a scalar is an error. `name[N]` steps into the N-th entry of an existing list
+  // (traffic.flows[0].sl).
+  auto fail = [&](const std::string& why) -> YAML::Node { throw ScenarioError("--set " + o.key + ": " + why); };
+  auto step = [&](YAML::Node parent, const std::string& part, bool last) -> YAML::Node {
+    const size_t open = part.find('[');
+    const std::string name = part.substr(0, open);
+    if (open == std::string::npos) {
+      YAML::Node next = parent[name];
+      if (last) return next;
+      if (next.IsDefined() && !next.IsMap()) fail("'" + name + "' is not a map");
+      if (!next.IsDefined()) {
+        next = YAML::Node(YAML::NodeType::Map);
+        parent[name] = next;
+      }
+      return next;
+    }
+    size_t index = 0, used = 0;
+    const std::string digits = part.substr(open + 1, part.size() - open - 2);
+    try {
+      index = std::stoul(digits, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (part.back() != ']' || digits.empty() || used != digits.size() || !std::isdigit(static_cast<unsigned char>(digits[0]))) {
+      fail("expected NAME[INDEX] with a number, got '" + part + "'");
+    }
+    YAML::Node list = parent[name];
+    if (!list.IsSequence()) fail("'" + name + "' is not a list");
+    if (index >= list.size()) fail(fmt::format("'{}' has {} entries; there is no [{}]", name, list.size(), index));
+    YAML::Node entry = list[index];
+    if (!last && !entry.IsMap()) fail(fmt::format("{}[{}] is not a map", name, index));
+    return entry;
+  };
+  // (A chain, not one variable: assigning a yaml-cpp Node copies into what it refers to.)
   std::vector<YAML::Node> chain{root};
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    YAML::Node next = chain.back()[parts[i]];
-    if (next.IsDefined() && !next.IsMap()) throw ScenarioError("--set " + o.key + ": '" + parts[i] + "' is not a map");
-    if (!next.IsDefined()) next = YAML::Node(YAML::NodeType::Map);
-    chain.back()[parts[i]] = next;
-    chain.push_back(next);
+  for (size_t i = 0; i + 1 < parts.size(); ++i) chain.push_back(step(chain.back(), parts[i], false));
+  YAML::Node at = chain.back();
+  const std::string& leaf = parts.back();
+  if (leaf.find('[') == std::string::npos) {
+    YAML::Node existing = at[leaf];
+    // A map given for a map merges into it (fabric.hca={sink_rate: 10Gb/s} keeps inject_rate);
+    // anything else replaces the value.
+    if (existing.IsMap() && value.IsMap()) {
+      merge_map(existing, value);
+      return value;
+    }
+    if (value.IsNull()) {  // --set KEY=null removes the key (its default applies)
+      at.remove(leaf);
+      return value;
+    }
+    at[leaf] = value;
+    return value;
   }
-  chain.back()[parts.back()] = value;
+  step(at, leaf, true);  // checks the list and the index
+  const size_t open = leaf.find('[');
+  YAML::Node list = at[leaf.substr(0, open)];
+  list[std::stoul(leaf.substr(open + 1))] = value;
   return value;
 }
 
@@ -1156,10 +1229,24 @@ std::string resolved_scenario_yaml(const std::string& text, const std::string& n
 
   YAML::Emitter out;
   out << root;
+  // CCT entries are quoted: an unquoted 3:12 is the integer 192 to a YAML 1.1 reader (PyYAML's
+  // sexagesimal numbers), so other tools would misread the table.
+  std::string emitted = out.c_str();
+  const size_t cct_at = emitted.find("cct: [");
+  if (cct_at != std::string::npos) {
+    const size_t end = emitted.find(']', cct_at);
+    std::string list = emitted.substr(cct_at + 6, end - cct_at - 6), quoted;
+    std::stringstream entries(list);
+    for (std::string e; std::getline(entries, e, ',');) {
+      e.erase(0, e.find_first_not_of(" \n"));
+      quoted += (quoted.empty() ? "" : ", ") + ("\"" + e + "\"");
+    }
+    emitted = emitted.substr(0, cct_at + 6) + quoted + emitted.substr(end);
+  }
   return fmt::format("# The resolved scenario: {} with every default filled in and every override applied.\n"
                      "# sim, fabric (but link_defaults) and cc are complete; topology and traffic are as given.\n"
                      "# `ibcc run` on this file reproduces the run.\n{}\n",
-                     name_for_errors, out.c_str());
+                     name_for_errors, emitted);
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {

@@ -38,7 +38,7 @@ TEST(Scenario, LinkSpeedsCarryTheEncoding) {
   const Scenario fdr = load_scenario_text(text, "t.yaml", {{"fabric.link_defaults.speed", "FDR"}});
   EXPECT_NEAR(fdr.links[0].data_bps, 4 * 14.0625e9 * 64 / 66, 1);  // 64b/66b
   const Scenario rate = load_scenario_text(
-      text, "t.yaml", {{"fabric.link_defaults", "{rate: 40Gb/s, encoding: 64b66b, propagation: 1us}"}});
+      text, "t.yaml", {{"fabric.link_defaults", "{rate: 40Gb/s, encoding: 64b66b, propagation: 1us, width: null, speed: null}"}});
   EXPECT_NEAR(rate.links[0].data_bps, 40e9 * 64 / 66, 1);
   EXPECT_EQ(rate.links[0].propagation_ps, 1000000u);
 }
@@ -73,7 +73,7 @@ TEST(Scenario, ErrorsNameFileLineAndKey) {
 }
 
 TEST(Scenario, OpenSmStyleCctListSetsTheLimit) {
-  const Scenario s = load_scenario_text(base_text(), "t.yaml", {{"cc.ca", "{cct: ['0:0', '0:1', '1:3']}"}});
+  const Scenario s = load_scenario_text(base_text(), "t.yaml", {{"cc.ca", "{cct: ['0:0', '0:1', '1:3'], ccti_limit: null}"}});
   ASSERT_EQ(s.cc.ca.cct.size(), 3u);
   EXPECT_EQ(s.cc.ca.cct[2], (1u << 14) | 3u);
   EXPECT_EQ(s.cc.ca.ccti_limit, 2u);  // CCTI_Limit = entries - 1, as OpenSM sets it
@@ -83,20 +83,20 @@ TEST(Scenario, PatternsSplitTheNodes) {
   std::string text = base_text();
   const Scenario s = load_scenario_text(
       text, "t.yaml",
-      {{"traffic", "{patterns: [{type: uniform, sources: '0%..34%'}, {type: hotspot, sources: '34%..100%', hotspots: 1}]}"}});
+      {{"traffic", "{flows: null, patterns: [{type: uniform, sources: '0%..34%'}, {type: hotspot, sources: '34%..100%', hotspots: 1}]}"}});
   std::set<std::string> srcs;
   for (const auto& f : s.flows) EXPECT_TRUE(srcs.insert(f.src).second) << f.src << " sends in two patterns";
   EXPECT_GE(srcs.size(), 2u);  // a hot node does not send to itself: it may have nothing to send
 }
 
 TEST(Scenario, IncastAndPermutationPatterns) {
-  const std::string gen = "{generate: {family: clos3, leaves: 4, spines: 2, switch_ports: 6}}";
+  const std::string gen = "{generate: {family: clos3, leaves: 4, spines: 2, switch_ports: 6}, switches: null, hcas: null, links: null}";
   const Scenario incast = load_scenario_text(base_text(), "t.yaml",
-                                             {{"topology", gen}, {"traffic", "{patterns: [{type: incast, dst: H5}]}"}});
+                                             {{"topology", gen}, {"traffic", "{flows: null, patterns: [{type: incast, dst: H5}]}"}});
   EXPECT_EQ(incast.flows.size(), 15u);  // every other node of 16
   for (const auto& f : incast.flows) EXPECT_EQ(f.dst, "H5");
   const Scenario perm = load_scenario_text(base_text(), "t.yaml",
-                                           {{"topology", gen}, {"traffic", "{patterns: [{type: permutation}]}"}});
+                                           {{"topology", gen}, {"traffic", "{flows: null, patterns: [{type: permutation}]}"}});
   std::set<std::string> srcs, dsts;
   for (const auto& f : perm.flows) {
     EXPECT_NE(f.src, f.dst);
