@@ -149,7 +149,7 @@ endforeach()
 
 # --- Command-line errors: bad input exits 2 with a message naming the option --------------
 add_test(NAME cli_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_cli_errors.py
-         $<TARGET_FILE:ibcc>)
+         $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/cli)
 set_tests_properties(cli_bad_input PROPERTIES LABELS "smoke;cli" TIMEOUT 120)
 
 # --- Waves: the generated save files load in real GTKWave (headless) ----------------------

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <csignal>
@@ -27,6 +28,7 @@
 #include "progress.h"
 #include "sweep.h"
 #include "topo.h"
+#include "list.h"
 #include "tb/cosim_harness.h"
 
 extern char** environ;
@@ -109,6 +111,75 @@ bool scenario_options(const char* cmd, const std::string& cc, const std::string&
   return true;
 }
 
+// Edit distance, for "did you mean" on a mistyped subcommand or option.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The closest of `names` to `word`, if it is close enough to be a typo.
+std::optional<std::string> closest(const std::string& word, const std::vector<std::string>& names) {
+  std::optional<std::string> best;
+  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const auto& n : names) {
+    const size_t d = edit_distance(word, n);
+    if (d < best_d || (d == best_d && best && n.size() < best->size())) {
+      best_d = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
+// After a parse error: a word that is not a subcommand, or an option the subcommand lacks,
+// and the nearest valid one.
+void suggest(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> subs;
+  for (const CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) subs.push_back(s->get_name());
+  if (argc < 2) return;
+  const std::string first = argv[1];
+  if (first.empty() || first[0] == '-') return;
+  CLI::App* sub = nullptr;
+  try {
+    sub = app.get_subcommand(first);
+  } catch (const CLI::OptionNotFound&) {
+    if (const auto s = closest(first, subs)) std::cerr << "ibcc: '" << first << "' is not a subcommand; did you mean '" << *s << "'?\n";
+    return;
+  }
+  std::vector<std::string> longs = {"--help"};
+  for (const CLI::Option* o : sub->get_options()) {
+    for (const auto& l : o->get_lnames()) longs.push_back("--" + l);
+  }
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--", 0) != 0) continue;
+    a = a.substr(0, a.find('='));
+    if (std::find(longs.begin(), longs.end(), a) != longs.end()) continue;
+    if (const auto s = closest(a, longs)) std::cerr << "ibcc " << first << ": '" << a << "' is not an option; did you mean '" << *s << "'?\n";
+  }
+}
+
+// Every repeatable option takes one value per occurrence (`--set k=v SCENARIO` leaves SCENARIO
+// to the positional), except those that name how many they take.
+void one_value_per_option(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* o : sub->get_options()) {
+      if (o->get_positional() || o->get_items_expected_max() <= 1 || o->get_items_expected_min() > 1) continue;
+      o->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    }
+  }
+}
+
 }  // namespace
 
 // libsystemc provides main() and calls sc_main (see ../shared/notes/TOOLCHAIN.md).
@@ -172,15 +243,17 @@ int sc_main(int argc, char** argv) {
                       "Take the CC settings from an OpenSM configuration (cc_* options, OpenSM's semantics); "
                       "--set still overrides them")
       ->check(CLI::ExistingFile);
-  run_cmd->add_option("--waves", run.waves_dir,
+  CLI::Option* waves_opt = run_cmd->add_option("--waves", run.waves_dir,
                       "Write DIR/network.vcd (VoQ fills, credits, congestion state, FECN marks, CCTI, IRD of the "
                       "traced ports and flows) and DIR/network.gtkw for GTKWave");
   run_cmd->add_option("--trace", run.trace,
                       "What --waves records: ports=SWITCH/PORT,...,flows=FLOW,... (default: everything of a "
-                      "fabric with at most 32 switch ports and 32 flows)");
+                      "fabric with at most 32 switch ports and 32 flows)")
+      ->needs(waves_opt);
   run_cmd->add_option("--waves-window", run.waves_window,
                       "Record --waves only in FROM..TO (times with units, e.g. 2s..2.01s); default: the whole run "
-                      "(large: about 180 MB per simulated second and traced port of a busy link)");
+                      "(large: about 180 MB per simulated second and traced port of a busy link)")
+      ->needs(waves_opt);
   bool run_plot_after = false;
   run_cmd->add_flag("--plot", run_plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
 
@@ -234,6 +307,8 @@ int sc_main(int argc, char** argv) {
   describe_cmd->add_option("--opensm-conf", describe.opensm_conf, "CC settings from an OpenSM configuration (as ibcc run)")
       ->check(CLI::ExistingFile);
 
+  CLI::App* list_cmd = app.add_subcommand("list", "The scenarios and studies shipped under topologies/, one line each");
+
   std::string keys_format = "list";
   std::string keys_out;
   CLI::App* keys_cmd = app.add_subcommand(
@@ -265,17 +340,20 @@ int sc_main(int argc, char** argv) {
   sweep_cmd->add_option("--cc", sweep.cc, "Congestion control on or off for every point")->check(CLI::IsMember({"on", "off"}));
   sweep_cmd->add_flag("--quiet", sweep.quiet, "No progress bar or summary");
 
+  one_value_per_option(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
+    if (rc != 0) suggest(app, argc, argv);
     return rc == 0 ? 0 : 2;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "ibcc: a subcommand is required: run, sweep, plot, topo, describe, keys, import or cosim (see ibcc --help)\n";
+    std::cerr << "ibcc: a subcommand is required: run, sweep, plot, topo, describe, keys, list, import or cosim (see ibcc --help)\n";
     return 2;
   }
   if (app.got_subcommand(plot_cmd)) return run_plot(plot_dir, plot_metrics, plot_out);
+  if (app.got_subcommand(list_cmd)) return ibcc::run_list(IBCC_SOURCE_DIR);
   if (app.got_subcommand(keys_cmd)) {
     const std::string text = keys_format == "markdown" ? ibcc::net::keys_markdown()
                              : keys_format == "schema" ? ibcc::net::keys_json_schema()

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Bad command lines give a clear error and exit code 2 (never a crash or a silent default).
+"""Bad command lines give a clear error and exit code 2 (never a crash or a silent default);
+a mistyped subcommand or option gets a "did you mean"; options and positionals mix in any order.
 
-Usage: check_cli_errors.py IBCC_BINARY
+Usage: check_cli_errors.py IBCC_BINARY SCENARIO OUT_DIR
 """
 import subprocess
 import sys
@@ -15,13 +16,43 @@ CASES = [
     (["cosim", "--block", "fecn", "--frobnicate"], "frobnicate"),
     (["simulate"], "simulate"),
     ([], "subcommand"),
+    (["rnu", "{S}"], "did you mean 'run'"),
+    (["run", "{S}", "--out", "{O}/typo", "--sim-tme", "1ms"], "did you mean '--sim-time'"),
+    (["run", "{S}", "--out", "{O}/trace", "--trace", "ports=S1/1"], "--waves"),
+    (["run", "{S}", "--out", "{O}/window", "--waves-window", "1ms..2ms"], "--waves"),
+    (["keys", "--markdown", "--json-schema"], "format"),
+]
+
+# Command lines that must work (exit 0), with a text the output must hold.
+GOOD = [
+    # --set before the positional: each --set takes one value, the scenario stays a positional.
+    (["run", "--set", "cc.switch.threshold=10", "{S}", "--set", "sim.seed=3", "--out", "{O}/order", "--force",
+      "--quiet", "--sim-time", "20us"], ""),
+    (["describe", "--set", "cc.switch.threshold=10", "{S}"], "threshold: 10"),
+    (["list"], "topologies/seed-testbed/scenario1.yaml"),
+    (["keys"], "cc.switch.threshold"),
+    ([], ""),  # placeholder replaced below: the subcommand list names every subcommand
 ]
 
 
 def main():
     failures = 0
+    scenario, out = sys.argv[2], sys.argv[3]
+    fill = lambda args: [a.replace("{S}", scenario).replace("{O}", out) for a in args]
+    for args, needle in GOOD[:-1]:
+        r = subprocess.run([sys.argv[1]] + fill(args), capture_output=True, text=True, timeout=120)
+        ok = r.returncode == 0 and needle in r.stdout
+        print(f"{'ok  ' if ok else 'FAIL'} ibcc {' '.join(args)!s:50} exit {r.returncode} {r.stderr.strip()[:200]}")
+        failures += not ok
+    # `ibcc` alone names every subcommand --help lists.
+    helptext = subprocess.run([sys.argv[1], "--help"], capture_output=True, text=True).stdout
+    subs = [ln.split()[0] for ln in helptext.split("SUBCOMMANDS:")[-1].splitlines() if ln.startswith("  ") and not ln.split()[0].startswith("-")]
+    alone = subprocess.run([sys.argv[1]], capture_output=True, text=True).stderr
+    missing = [s for s in subs if s not in alone]
+    print(f"{'ok  ' if subs and not missing else 'FAIL'} ibcc alone names every subcommand of --help {subs} (missing {missing})")
+    failures += bool(missing) or not subs
     for args, needle in CASES:
-        r = subprocess.run([sys.argv[1]] + args, capture_output=True, text=True, timeout=60)
+        r = subprocess.run([sys.argv[1]] + fill(args), capture_output=True, text=True, timeout=60)
         text = r.stdout + r.stderr
         ok = r.returncode == 2 and needle in text
         print(f"{'ok  ' if ok else 'FAIL'} ibcc {' '.join(args)!s:50} exit {r.returncode}: {text.strip().splitlines()[0] if text.strip() else ''}")

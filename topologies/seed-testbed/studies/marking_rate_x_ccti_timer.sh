@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The seed slides' study: the victim's throughput and the contributors' total (and their
 # fairness) as functions of the switches' Marking_Rate and the HCAs' CCTI_Timer, on the test
-# bed with all five flows active. 5 x 5 points, about 2 minutes on 2 cores.
+# bed with all five flows active. 5 x 5 points, about 20 s on 2 cores.
 #   topologies/seed-testbed/studies/marking_rate_x_ccti_timer.sh [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."

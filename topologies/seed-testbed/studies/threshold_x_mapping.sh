@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The comparison our users care most about: the switch's Threshold against the threshold
 # mapping (how a switch compares its VoQ fills with the threshold), on the test bed with all
-# five flows active. 8 x 3 points, about 2 minutes on 2 cores.
+# five flows active. 8 x 3 points, about 20 s on 2 cores.
 #   topologies/seed-testbed/studies/threshold_x_mapping.sh [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
