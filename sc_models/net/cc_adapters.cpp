@@ -49,7 +49,8 @@ void configure_marker(cc::FecnMarker& core_, const SwitchCcSpec& sw, const PortC
 
 MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
                        bool victim_mask, uint32_t buffer_credits)
-    : core_(params), in_(params), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u) {
+    : core_(params), in_(params), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u),
+      stats_(params.num_vls) {
   configure_marker(core_, sw, port, victim_mask, buffer_credits);
 }
 
@@ -71,6 +72,8 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
   // The packet's edge registered the same inputs as an idle edge would; what it changed
   // besides (skip counter, LFSR, log, counters) idle edges never touch.
   settled_ = settled_ >= 3 ? 3u : settled_ + 1;
+  count_congested(1);
+  if (core_.outputs().fecn_mark) ++stats_[vl].marks;
   return core_.outputs().fecn_mark;
 }
 

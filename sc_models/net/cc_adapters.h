@@ -47,14 +47,34 @@ class MarkerPort {
   // Runs the edges up to and including `cycle` (a sampler at cycle T asks for T - 1, so
   // that a departure later in cycle T still takes edge T).
   void advance_to(uint64_t cycle) {
+    // Edges that may still change the state (inputs changed less than 3 edges ago) run one
+    // at a time, so that the congested edges are counted exactly; after that the state holds.
+    while (cycle > done_ && settled_ < 3) {
+      core_.advance_idle(in_, 1, settled_);
+      ++settled_;
+      ++done_;
+      count_congested(1);
+    }
     if (cycle > done_) {
       const uint64_t n = cycle - done_;
       core_.advance_idle(in_, n, settled_);
-      settled_ = n >= 3 || settled_ + n >= 3 ? 3u : settled_ + static_cast<unsigned>(n);
       done_ = cycle;
+      count_congested(n);
     }
   }
   const cc::FecnMarker& core() const { return core_; }
+
+  // Statistics the model keeps (not registers of the block): edges each VL spent in the
+  // congestion state and packets marked, since the last take_stats().
+  struct Stats {
+    uint64_t congested_edges = 0;
+    uint64_t marks = 0;
+  };
+  Stats take_stats(unsigned vl) {
+    Stats s = stats_[vl];
+    stats_[vl] = {};
+    return s;
+  }
 
  private:
   cc::FecnMarker core_;
@@ -63,6 +83,13 @@ class MarkerPort {
   uint32_t fill_max_;
   uint64_t done_ = 0;     // edges up to and including this cycle are done
   unsigned settled_ = 0;  // idle edges run since the inputs last changed (capped at 3)
+  std::vector<Stats> stats_;
+
+  void count_congested(uint64_t edges) {
+    for (unsigned v = 0; v < stats_.size(); ++v) {
+      if (core_.congested(v)) stats_[v].congested_edges += edges;
+    }
+  }
 };
 
 // One HCA's CCTI block.

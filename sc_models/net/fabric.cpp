@@ -1071,7 +1071,9 @@ void Fabric::log_tick() {
       if (m && now_ > 0) m->advance_to(now_ - 1);
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         InPort& ip = sw.in[p];
-        port_samples.push_back({now_, n, p, v, ip.used[v], ip.peak[v], m && m->core().congested(v)});
+        const MarkerPort::Stats st = m ? m->take_stats(v) : MarkerPort::Stats{};
+        port_samples.push_back({now_, n, p, v, ip.used[v], ip.peak[v], m && m->core().congested(v), st.congested_edges,
+                                st.marks});
         ip.peak[v] = ip.used[v];
       }
     }

@@ -174,7 +174,9 @@ struct PortSample {  // ports.csv
   uint64_t t_cycle;
   unsigned node, port, vl;
   uint32_t occupancy, peak;
-  bool congested;
+  bool congested;            // the output's state at the sample
+  uint64_t congested_cycles; // cycles of the interval the output's VL spent congested (counted, not sampled)
+  uint64_t fecn_marks;       // packets the output marked on this VL in the interval
 };
 
 class Fabric : public sc_core::sc_module {

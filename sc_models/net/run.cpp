@@ -137,7 +137,7 @@ class RunDir {
     ccti_ = std::make_unique<StreamedFile>(path("ccti.csv"));
     ccti_->write("t_us,flow,ccti\n");
     ports_ = std::make_unique<StreamedFile>(path("ports.csv"));
-    ports_->write("t_us,port,vl,occupancy_credits,peak_credits,congested\n");
+    ports_->write("t_us,port,vl,occupancy_credits,peak_credits,congested,congested_frac,fecn_marks\n");
     flush();
   }
 
@@ -164,8 +164,15 @@ class RunDir {
     rows.clear();
     for (size_t i = samples_; i < f.port_samples.size(); ++i) {
       const auto& p = f.port_samples[i];
-      rows += fmt::format("{:.3f},{}/{},{},{},{},{}\n", static_cast<double>(f.ps(p.t_cycle)) / 1e6,
-                          f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak, p.congested ? 1 : 0);
+      // The interval this sample closes: from the previous log tick (the samples of one tick
+      // share t_cycle) to this one.
+      const size_t k = std::lower_bound(f.interval_end_cycle.begin(), f.interval_end_cycle.end(), p.t_cycle) -
+                       f.interval_end_cycle.begin();
+      const uint64_t begin = k > 0 ? f.interval_end_cycle[k - 1] : 0;
+      const double frac = p.t_cycle > begin ? static_cast<double>(p.congested_cycles) / static_cast<double>(p.t_cycle - begin) : 0.0;
+      rows += fmt::format("{:.3f},{}/{},{},{},{},{},{:.4f},{}\n", static_cast<double>(f.ps(p.t_cycle)) / 1e6,
+                          f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak, p.congested ? 1 : 0,
+                          std::min(1.0, frac), p.fecn_marks);
     }
     ports_->write(rows);
     intervals_ = f.interval_end_cycle.size();

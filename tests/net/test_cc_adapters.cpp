@@ -33,9 +33,15 @@ TEST(CcAdapters, MarkerPortEqualsSteppingEveryEdge) {
     configure_marker(ref, sw, nullptr, victim, capacity);
     cc::FecnMarkerInputs in(p);
     uint64_t done = 0;  // the reference's edges, by the adapter's documented convention
+    std::vector<uint64_t> congested_edges(p.num_vls, 0);  // counted at every edge of the reference
+    uint64_t marks = 0;
+    auto count = [&] {
+      for (unsigned v = 0; v < p.num_vls; ++v) congested_edges[v] += (ref.outputs().cong_state >> v) & 1u;
+    };
     auto step_ref_to = [&](uint64_t cycle) {
       while (done < cycle) {
         ref.step(in);
+        count();
         ++done;
       }
     };
@@ -70,6 +76,8 @@ TEST(CcAdapters, MarkerPortEqualsSteppingEveryEdge) {
           in.pkt_slid = 1;
           in.pkt_dlid = 2;
           ref.step(in);
+          count();
+          marks += ref.outputs().fecn_mark;
           in.pkt_valid = false;
           done = edge;
           ASSERT_EQ(mark, ref.outputs().fecn_mark) << "seed " << seed << " op " << op;
@@ -83,6 +91,14 @@ TEST(CcAdapters, MarkerPortEqualsSteppingEveryEdge) {
     EXPECT_EQ(lazy.core().cong_entries(), ref.cong_entries()) << seed;
     EXPECT_EQ(lazy.core().timestamp(), ref.timestamp()) << seed;
     EXPECT_EQ(lazy.core().log_count(), ref.log_count()) << seed;
+    // The statistics of ports.csv: congested edges and marks, counted lazily, as stepping counts them.
+    uint64_t lazy_marks = 0;
+    for (unsigned v = 0; v < p.num_vls; ++v) {
+      const MarkerPort::Stats st = lazy.take_stats(v);
+      EXPECT_EQ(st.congested_edges, congested_edges[v]) << "seed " << seed << " vl " << v;
+      lazy_marks += st.marks;
+    }
+    EXPECT_EQ(lazy_marks, marks) << seed;
   }
 }
 
