@@ -30,5 +30,14 @@ for module in yaml:pyyaml matplotlib:matplotlib jsonschema:jsonschema pandas:pan
   fi
 done
 
+# The ibcc Python package (python/ibcc: results as pandas DataFrames, the plots), installed
+# in place so that `import ibcc` works from anywhere and follows the source tree.
+# (A .pth file in site-packages: what an editable install amounts to, without needing wheel.)
+if [ "$("$python" -c 'import ibcc, os; print(os.path.dirname(os.path.dirname(ibcc.__file__)))' 2>/dev/null)" != "$PWD/python" ]; then
+  echo "bootstrap: installing the ibcc Python package (python/) for $python"
+  site=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  echo "$PWD/python" > "$site/ibcc-source.pth"
+fi
+
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$python" >/dev/null
 cmake --build build -j"$(nproc)"

@@ -362,7 +362,9 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     if (!in) continue;
     try {
       const auto j = nlohmann::json::parse(in);
-      results[i] = j.at("metrics").get<std::map<std::string, double>>();
+      // An undefined metric (null: Jain without an active contributor) is NaN here and an
+      // empty cell of sweep.csv.
+      for (const auto& [k, v] : j.at("metrics").items()) results[i][k] = v.is_number() ? v.get<double>() : std::nan("");
       for (const auto& [k, v] : results[i]) available.insert(k);
     } catch (const std::exception&) {
     }
@@ -385,7 +387,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     for (const auto& c : columns) {
       const auto it = results[i].find(c);
       csv << ",";
-      if (st == 0 && it != results[i].end()) csv << fmt::format("{:.6g}", it->second);
+      if (st == 0 && it != results[i].end() && !std::isnan(it->second)) csv << fmt::format("{:.6g}", it->second);
     }
     csv << "\n";
   }

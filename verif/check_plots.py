@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""`ibcc run --plot` and `ibcc plot` on a sweep write readable PNGs: each expected file exists,
-is a PNG of a sensible size and is not blank; a directory that is neither is an error (2).
+"""Every picture of `ibcc run --plot` and `ibcc plot` is readable: it exists, is not blank, and
+its title, labels and legend lie inside the figure (python/ibcc/plots.py checks each figure's
+layout boxes before saving; `ibcc plot` exits 1 otherwise). Cases: the seed test bed's scenarios
+1 and 2, an imported fabric whose flow names are 20+ characters, a sweep with undefined
+(n/a) cells; plus a figure built to overflow, which the layout check must reject.
 
-  check_plots.py IBCC SCENARIO OUTDIR
+  check_plots.py IBCC SOURCE_DIR OUTDIR
 """
 import shutil
 import subprocess
@@ -11,39 +14,83 @@ from pathlib import Path
 
 import matplotlib.image as mpimg
 
+RUN_PNGS = ("throughput.png", "fairness.png", "ports.png", "ccti.png", "latency.png")
+failures = []
+
 
 def check_png(path):
     if not path.exists():
-        sys.exit(f"FAIL: {path} missing")
+        failures.append(f"{path} missing")
+        print(f"FAIL {path}: missing")
+        return
     img = mpimg.imread(path)
     h, w = img.shape[:2]
-    if w < 400 or h < 300:
-        sys.exit(f"FAIL: {path} is {w}x{h}")
-    if img.std() < 0.02:
-        sys.exit(f"FAIL: {path} looks blank")
-    print(f"PASS {path.name}: {w}x{h}")
+    ok = w >= 400 and h >= 300 and img.std() >= 0.02
+    print(f"{'PASS' if ok else 'FAIL'} {path}: {w}x{h}")
+    if not ok:
+        failures.append(f"{path}: {w}x{h}, std {img.std():.3f}")
+
+
+def run(args):
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        failures.append(f"{' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+        print(f"FAIL {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+    return r
 
 
 def main():
-    ibcc, scenario, out = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+    ibcc, src, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     shutil.rmtree(out, ignore_errors=True)
-    run = out / "run"
-    subprocess.run([ibcc, "run", scenario, "--out", str(run), "--sim-time", "2.5s", "--cc", "on", "--quiet", "--plot"],
-                   check=True, stdout=subprocess.DEVNULL)
-    for name in ("throughput.png", "fairness.png", "ports.png", "ccti.png"):
-        check_png(run / name)
+    out.mkdir(parents=True)
+    seed = src / "topologies" / "seed-testbed"
+    cases = {
+        "scenario1": [str(seed / "scenario1.yaml"), "--sim-time", "3s", "--cc", "on"],
+        "scenario2": [str(seed / "scenario2.yaml"), "--sim-time", "2.5s", "--cc", "on"],
+    }
+    imported = out / "imported.yaml"
+    run([ibcc, "import", "ibnetdiscover", str(src / "topologies" / "ibnetdiscover" / "fattree8.ibnetdiscover"),
+         "--out", str(imported)])
+    cases["imported"] = [str(imported), "--set",
+                         "traffic={patterns: [{type: incast, name: incast_to_node01, dst: node01_HCA-1}]}",
+                         "--set", "cc={switch: {threshold: 15, marking_rate: 1}, ca: {ccti_timer: 150, ccti_increase: 1}}"]
+    for name, args in cases.items():
+        d = out / name
+        run([ibcc, "run", *args, "--out", str(d), "--quiet", "--plot"])
+        for png in RUN_PNGS:
+            check_png(d / png)
     sweep = out / "sweep"
-    subprocess.run([ibcc, "sweep", scenario, "--out", str(sweep), "--sim-time", "20ms", "--quiet",
-                    "--grid", "cc.switch.marking_rate=0,1", "--grid", "cc.ca.ccti_timer=50,150",
-                    "--metric", "jain", "--metric", "total"], check=True)
-    subprocess.run([ibcc, "plot", str(sweep)], check=True, stdout=subprocess.DEVNULL)
-    for name in ("sweep_jain.png", "sweep_total.png"):
-        check_png(sweep / name)
+    # 20 us: no contributor is active in the window, so Jain is undefined: n/a cells, not 0.
+    run([ibcc, "sweep", str(seed / "scenario2.yaml"), "--out", str(sweep), "--sim-time", "20us", "--quiet",
+         "--grid", "cc.switch.marking_rate=0,1", "--grid", "cc.ca.ccti_timer=50,150", "--metric", "jain",
+         "--metric", "total"])
+    jain = [ln.split(",")[3] for ln in (sweep / "sweep.csv").read_text().splitlines()[1:]]
+    print(f"{'PASS' if jain and all(v == '' for v in jain) else 'FAIL'} undefined Jain is an empty cell: {jain}")
+    if not jain or any(v != "" for v in jain):
+        failures.append(f"undefined jain written as {jain}")
+    run([ibcc, "plot", str(sweep)])
+    for png in ("sweep_jain.png", "sweep_total.png"):
+        check_png(sweep / png)
     res = subprocess.run([ibcc, "plot", str(out)], capture_output=True, text=True)
     if res.returncode != 2 or "neither summary.json" not in res.stderr:
-        sys.exit(f"FAIL: plot of a plain directory: exit {res.returncode}: {res.stderr}")
-    print("RESULT: PASS")
+        failures.append(f"plot of a plain directory: exit {res.returncode}: {res.stderr}")
+
+    # The layout check itself: a legend pushed outside a figure without room for it is caught.
+    sys.path.insert(0, str(src / "python"))
+    import matplotlib.pyplot as plt
+    from ibcc.plots import LayoutError, check_layout
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot([0, 1], [0, 1], label="a flow name long enough to leave the figure")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    try:
+        check_layout(fig)
+        failures.append("check_layout accepted a legend outside the figure")
+        print("FAIL check_layout accepted a legend outside the figure")
+    except LayoutError as e:
+        print(f"PASS check_layout rejects an overflowing legend: {str(e)[:120]}")
+    print(f"RESULT: {'FAIL' if failures else 'PASS'} ({len(failures)} failures)")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

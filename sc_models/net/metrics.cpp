@@ -1,6 +1,7 @@
 #include "net/metrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <fmt/format.h>
@@ -19,7 +20,8 @@ double jain(const std::vector<double>& xs) {
     s += x;
     q += x * x;
   }
-  return q > 0 ? s * s / (static_cast<double>(xs.size()) * q) : 0.0;
+  // Nothing delivered by anyone: fairness is 0/0, undefined (NaN), not 0.
+  return q > 0 ? s * s / (static_cast<double>(xs.size()) * q) : std::nan("");
 }
 
 }  // namespace
@@ -81,7 +83,9 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
   }
   std::vector<double> shares;
   for (size_t j : active) shares.push_back(avg[j]);
-  m["jain"] = active.empty() ? 0.0 : jain(shares);
+  // Undefined without an active contributor: NaN, which metrics.json writes as null and
+  // sweep.csv leaves empty (plots draw n/a), never a 0 that reads as "maximally unfair".
+  m["jain"] = active.empty() ? std::nan("") : jain(shares);
   std::vector<double> deltas;
   for (size_t k : in_window) {
     if (active.empty()) break;
@@ -96,7 +100,7 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
   for (double d : deltas) mean += d;
   if (!deltas.empty()) mean /= static_cast<double>(deltas.size());
   for (double d : deltas) var += (d - mean) * (d - mean);
-  m["tvv"] = deltas.empty() ? 0.0 : var / static_cast<double>(deltas.size());
+  m["tvv"] = deltas.empty() ? std::nan("") : var / static_cast<double>(deltas.size());
   double fecn = 0, becn = 0;
   for (const auto& fl : flows) {
     fecn += static_cast<double>(fl.stats.fecn_marked);

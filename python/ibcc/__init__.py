@@ -1,0 +1,18 @@
+"""ibcc results in Python: a run or a sweep directory as pandas DataFrames.
+
+    import ibcc
+    run = ibcc.load_run("out/scenario1/cc_on")
+    run.flows        # t_us, flow, group, gbps (one row per flow and log interval)
+    run.ports        # t_us, port, vl, occupancy_credits, peak_credits, congested, congested_frac, fecn_marks
+    run.ccti         # t_us, flow, group, ccti
+    run.metrics      # dict of metrics.json (run.metric("victim"))
+    run.summary      # dict of summary.json
+    run.config       # resolved.yaml as a dict (every default filled in)
+
+    sweep = ibcc.load_sweep("out/study_threshold")
+    sweep.points     # one row per point: the swept keys, status, the metrics
+    sweep.run(0)     # the Run of a point
+"""
+from .results import Run, Sweep, load, load_run, load_sweep, ResultsError
+
+__all__ = ["Run", "Sweep", "load", "load_run", "load_sweep", "ResultsError"]

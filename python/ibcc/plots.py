@@ -1,0 +1,425 @@
+"""The pictures of ibcc results (`ibcc plot DIR`, `ibcc run --plot`), drawn from the loader's
+DataFrames in one style: a flow keeps its colour in every plot of a run, legends sit outside
+the axes, time axes use the unit that fits, heat maps say n/a for undefined cells. Every figure
+is checked before it is saved: its title, labels and legend must lie inside it.
+
+A run directory gives:
+  throughput.png  payload throughput per flow over time (per group beyond 12 flows)
+  fairness.png    each phase's throughput shares as stacked bars
+  ports.png       input-buffer occupancy of the busiest ports, with the buffer capacity and
+                  the trip level; the fraction of each interval the outputs spent congested
+                  and their FECN marks, for the outputs that marked most
+  ccti.png        CCTI per flow over time
+  latency.png     packet latency histogram per group and its percentiles
+A sweep directory gives one heat map per metric (sweep_<metric>.png), or a line plot when one
+key is swept.
+"""
+import math
+import re
+import textwrap
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import colors as mcolors  # noqa: E402
+from matplotlib.ticker import EngFormatter, FuncFormatter  # noqa: E402
+
+from .results import ResultsError, load_run, load_sweep  # noqa: E402
+
+MAX_LINES = 12
+DPI = 100
+
+KEY_LABELS = {
+    "cc.ca.ccti_timer": "CCTI_Timer (× 1.024 µs)",
+    "cc.switch.marking_rate": "Marking_Rate (eligible packets skipped)",
+    "cc.switch.threshold": "Threshold (0-15)",
+    "cc.switch.mapping": "threshold mapping",
+    "cc.switch.packet_size": "Packet_Size (64-byte credits)",
+    "cc.ca.ccti_increase": "CCTI_Increase",
+    "cc.ca.ccti_min": "CCTI_Min",
+}
+
+
+class LayoutError(Exception):
+    """A figure whose title, labels or legend would be cut off."""
+
+
+def metric_label(name):
+    if name.startswith(("throughput.", "group_total.", "group_mean.")) or name in ("victim", "contributors", "total"):
+        return f"{name} (Gb/s)"
+    if name.startswith(("latency_", "message_", "pingpong_")):
+        return name.replace("_us", "") + " (µs)"
+    return {"jain": "Jain's fairness index", "tvv": "TVV ((Gb/s)²)", "fecn": "FECN-marked packets",
+            "becn": "BECNs", "cnps": "CNPs", "peak_buffer_credits": "peak buffer (64-byte credits)"}.get(name, name)
+
+
+def eng(v):
+    """A value in engineering notation without exponents: 4.09k, 13.3, 0.98, 5m."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if v == 0:
+        return "0"
+    if 0.01 <= abs(v) < 1000:
+        return f"{v:.3g}"
+    return EngFormatter(places=2, sep="")(v)
+
+
+def time_unit(max_us):
+    """(divisor from µs, unit) so that the axis reads 0 .. a few hundred."""
+    if max_us <= 2000:
+        return 1.0, "µs"
+    if max_us <= 2e6:
+        return 1e3, "ms"
+    return 1e6, "s"
+
+
+def fmt_time_us(us):
+    div, unit = time_unit(us)
+    return f"{us / div:g} {unit}"
+
+
+def flow_colours(names):
+    """One colour per flow (or group) name, the same in every plot of a run."""
+    palette = list(plt.get_cmap("tab10").colors) + list(plt.get_cmap("Dark2").colors) + list(plt.get_cmap("Set1").colors)
+    return {n: palette[i % len(palette)] for i, n in enumerate(sorted(names))}
+
+
+def run_title(run, what):
+    window = run.window or "?"
+    sim = fmt_time_us(float(run.summary.get("sim_time_us", 0)))
+    return f"{run.name} (CC {'on' if run.cc else 'off'}, {sim} simulated, metrics window {window})\n{what}"
+
+
+def fit_title(fig, text, fontsize):
+    """`text` wrapped to the figure's width (a long scenario name must not run off it)."""
+    chars = max(30, int(fig.get_figwidth() * 72 * 0.75 / (fontsize * 0.55)))  # the axes, not the legend beside it
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
+def legend_outside(ax, **kw):
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, borderaxespad=0, **kw)
+
+
+def check_layout(fig):
+    """Raises LayoutError when a title, axis label, tick label or legend lies outside the figure."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    tol = 1.0
+    bad = []
+
+    def inside(artist, what):
+        if artist is None or not artist.get_visible() or (hasattr(artist, "get_text") and not artist.get_text()):
+            return
+        e = artist.get_window_extent(renderer)
+        if e.width == 0 and e.height == 0:
+            return
+        if e.x0 < box.x0 - tol or e.y0 < box.y0 - tol or e.x1 > box.x1 + tol or e.y1 > box.y1 + tol:
+            bad.append(f"{what} {getattr(artist, 'get_text', lambda: '')()!r:.40} at {e.bounds} outside {box.bounds}")
+
+    inside(fig._suptitle, "suptitle")
+    for i, ax in enumerate(fig.axes):
+        # The axes with everything drawn around it: title, labels, tick labels, legend.
+        e = ax.get_tightbbox(renderer)
+        if e is not None and (e.x0 < box.x0 - tol or e.y0 < box.y0 - tol or e.x1 > box.x1 + tol or e.y1 > box.y1 + tol):
+            bad.append(f"axes {i} ({ax.get_title()[:40]!r}) with its labels and legend spans {tuple(round(v) for v in e.extents)}, "
+                       f"the figure {tuple(round(v) for v in box.extents)}")
+        inside(ax.get_legend(), f"legend of axes {i}")
+    if bad:
+        raise LayoutError("; ".join(bad))
+
+
+def save(fig, path):
+    check_layout(fig)
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    return path.name
+
+
+def _absent_before_start(df, starts):
+    """Throughput of a flow before it starts is not zero but absent (NaN: no line drawn)."""
+    df = df.copy()
+    start = df["flow"].map(starts).fillna(0.0)
+    df.loc[df["t_us"] <= start, "gbps"] = float("nan")
+    return df
+
+
+def plot_throughput(run, out, colours, by_group):
+    df = _absent_before_start(run.flows, run.flow_starts_us)
+    if df.empty:
+        return None
+    key = "group" if by_group else "flow"
+    series = df.groupby(["t_us", key])["gbps"].sum(min_count=1).unstack(key)
+    div, unit = time_unit(series.index.max())
+    shown = list(series.columns)
+    hidden = []
+    if len(shown) > MAX_LINES:  # the busiest lines; the rest summarised
+        order = series.mean().sort_values(ascending=False).index
+        shown, hidden = list(order[:MAX_LINES]), list(order[MAX_LINES:])
+    fig, ax = plt.subplots(figsize=(11, 5), layout="constrained")
+    for name in shown:
+        ax.plot(series.index / div, series[name], lw=0.9, color=colours.get(name), label=str(name))
+    if hidden:
+        ax.plot(series.index / div, series[hidden].mean(axis=1), lw=0.9, color="grey", ls="--",
+                label=f"mean of {len(hidden)} more")
+    ax.set_xlabel(f"time ({unit})")
+    ax.set_ylabel("payload throughput at the destination (Gb/s)")
+    ax.set_title(fit_title(ax.figure, run_title(run, f"throughput per {'group' if by_group else 'flow'}"), 10), fontsize=10)
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
+    return save(fig, out / "throughput.png")
+
+
+def plot_fairness(run, out, colours, by_group):
+    phases = run.summary.get("phases", [])
+    if not phases:
+        return None
+    groups = run.groups
+    fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(phases) + 4), 5), layout="constrained")
+    names = sorted({(groups.get(f, f) if by_group else f) for p in phases for f in p["gbps"]})
+    for i, p in enumerate(phases):
+        vals = {}
+        for flow, g in p["gbps"].items():
+            k = groups.get(flow, flow) if by_group else flow
+            vals[k] = vals.get(k, 0.0) + g
+        total = sum(vals.values())
+        bottom = 0.0
+        for n in names:
+            share = vals.get(n, 0.0) / total if total > 0 else 0.0
+            ax.bar(i, share, bottom=bottom, color=colours.get(n), label=n if i == 0 else None, width=0.7)
+            if share > 0.06:
+                r, g, b = mcolors.to_rgb(colours.get(n, "grey"))
+                text = "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
+                ax.text(i, bottom + share / 2, f"{n}\n{share:.0%}", ha="center", va="center", fontsize=7, color=text)
+            bottom += share
+    top = max(p["end_us"] for p in phases)
+    div, unit = time_unit(top)
+    ax.set_xticks(range(len(phases)), [f"{p['start_us'] / div:g}-{p['end_us'] / div:g} {unit}" for p in phases], fontsize=8)
+    ax.set_ylabel("share of the delivered throughput")
+    ax.set_title(fit_title(ax.figure, run_title(run, "shares per phase (second half of each)"), 10), fontsize=10)
+    legend_outside(ax)
+    return save(fig, out / "fairness.png")
+
+
+def _bytes(text):
+    m = re.fullmatch(r"\s*([0-9.]+)\s*(B|KB|MB|KiB|MiB)?\s*", str(text))
+    if not m:
+        return None
+    scale = {"B": 1, None: 1, "KB": 1e3, "MB": 1e6, "KiB": 1024, "MiB": 1048576}[m.group(2)]
+    return float(m.group(1)) * scale
+
+
+def plot_ports(run, out):
+    ports = run.ports
+    if ports.empty:
+        return None
+    ports = ports.assign(key=ports["port"] + " VL" + ports["vl"].astype(str))
+    peak = ports.groupby("key")["peak_credits"].max()
+    busiest = [k for k in peak.sort_values(ascending=False).index[:4] if peak[k] > 0]
+    has_marks = "fecn_marks" in ports.columns
+    marks = ports.groupby("key")["fecn_marks"].sum() if has_marks else None
+    marking = [k for k in marks.sort_values(ascending=False).index[:4] if marks[k] > 0] if has_marks else []
+    if not busiest and not marking:
+        return None
+    capacity = (_bytes(run.config_value("fabric.switch.buffer_per_vl", "")) or 0) / 64
+    threshold = run.config_value("cc.switch.threshold", 0) or 0
+    trip = capacity * (16 - threshold) / 16 if run.cc and threshold else None
+    n = len(busiest) + 2 * len(marking)
+    fig, axes = plt.subplots(n, 1, figsize=(11, 1.6 * n + 1.5), sharex=True, squeeze=False, layout="constrained")
+    div, unit = time_unit(ports["t_us"].max())
+    row = 0
+    for k in busiest:
+        ax = axes[row, 0]
+        d = ports[ports["key"] == k]
+        ax.plot(d["t_us"] / div, d["peak_credits"], lw=0.8, color="tab:blue", label="peak in interval")
+        if capacity:
+            ax.axhline(capacity, color="black", lw=0.8, ls="-", label=f"buffer ({capacity:g} credits)")
+        if trip:
+            ax.axhline(trip, color="tab:red", lw=0.8, ls="--", label=f"trip level, Threshold {threshold} ({trip:g})")
+        ax.set_ylabel(f"in {k}\n(credits)", fontsize=7)
+        ax.grid(alpha=0.3)
+        if row == 0:
+            legend_outside(ax)
+        row += 1
+    for k in marking:
+        d = ports[ports["key"] == k]
+        ax = axes[row, 0]
+        ax.fill_between(d["t_us"] / div, 0, d["congested_frac"], step="pre", color="tab:red", alpha=0.7)
+        ax.set_ylim(0, max(0.05, 1.1 * float(d["congested_frac"].max())))
+        ax.set_ylabel(f"out {k}\ncongested", fontsize=7)
+        ax.grid(alpha=0.3)
+        ax = axes[row + 1, 0]
+        ax.step(d["t_us"] / div, d["fecn_marks"], where="pre", color="tab:purple", lw=0.8)
+        ax.set_ylabel(f"out {k}\nFECN marks", fontsize=7)
+        ax.grid(alpha=0.3)
+        row += 2
+    axes[0, 0].set_title(fit_title(fig, run_title(run, "busiest input buffers (peak per interval); for the outputs that "
+                                                        "marked most, the fraction of each interval spent congested and "
+                                                        "the marks"), 9), fontsize=9)
+    axes[-1, 0].set_xlabel(f"time ({unit})")
+    return save(fig, out / "ports.png")
+
+
+def plot_ccti(run, out, colours):
+    cc = run.ccti
+    if cc.empty or cc["ccti"].max() <= 0:
+        return None
+    top = cc.groupby("flow")["ccti"].max().sort_values(ascending=False)
+    shown = list(top.index[:MAX_LINES])
+    div, unit = time_unit(cc["t_us"].max())
+    starts = run.flow_starts_us
+    fig, ax = plt.subplots(figsize=(11, 4.5), layout="constrained")
+    for f in shown:
+        d = cc[(cc["flow"] == f) & (cc["t_us"] > starts.get(f, 0.0))]
+        ax.plot(d["t_us"] / div, d["ccti"], lw=0.8, color=colours.get(f), label=f)
+    ax.set_xlabel(f"time ({unit})")
+    ax.set_ylabel("CCTI (CCT index)")
+    more = f" (the {MAX_LINES} highest of {len(top)})" if len(top) > MAX_LINES else ""
+    ax.set_title(fit_title(ax.figure, run_title(run, f"CCTI per flow{more}"), 10), fontsize=10)
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
+    return save(fig, out / "ccti.png")
+
+
+def plot_latency(run, out, colours):
+    lat = run.latency
+    if lat.empty or "kind" not in lat.columns:
+        return None
+    pk = lat[lat["kind"] == "packet"]
+    if pk.empty:
+        return None
+    by_group = pk.groupby(["group", "upper_us"])["count"].sum().reset_index()
+    groups = sorted(by_group["group"].unique())
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 4.5), layout="constrained")
+    pct = {}
+    for g in groups:
+        d = by_group[by_group["group"] == g].sort_values("upper_us")
+        colour = colours.get(g)
+        ax.step(d["upper_us"], d["count"], where="post", lw=0.9, color=colour, label=g)
+        cum = d["count"].cumsum() / d["count"].sum()
+        pct[g] = [float(d["upper_us"].iloc[min(len(d) - 1, int((cum >= q).values.argmax()))]) for q in (0.5, 0.99, 0.999)]
+    ax.set_xscale("log")
+    ax.set_xlabel("packet latency (µs, log scale)")
+    ax.set_ylabel("packets")
+    ax.grid(alpha=0.3)
+    width = 0.8 / max(1, len(groups))
+    for i, g in enumerate(groups):
+        ax2.bar([x + i * width for x in range(3)], pct[g], width=width, color=colours.get(g), label=g)
+    ax2.set_xticks([x + width * (len(groups) - 1) / 2 for x in range(3)], ["p50", "p99", "p99.9"])
+    ax2.set_yscale("log")
+    ax2.set_ylabel("latency (µs, log scale, histogram bin edge)")
+    ax2.grid(alpha=0.3, axis="y")
+    legend_outside(ax2)
+    fig.suptitle(fit_title(fig, run_title(run, "packet latency per group (message creation to drain, whole latency "
+                                              "window)"), 10), fontsize=10)
+    return save(fig, out / "latency.png")
+
+
+def plot_run(directory, out):
+    run = load_run(directory)
+    names = set(run.flows["flow"].unique()) if not run.flows.empty else set()
+    by_group = len(names) > MAX_LINES
+    colours = flow_colours(names | set(run.groups.values()))
+    written = [plot_throughput(run, out, colours, by_group), plot_fairness(run, out, colours, by_group),
+               plot_ports(run, out), plot_ccti(run, out, colours), plot_latency(run, out, colours)]
+    return [w for w in written if w]
+
+
+def plot_sweep(directory, out, metrics):
+    sweep = load_sweep(directory)
+    keys, pts = sweep.keys, sweep.points
+    available = sweep.metrics
+    metrics = metrics or [m for m in available if not m.startswith("throughput.")]
+    bad = [m for m in metrics if m not in available]
+    if bad:
+        raise ResultsError(f"no metric {', '.join(bad)} in {sweep.dir / 'sweep.csv'} (have: {', '.join(available)})")
+    spec = sweep.spec
+    scen = Path(spec.get("scenario", "")).name or sweep.dir.name
+    context = (f"{scen}, {spec.get('sim_time') or 'sim.time'} simulated, window {spec.get('window') or 'second half'}"
+               + (f", CC {spec['cc']}" if spec.get("cc") else ""))
+    ok = pts[pts["status"] == "ok"]
+    written = []
+    for m in metrics:
+        if len(keys) == 1:
+            fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+            xs = [str(v) for v in ok[keys[0]]]
+            ax.plot(range(len(xs)), ok[m], marker="o")
+            for i, v in enumerate(ok[m]):
+                ax.annotate(eng(v), (i, v if v == v else 0), textcoords="offset points", xytext=(0, 5), ha="center", fontsize=7)
+            ax.set_xticks(range(len(xs)), xs)
+            ax.set_xlabel(KEY_LABELS.get(keys[0], keys[0]))
+            ax.set_ylabel(metric_label(m))
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: eng(v)))
+            ax.grid(alpha=0.3)
+        else:
+            fig, ax = plt.subplots(figsize=(8.5, 5.5), layout="constrained")
+            kx, ky = keys[1], keys[0]  # the first (slowest) key on the y axis
+            xv = list(dict.fromkeys(pts[kx].astype(str)))
+            yv = list(dict.fromkeys(pts[ky].astype(str)))
+            grid = [[float("nan")] * len(xv) for _ in yv]
+            for _, r in ok.iterrows():
+                v = r[m]
+                grid[yv.index(str(r[ky]))][xv.index(str(r[kx]))] = float(v) if v == v and v != "" else float("nan")
+            cmap = plt.get_cmap("viridis").copy()
+            cmap.set_bad("lightgrey")
+            finite = [v for row in grid for v in row if v == v]
+            norm = mcolors.Normalize(min(finite), max(finite)) if finite else mcolors.Normalize(0, 1)
+            im = ax.imshow(grid, origin="lower", aspect="auto", cmap=cmap, norm=norm)
+            for i in range(len(yv)):
+                for j in range(len(xv)):
+                    v = grid[i][j]
+                    if v == v:
+                        r, g, b, _ = cmap(norm(v))
+                        colour = "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
+                    else:
+                        colour = "dimgrey"
+                    ax.text(j, i, eng(v), ha="center", va="center", fontsize=7, color=colour)
+            ax.set_xticks(range(len(xv)), xv, fontsize=8)
+            ax.set_yticks(range(len(yv)), yv, fontsize=8)
+            ax.set_xlabel(KEY_LABELS.get(kx, kx))
+            ax.set_ylabel(KEY_LABELS.get(ky, ky))
+            cb = fig.colorbar(im, ax=ax, label=metric_label(m))
+            cb.formatter = FuncFormatter(lambda v, _: eng(v))
+            cb.update_ticks()
+            if len(keys) > 2:
+                context += f"; other keys {', '.join(keys[2:])}: values overlaid"
+        ax.set_title(fit_title(fig, f"{metric_label(m)}\n{context} (n/a: undefined or failed)", 9), fontsize=9)
+        name = "sweep_" + "".join(c if c.isalnum() or c in "._-" else "_" for c in m) + ".png"
+        written.append(save(fig, out / name))
+    return written
+
+
+def main(argv=None):
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(prog="ibcc plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dir", type=Path)
+    ap.add_argument("--metric", action="append", default=[])
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args(argv)
+    out = args.out or args.dir
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        if (args.dir / "sweep.csv").exists():
+            written = plot_sweep(args.dir, out, args.metric)
+        elif (args.dir / "summary.json").exists():
+            written = plot_run(args.dir, out)
+        else:
+            raise ResultsError(f"{args.dir} has neither summary.json (a run) nor sweep.csv (a sweep)")
+    except ResultsError as e:
+        print(f"ibcc plot: error: {e}", file=sys.stderr)
+        return 2
+    except LayoutError as e:
+        print(f"ibcc plot: error: a figure does not fit: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"ibcc plot: error: {e}", file=sys.stderr)
+        return 1
+    for w in written:
+        print(out / w)
+    return 0
