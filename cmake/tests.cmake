@@ -81,6 +81,17 @@ add_test(NAME config_reference_generated
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/update_generated_docs.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR} --check)
 set_tests_properties(config_reference_generated PROPERTIES LABELS "network;unit;docs" TIMEOUT 60)
 
+# The man page and bash completion generated from --help cover every subcommand and option.
+add_test(NAME cli_man_and_completion
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_man_completion.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR})
+set_tests_properties(cli_man_and_completion PROPERTIES LABELS "cli;docs" TIMEOUT 120)
+
+# Every command block of README.md and docs/user_guide.md runs, and the numbers the text
+# states come out (verif/check_docs.py: annotations cap long runs and state tolerances).
+add_test(NAME docs_commands_run
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_docs.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs_commands_run PROPERTIES LABELS "docs" TIMEOUT 1800 RUN_SERIAL TRUE)
+
 # The JSON Schema accepts every shipped scenario and its resolved form, and rejects broken ones.
 add_test(NAME scenario_schema
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_scenario_schema.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR})

@@ -2,12 +2,13 @@
 # Install what is missing (Debian 12 packages; PyYAML and matplotlib if the python3 in PATH
 # lacks them) and build ibcc into build/. Used by run.sh and test.sh; safe to run again.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$(readlink -f "$0")")/.."  # the real source tree, also when called through a symlink
 
 packages=(
   cmake ninja-build g++ pkg-config python3 python3-yaml python3-matplotlib
   libsystemc-dev verilator yosys gtkwave xvfb xauth
   libgtest-dev libbenchmark-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libssl-dev clang-14 libclang-rt-14-dev
+  man-db
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -244,15 +244,23 @@ int sc_main(int argc, char** argv) {
                       "--set still overrides them")
       ->check(CLI::ExistingFile);
   CLI::Option* waves_opt = run_cmd->add_option("--waves", run.waves_dir,
-                      "Write DIR/network.vcd (VoQ fills, credits, congestion state, FECN marks, CCTI, IRD of the "
-                      "traced ports and flows) and DIR/network.gtkw for GTKWave");
+                      "Write DIR/network.fst (VoQ fills, credits, congestion state, FECN marks, CCTI, IRD of the "
+                      "traced ports and flows) and DIR/network.gtkw for GTKWave, opening on the first congestion "
+                      "episode with a marker on the first FECN mark");
+  std::string waves_format = "fst";
+  run_cmd->add_option("--waves-format", waves_format, "fst (default) or vcd (network.vcd, about 40x larger)")
+      ->check(CLI::IsMember({"fst", "vcd"}))
+      ->needs(waves_opt);
+  run_cmd->add_flag("--waves-all-signals", run.waves_all_signals,
+                    "Also trace VoQs no route passes through and VLs no flow uses (constant zero)")
+      ->needs(waves_opt);
   run_cmd->add_option("--trace", run.trace,
                       "What --waves records: ports=SWITCH/PORT,...,flows=FLOW,... (default: everything of a "
                       "fabric with at most 32 switch ports and 32 flows)")
       ->needs(waves_opt);
   run_cmd->add_option("--waves-window", run.waves_window,
                       "Record --waves only in FROM..TO (times with units, e.g. 2s..2.01s); default: the whole run "
-                      "(large: about 180 MB per simulated second and traced port of a busy link)")
+                      "(a busy traced port: about 10 MB of FST per simulated second)")
       ->needs(waves_opt);
   bool run_plot_after = false;
   run_cmd->add_flag("--plot", run_plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
@@ -415,6 +423,7 @@ int sc_main(int argc, char** argv) {
   if (app.got_subcommand(run_cmd)) {
     die_with_sweep_parent();
     run.command = command;
+    run.waves_vcd = waves_format == "vcd";
     run.stop_flag = &g_stop;
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);

@@ -46,7 +46,7 @@ def main():
         failures += not ok
     # `ibcc` alone names every subcommand --help lists.
     helptext = subprocess.run([sys.argv[1], "--help"], capture_output=True, text=True).stdout
-    subs = [ln.split()[0] for ln in helptext.split("SUBCOMMANDS:")[-1].splitlines() if ln.startswith("  ") and not ln.split()[0].startswith("-")]
+    subs = [ln.split()[0] for ln in helptext.split("Subcommands:")[-1].splitlines() if ln.startswith("  ") and not ln.split()[0].startswith("-")]
     alone = subprocess.run([sys.argv[1]], capture_output=True, text=True).stderr
     missing = [s for s in subs if s not in alone]
     print(f"{'ok  ' if subs and not missing else 'FAIL'} ibcc alone names every subcommand of --help {subs} (missing {missing})")

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Network waves: `ibcc run --waves --trace` on the seed test bed, then the generated save file
-opened in real GTKWave under Xvfb: every trace must resolve to a signal of the VCD, the
-screenshot is kept, and the marks and congestion the run counted must be in the dump.
+"""Network waves: `ibcc run --waves --trace` on the seed test bed, as FST (the default) and as
+VCD (--waves-format vcd). The two dumps hold the same FECN marks (the FST read back with
+fst2vcd); the FST is much smaller; the save file opens on the first congestion episode with
+its marker on the first FECN mark of the dump; and GTKWave under Xvfb resolves every trace of
+it (screenshot kept).
 
   check_net_waves.py IBCC SCENARIO OUT_DIR
 """
@@ -14,27 +16,63 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_waves import grab  # noqa: E402
 
 
+def marks_of(vcd_text):
+    """(times of FECN mark rising edges, in ps) of a VCD text."""
+    ids = {}
+    for width, ident, name in re.findall(r"\$var wire (\d+) (\S+) (\w+)(?: \[\d+:0\])? \$end", vcd_text):
+        if name == "fecn_mark":
+            ids[ident] = True
+    times, now = [], 0
+    for line in vcd_text.split("\n"):
+        if line.startswith("#"):
+            now = int(line[1:])
+        elif line[:1] == "1" and line[1:] in ids:
+            times.append(now)
+    return times
+
+
 def main():
     ibcc, scenario, out = sys.argv[1:4]
-    waves = os.path.join(out, "waves")
-    res = subprocess.run([ibcc, "run", scenario, "--out", out, "--sim-time", "2050ms", "--quiet", "--force", "--waves", waves,
-                          "--trace", "ports=S2/2,S1/36,flows=F1,F2,F3", "--waves-window", "2s..2.05s"],
-                         capture_output=True, text=True, timeout=600)
-    if res.returncode != 0:
-        print(res.stderr)
-        return 1
-    vcd = open(os.path.join(waves, "network.vcd")).read()
-    # The S1/36 FECN mark signal is declared; count its rising edges in the window.
-    ids = dict(re.findall(r"\$var wire 1 (\S+) (\w+) \$end", vcd))
-    fecn_ids = [i for i, n in ids.items() if n == "fecn_mark"]
-    marks = sum(len(re.findall(rf"^1{re.escape(i)}$", vcd, re.M)) for i in fecn_ids)
-    print(f"FECN marks in the window: {marks}")
-    if marks == 0:
-        print("FAIL: no FECN mark in a window where scenario 1 with CC on marks")
-        return 1
-    ok = grab(os.path.join(waves, "network.vcd"), os.path.join(waves, "network.gtkw"), os.path.join(waves, "network.png"))
-    print("RESULT: " + ("PASS" if ok else "FAIL"))
-    return 0 if ok else 1
+    failures = []
+    dumps = {}
+    for fmt in ("fst", "vcd"):
+        waves = os.path.join(out, f"waves_{fmt}")
+        res = subprocess.run([ibcc, "run", scenario, "--out", os.path.join(out, fmt), "--sim-time", "2050ms", "--quiet",
+                              "--force", "--waves", waves, "--waves-format", fmt,
+                              "--trace", "ports=S2/2,S1/36,flows=F1,F2,F3", "--waves-window", "2s..2.05s"],
+                             capture_output=True, text=True, timeout=600)
+        if res.returncode != 0:
+            print(res.stderr)
+            return 1
+        dumps[fmt] = os.path.join(waves, f"network.{fmt}")
+    vcd_from_fst = subprocess.run(["fst2vcd", dumps["fst"]], capture_output=True, text=True, timeout=300).stdout
+    fst_marks = marks_of(vcd_from_fst)
+    vcd_marks = marks_of(open(dumps["vcd"]).read())
+    size_fst, size_vcd = os.path.getsize(dumps["fst"]), os.path.getsize(dumps["vcd"])
+    print(f"FECN marks in the window: FST {len(fst_marks)}, VCD {len(vcd_marks)}; sizes FST {size_fst} B, "
+          f"VCD {size_vcd} B ({size_vcd / max(1, size_fst):.1f}x)")
+    if not fst_marks or fst_marks != vcd_marks:
+        failures.append("the FST and the VCD disagree on the FECN marks, or there are none")
+    if size_fst * 3 > size_vcd:
+        failures.append("the FST is not even 3x smaller than the VCD")
+    gtkw = open(os.path.join(out, "waves_fst", "network.gtkw")).read()
+    start = int(re.search(r"^\[timestart\] (\d+)", gtkw, re.M).group(1))
+    zoom_marker = re.search(r"^\*(-?[\d.]+) (-?\d+)", gtkw, re.M)
+    span = 4.88 * 2 ** -float(zoom_marker.group(1))  # GTKWave's zoom (sc_models/common/gtkw.cpp)
+    marker = int(zoom_marker.group(2))
+    print(f"save file: view {start} ps + {span:.0f} ps, marker {marker} ps; first mark in the dump {fst_marks[0] if fst_marks else None}")
+    if not fst_marks or marker != fst_marks[0] or not (start <= marker <= start + span):
+        failures.append("the save file does not open with the first FECN mark in view and marked")
+    if span > 1e9:
+        failures.append(f"the view spans {span:.0f} ps: not zoomed on the episode")
+    for fmt in ("fst", "vcd"):
+        d = os.path.join(out, f"waves_{fmt}")
+        if not grab(dumps[fmt], os.path.join(d, "network.gtkw"), os.path.join(d, "network.png")):
+            failures.append(f"GTKWave did not resolve every trace of the {fmt} save file")
+    for f in failures:
+        print(f"FAIL: {f}")
+    print("RESULT: " + ("FAIL" if failures else "PASS"))
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ struct WaveGroup {
 struct WaveMarker {
   uint64_t time_ps = 0;  // 0: no marker
   uint64_t period_ps = 0;
+  // The view: from view_from_ps, span_ps wide (0: 12 periods before the marker, as before).
+  uint64_t view_from_ps = 0;
+  uint64_t span_ps = 0;
 };
 
 // Writes `path` showing `dump`; each signal is `scope` + its name. With a marker, the view

@@ -7,10 +7,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "common/gtkw.h"
+#include "gtkwave/fstapi.h"
 #include "net/fabric.h"
 
 namespace ibcc::net {
@@ -34,14 +38,161 @@ std::string safe(const std::string& s) {
 
 }  // namespace
 
+// The dump format behind NetWaves: declarations, then time and value changes.
+class DumpWriter {
+ public:
+  virtual ~DumpWriter() = default;
+  virtual void scope(const std::string& name) = 0;
+  virtual void upscope() = 0;
+  virtual void var(unsigned index, const std::string& name, unsigned width) = 0;
+  virtual void end_definitions() = 0;
+  virtual void time(uint64_t t_ps, bool first) = 0;
+  virtual void value(unsigned index, unsigned width, uint64_t v) = 0;
+  virtual void close() = 0;  // throws OutputError on a failed write
+};
+
+namespace {
+
+std::string bits_of(uint64_t v, unsigned width) {
+  std::string s(width, '0');
+  for (unsigned b = 0; b < width; ++b) s[width - 1 - b] = (v >> b & 1u) ? '1' : '0';
+  return s;
+}
+
+class VcdWriter : public DumpWriter {
+ public:
+  VcdWriter(const std::string& path, const std::string& title) : path_(path), out_(path) {
+    if (!out_) throw OutputError("cannot write " + path);
+    out_ << "$comment " << title << " $end\n$timescale 1ps $end\n";
+  }
+  void scope(const std::string& name) override { out_ << "$scope module " << name << " $end\n"; }
+  void upscope() override { out_ << "$upscope $end\n"; }
+  void var(unsigned index, const std::string& name, unsigned width) override {
+    ids_.push_back(vcd_id(index));
+    // The name GTKWave shows: name, then [msb:0] for vectors (as the save file lists it).
+    out_ << "$var wire " << width << " " << ids_.back() << " " << name;
+    if (width > 1) out_ << " [" << width - 1 << ":0]";
+    out_ << " $end\n";
+  }
+  void end_definitions() override { out_ << "$enddefinitions $end\n"; }
+  void time(uint64_t t_ps, bool first) override {
+    if (in_dumpvars_) out_ << "$end\n";
+    in_dumpvars_ = false;
+    out_ << "#" << t_ps << "\n";
+    if (first) {
+      out_ << "$dumpvars\n";
+      in_dumpvars_ = true;
+    }
+  }
+  void value(unsigned index, unsigned width, uint64_t v) override {
+    if (width == 1) {
+      out_ << (v & 1u) << ids_[index] << "\n";
+    } else {
+      const std::string bits = bits_of(v, width);
+      const auto first = bits.find('1');
+      out_ << "b" << (first == std::string::npos ? "0" : bits.substr(first)) << " " << ids_[index] << "\n";
+    }
+  }
+  void close() override {
+    if (in_dumpvars_) out_ << "$end\n";
+    errno = 0;
+    out_.flush();
+    out_.close();
+    if (out_.fail()) throw OutputError("cannot write " + path_ + ": " + (errno ? std::strerror(errno) : "I/O error"));
+  }
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+  std::vector<std::string> ids_;
+  bool in_dumpvars_ = false;
+};
+
+// FST through the writer Verilator ships (include/gtkwave/fstapi.h): about 40x smaller than
+// VCD, and what GTKWave opens fastest.
+class FstWriter : public DumpWriter {
+ public:
+  FstWriter(const std::string& path, const std::string& title) : path_(path) {
+    ctx_ = fstWriterCreate(path.c_str(), 1);
+    if (!ctx_) throw OutputError("cannot write " + path + ": " + std::strerror(errno));
+    fstWriterSetTimescale(ctx_, -12);  // 1 ps
+    fstWriterSetComment(ctx_, title.c_str());
+  }
+  ~FstWriter() override {
+    if (ctx_) fstWriterClose(ctx_);
+  }
+  void scope(const std::string& name) override { fstWriterSetScope(ctx_, FST_ST_VCD_MODULE, name.c_str(), nullptr); }
+  void upscope() override { fstWriterSetUpscope(ctx_); }
+  void var(unsigned, const std::string& name, unsigned width) override {
+    const std::string shown = width > 1 ? fmt::format("{} [{}:0]", name, width - 1) : name;
+    handles_.push_back(fstWriterCreateVar(ctx_, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, width, shown.c_str(), 0));
+  }
+  void end_definitions() override {}
+  void time(uint64_t t_ps, bool) override { fstWriterEmitTimeChange(ctx_, t_ps); }
+  void value(unsigned index, unsigned width, uint64_t v) override {
+    const std::string bits = bits_of(v, width);
+    fstWriterEmitValueChange(ctx_, handles_[index], bits.c_str());
+  }
+  void close() override {
+    fstWriterClose(ctx_);
+    ctx_ = nullptr;
+    // fstapi reports no write errors: the file must at least be there and hold its header.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path_, ec);
+    if (ec || size == 0) throw OutputError("cannot write " + path_ + (ec ? ": " + ec.message() : ": empty after closing"));
+  }
+
+ private:
+  std::string path_;
+  void* ctx_ = nullptr;
+  std::vector<fstHandle> handles_;
+};
+
+}  // namespace
+
 NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<std::string>& ports,
-                   const std::vector<std::string>& flows, uint64_t from_ps, uint64_t to_ps)
+                   const std::vector<std::string>& flows, uint64_t from_ps, uint64_t to_ps, bool vcd,
+                   bool all_signals)
     : f_(f), from_ps_(from_ps), to_ps_(to_ps) {
   std::filesystem::create_directories(dir);
-  vcd_path_ = dir + "/network.vcd";
+  vcd_path_ = dir + (vcd ? "/network.vcd" : "/network.fst");
   gtkw_path_ = dir + "/network.gtkw";
   const Topology& t = f.topology();
   const unsigned nvl = f.num_vls();
+  // What can change: the VLs the flows' SLs map to, and the (switch, input, output) triples
+  // their routes (and the CNPs and ACKs coming back) pass through. Other VoQs and VLs stay
+  // at zero for the whole run and are not traced, unless all_signals.
+  std::vector<bool> vl_used(nvl, all_signals);
+  std::set<std::tuple<unsigned, unsigned, unsigned>> passes;
+  auto walk = [&](unsigned src, unsigned dst) {
+    std::string why;
+    const std::vector<unsigned> path = t.route(src, dst, &why);
+    for (size_t i = 1; i + 1 < path.size(); ++i) {
+      const unsigned sw = path[i];
+      unsigned in = 0, out = 0;
+      for (unsigned q = 1; q <= t.nodes[sw].ports; ++q) {
+        if (t.wire[sw][q].peer == static_cast<int>(path[i - 1]) && !in) in = q;
+        if (t.wire[sw][q].peer == static_cast<int>(path[i + 1]) && q == t.lft[sw][t.nodes[dst].lid]) out = q;
+      }
+      if (in && out) passes.insert({sw, in, out});
+    }
+  };
+  if (!all_signals) {
+    for (const auto& fl : f.flows()) {
+      vl_used[f.scenario().fabric.sl_to_vl[fl.spec.sl]] = true;
+      std::set<std::string> dsts(fl.spec.uniform_dsts.begin(), fl.spec.uniform_dsts.end());
+      dsts.insert(fl.spec.hot_dsts.begin(), fl.spec.hot_dsts.end());
+      if (!fl.spec.dst.empty()) dsts.insert(fl.spec.dst);
+      const int src = t.find(fl.spec.src);
+      for (const auto& d : dsts) {
+        const int dst = t.find(d);
+        if (src < 0 || dst < 0) continue;
+        walk(static_cast<unsigned>(src), static_cast<unsigned>(dst));
+        walk(static_cast<unsigned>(dst), static_cast<unsigned>(src));  // CNPs, ACKs, ping-pong answers
+      }
+    }
+  }
+  auto can_feed = [&](unsigned sw, unsigned in, unsigned out) { return all_signals || passes.count({sw, in, out}) > 0; };
   for (const auto& p : ports) {
     const auto slash = p.find('/');
     const int node = slash == std::string::npos ? -1 : t.find(p.substr(0, slash));
@@ -65,19 +216,21 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     };
     v.credits0 = static_cast<unsigned>(vars_.size());
     for (unsigned vl = 0; vl < nvl; ++vl) {
-      sig(add_var(scope, fmt::format("credits_vl{}", vl), 16), fmt::format("credits_vl{}", vl), 16, kGtkwDec);
+      v.credit_var.push_back(vl_used[vl] ? sig(add_var(scope, fmt::format("credits_vl{}", vl), 16),
+                                                fmt::format("credits_vl{}", vl), 16, kGtkwDec)
+                                          : kNoVar);
     }
     v.cong = sig(add_var(scope, "cong_state", nvl), "cong_state", nvl, kGtkwBin);
     v.fecn = sig(add_var(scope, "fecn_mark", 1), "fecn_mark", 1, kGtkwHex);
+    cong_vars_.insert(v.cong);
+    fecn_vars_.insert(v.fecn);
     v.busy = sig(add_var(scope, "tx_busy", 1), "tx_busy", 1, kGtkwHex);
-    v.fill0 = static_cast<unsigned>(vars_.size());
-    unsigned idx = 0;
     for (unsigned in = 1; in <= t.nodes[node].ports; ++in) {
-      if (t.wire[node][in].peer < 0) continue;
-      v.input_index[in] = idx++;
+      if (t.wire[node][in].peer < 0 || !can_feed(static_cast<unsigned>(node), in, port)) continue;
       for (unsigned vl = 0; vl < nvl; ++vl) {
+        if (!vl_used[vl]) continue;
         const std::string name = safe(fmt::format("voq_fill_from_{}_vl{}", t.nodes[t.wire[node][in].peer].name, vl));
-        sig(add_var(scope, name, 16), name, 16, kGtkwDec);
+        v.fill_var[{in, vl}] = sig(add_var(scope, name, 16), name, 16, kGtkwDec);
       }
     }
     ports_[{static_cast<unsigned>(node), port}] = v;
@@ -104,25 +257,22 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     flows_[index] = v;
     groups_.push_back(g);
   }
-  vcd_.open(vcd_path_);
-  if (!vcd_) throw ScenarioError("cannot write " + vcd_path_);
-  vcd_ << "$comment ibcc run: network waves of " << f.scenario().name << " $end\n$timescale 1ps $end\n";
-  vcd_ << "$scope module fabric $end\n";
+  const std::string title = "ibcc run: network waves of " + f.scenario().name;
+  if (vcd) dump_ = std::make_unique<VcdWriter>(vcd_path_, title);
+  else dump_ = std::make_unique<FstWriter>(vcd_path_, title);
+  dump_->scope("fabric");
   for (const auto& [scope, ids] : scopes_) {
-    vcd_ << "$scope module " << scope << " $end\n";
-    for (unsigned i : ids) {
-      const Var& v = vars_[i];
-      // The name GTKWave shows: name, then [msb:0] for vectors (as the save file lists it).
-      vcd_ << "$var wire " << v.width << " " << v.id << " " << names_[i];
-      if (v.width > 1) vcd_ << " [" << v.width - 1 << ":0]";
-      vcd_ << " $end\n";
-    }
-    vcd_ << "$upscope $end\n";
+    dump_->scope(scope);
+    for (unsigned i : ids) dump_->var(i, names_[i], vars_[i].width);
+    dump_->upscope();
   }
-  vcd_ << "$upscope $end\n$enddefinitions $end\n";
+  dump_->upscope();
+  dump_->end_definitions();
   // Initial credits: what the fabric starts with.
   for (const auto& [key, v] : ports_) {
-    for (unsigned vl = 0; vl < nvl; ++vl) change(v.credits0 + vl, f.node(key.first).out[key.second].credits[vl], 0);
+    for (unsigned vl = 0; vl < nvl; ++vl) {
+      if (v.credit_var[vl] != kNoVar) change(v.credit_var[vl], f.node(key.first).out[key.second].credits[vl], 0);
+    }
   }
 }
 
@@ -130,7 +280,7 @@ NetWaves::~NetWaves() = default;
 
 unsigned NetWaves::add_var(const std::string& scope, const std::string& name, unsigned width) {
   const unsigned index = static_cast<unsigned>(vars_.size());
-  vars_.push_back({vcd_id(index), width, 0, false});
+  vars_.push_back({width, 0, false});
   if (scopes_.empty() || scopes_.back().first != scope) scopes_.push_back({scope, {}});
   scopes_.back().second.push_back(index);
   names_.push_back(name);
@@ -154,16 +304,15 @@ void NetWaves::set_time(uint64_t t_ps) {
     // The window opens: every signal's value at its start.
     started_ = true;
     time_ps_ = from_ps_;
-    vcd_ << "#" << from_ps_ << "\n$dumpvars\n";
+    dump_->time(from_ps_, true);
     for (unsigned i = 0; i < vars_.size(); ++i) {
       vars_[i].written = false;
       emit(i, vars_[i].value);
     }
-    vcd_ << "$end\n";
   }
   if (started_ && t_ps > time_ps_ && (to_ps_ == 0 || t_ps <= to_ps_)) {
     time_ps_ = t_ps;
-    vcd_ << "#" << time_ps_ << "\n";
+    dump_->time(time_ps_, false);
   }
 }
 
@@ -176,14 +325,11 @@ void NetWaves::emit(unsigned var, uint64_t value) {
     return;
   }
   v.written = true;
-  if (v.width == 1) {
-    vcd_ << (value & 1u) << v.id << "\n";
-  } else {
-    std::string bits;
-    for (int b = static_cast<int>(v.width) - 1; b >= 0; --b) bits += (value >> b & 1u) ? '1' : '0';
-    const auto first = bits.find('1');
-    vcd_ << "b" << (first == std::string::npos ? "0" : bits.substr(first)) << " " << v.id << "\n";
-  }
+  dump_->value(var, v.width, value);
+  // The first congestion episode and the first FECN mark in the window, for the save file's view.
+  if (value != 0 && cong_vars_.count(var) && first_cong_ps_ == 0) first_cong_ps_ = std::max<uint64_t>(time_ps_, 1);
+  if (value == 0 && cong_vars_.count(var) && first_cong_ps_ != 0 && cong_end_ps_ == 0) cong_end_ps_ = time_ps_;
+  if (value != 0 && fecn_vars_.count(var) && first_mark_ps_ == 0) first_mark_ps_ = std::max<uint64_t>(time_ps_, 1);
 }
 
 void NetWaves::change(unsigned var, uint64_t value, uint64_t t_ps) {
@@ -194,16 +340,14 @@ void NetWaves::change(unsigned var, uint64_t value, uint64_t t_ps) {
 
 void NetWaves::credits(unsigned node, unsigned port, unsigned vl, uint32_t credits) {
   const auto it = ports_.find({node, port});
-  if (it != ports_.end()) change(it->second.credits0 + vl, credits, f_.ps(f_.now()));
+  if (it != ports_.end() && it->second.credit_var[vl] != kNoVar) change(it->second.credit_var[vl], credits, f_.ps(f_.now()));
 }
 
 void NetWaves::fill(unsigned node, unsigned out_port, unsigned in_port, unsigned vl, uint32_t credits) {
   const auto it = ports_.find({node, out_port});
   if (it == ports_.end()) return;
-  const auto in = it->second.input_index.find(in_port);
-  if (in != it->second.input_index.end()) {
-    change(it->second.fill0 + in->second * f_.num_vls() + vl, credits, f_.ps(f_.now()));
-  }
+  const auto in = it->second.fill_var.find({in_port, vl});
+  if (in != it->second.fill_var.end()) change(in->second, credits, f_.ps(f_.now()));
 }
 
 void NetWaves::congestion(unsigned node, unsigned port, uint32_t vl_mask) {
@@ -246,17 +390,27 @@ void NetWaves::flow_becn(int flow, uint64_t becns) {
 void NetWaves::finish() {
   const uint64_t end = to_ps_ ? std::min(to_ps_, f_.ps(f_.now())) : f_.ps(f_.now());
   advance(end);
-  errno = 0;
-  vcd_.flush();
-  vcd_.close();
-  if (vcd_.fail()) throw OutputError("cannot write " + vcd_path_ + ": " + (errno ? std::strerror(errno) : "I/O error"));
+  dump_->close();
   std::vector<WaveGroup> groups;
   for (const auto& g : groups_) {
     WaveGroup wg{g.name, {}};
     for (const auto& [name, flags] : g.signals) wg.signals.push_back({name, flags});
     groups.push_back(wg);
   }
-  write_gtkw(gtkw_path_, vcd_path_, groups, "fabric.", {}, "ibcc run --waves");
+  // Open on the first congestion episode of the window, the marker on its first FECN mark
+  // (GTKWave would otherwise open on the first few nanoseconds, where nothing moves).
+  WaveMarker view;
+  if (first_cong_ps_ != 0) {
+    const uint64_t episode_end = cong_end_ps_ > first_cong_ps_ ? cong_end_ps_ : end;
+    const uint64_t span = std::clamp<uint64_t>(episode_end - first_cong_ps_, 2000000ull, 200000000ull);  // 2 us .. 200 us
+    view.view_from_ps = first_cong_ps_ > span / 10 ? first_cong_ps_ - span / 10 : 0;
+    view.span_ps = span + span / 5;
+    view.time_ps = first_mark_ps_;
+  } else {
+    view.view_from_ps = from_ps_;
+    view.span_ps = end > from_ps_ ? end - from_ps_ : 1;
+  }
+  write_gtkw(gtkw_path_, vcd_path_, groups, "fabric.", view, "ibcc run --waves");
 }
 
 }  // namespace ibcc::net

@@ -1,12 +1,15 @@
 // Waveforms of the network model: for the switch output ports and flows asked for, every
-// change of VoQ fills, credits, congestion state, FECN marks, CCTI and IRD, written as a VCD
-// (one timestamp per change, in ps) with a GTKWave save file that groups them per port and
-// per flow. `ibcc run --waves DIR --trace ports=S2/2,S1/36,flows=F1,F2`.
+// change of VoQ fills, credits, congestion state, FECN marks, CCTI and IRD, written as FST
+// (or VCD; one timestamp per change, in ps) with a GTKWave save file that groups them per
+// port and per flow and opens on the first congestion episode.
+// `ibcc run --waves DIR --trace ports=S2/2,S1/36,flows=F1,F2`.
 #pragma once
 
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <set>
 #include <queue>
 #include <string>
 #include <vector>
@@ -14,14 +17,18 @@
 namespace ibcc::net {
 
 class Fabric;
+class DumpWriter;
 
 class NetWaves {
  public:
   // `ports`: "SWITCH/PORT" output ports; `flows`: flow names; both checked against the fabric
   // (ScenarioError naming the unknown one).
   // Only changes inside [from_ps, to_ps] are written (to_ps 0: to the end).
+  // `vcd`: write network.vcd instead of network.fst. Only signals that can change are traced
+  // (VLs some flow uses, VoQs some route passes through) unless `all_signals`.
   NetWaves(const std::string& dir, const Fabric& f, const std::vector<std::string>& ports,
-           const std::vector<std::string>& flows, uint64_t from_ps = 0, uint64_t to_ps = 0);
+           const std::vector<std::string>& flows, uint64_t from_ps = 0, uint64_t to_ps = 0, bool vcd = false,
+           bool all_signals = false);
   ~NetWaves();
 
   // Hooks the fabric calls (a no-op for what is not traced).
@@ -42,7 +49,6 @@ class NetWaves {
 
  private:
   struct Var {
-    std::string id;
     unsigned width;
     uint64_t value;
     bool written;
@@ -54,8 +60,10 @@ class NetWaves {
   void emit(unsigned var, uint64_t value);
 
   const Fabric& f_;
-  std::string vcd_path_, gtkw_path_;
-  std::ofstream vcd_;
+  std::string vcd_path_, gtkw_path_;  // (vcd_path_: the dump, .fst or .vcd)
+  std::unique_ptr<DumpWriter> dump_;
+  std::set<unsigned> cong_vars_, fecn_vars_;
+  uint64_t first_cong_ps_ = 0, cong_end_ps_ = 0, first_mark_ps_ = 0;
   std::vector<Var> vars_;
   std::vector<std::string> names_;
   std::vector<std::pair<std::string, std::vector<unsigned>>> scopes_;  // declaration order
@@ -63,10 +71,12 @@ class NetWaves {
   uint64_t from_ps_ = 0, to_ps_ = 0;
   bool started_ = false;  // the window has begun: changes are written
   uint64_t last_time_ = 0;
-  // Traced output ports: (node, port) -> first var; layout credits[vl], cong, fecn, busy, fills.
+  // Traced output ports: (node, port) -> their vars.
+  static constexpr unsigned kNoVar = ~0u;
   struct PortVars {
-    unsigned credits0, cong, fecn, busy, fill0;
-    std::map<unsigned, unsigned> input_index;  // input port -> index among linked inputs
+    unsigned credits0 = 0, cong = 0, fecn = 0, busy = 0;
+    std::vector<unsigned> credit_var;                         // [vl], kNoVar: not traced
+    std::map<std::pair<unsigned, unsigned>, unsigned> fill_var;  // (input port, vl) -> var
   };
   std::map<std::pair<unsigned, unsigned>, PortVars> ports_;
   struct FlowVars {

@@ -476,7 +476,8 @@ int run_scenario(const RunOptions& opt) {
       std::tie(from, to) = *range;
     }
     try {
-      waves = std::make_unique<NetWaves>(opt.waves_dir, *fabric, ports, flows, from, to);
+      waves = std::make_unique<NetWaves>(opt.waves_dir, *fabric, ports, flows, from, to, opt.waves_vcd,
+                                         opt.waves_all_signals);
     } catch (const ScenarioError& e) {
       std::cerr << "ibcc run: error: " << e.what() << "\n";
       return 2;

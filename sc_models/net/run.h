@@ -23,7 +23,9 @@ struct RunOptions {
   std::optional<std::string> log_interval;
   std::optional<std::string> window;    // metrics window "FROM..TO" (times with units)
   std::string opensm_conf;              // cc settings from an opensm.conf (before --set)
-  std::string waves_dir;                // --waves DIR: network.vcd + network.gtkw
+  std::string waves_dir;                // --waves DIR: network.fst (or .vcd) + network.gtkw
+  bool waves_vcd = false;               // --waves-format vcd
+  bool waves_all_signals = false;       // --waves-all-signals: also VoQs and VLs no flow can use
   std::string trace;                    // --trace ports=S/P,...,flows=F,...
   std::string waves_window;             // --waves-window FROM..TO
   bool quiet = false;
