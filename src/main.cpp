@@ -214,6 +214,7 @@ int sc_main(int argc, char** argv) {
                   "Write Verilator line/toggle coverage data (coverage build only)");
   cmd->add_flag("--require-coverage", cosim.require_coverage,
                 "Fail (exit 1) if any functional coverage bin is never hit");
+  cmd->add_flag("--coverage", cosim.coverage, "List every functional coverage bin with its count (default: only for --test all)");
   cmd->add_flag("--quiet", cosim.quiet, "Print only the summary line (and missed bins)");
   bool list_tests = false;
   cmd->add_flag("--list-tests", list_tests, "List the tests of --block and exit");

@@ -29,6 +29,7 @@ struct CosimOptions {
   std::string coverage_json;       // empty: not written
   std::string rtl_coverage_file;   // Verilator coverage data (coverage build only)
   bool require_coverage = false;   // fail if a functional coverage bin is never hit
+  bool coverage = false;           // list every bin (default: only for --test all)
   bool quiet = false;
   std::string command = "build/bin/ibcc";  // how this binary was invoked, for repro lines
 };

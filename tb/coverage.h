@@ -24,6 +24,7 @@ class Coverage {
   }
 
   std::vector<std::string> missed() const;
+  size_t size() const { return order_.size(); }
   void report(std::ostream& os) const;
   std::string json() const;
 
