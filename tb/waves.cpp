@@ -50,14 +50,16 @@ std::vector<WaveGroup> axil_group(const std::string& extra_prefix, bool rtl) {
 }
 
 std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_vls) {
-  // RTL vectors carry their real width; the reference traces 32-bit integers.
+  // RTL vectors carry their real width; the reference's ports are 32-bit signals (w), its
+  // mirrored register state is traced at the RTL's widths (r).
   auto w = [rtl](const std::string& name, unsigned bits) {
     return name + "[" + std::to_string((rtl ? bits : 32) - 1) + ":0]";
   };
+  auto r = [](const std::string& name, unsigned bits) { return name + "[" + std::to_string(bits - 1) + ":0]"; };
   std::vector<WaveGroup> g;
-  g.push_back({"Config", {{w("threshold", 4), kDec}, {w("packet_size", 8), kDec}, {w("marking_rate", 16), kDec},
-                          {w("mapping_q", 2), kDec}, {rtl ? "marking_mode_q" : "marking_mode_q[31:0]", kDec},
-                          {w("hysteresis_q", 4), kDec}, {w("capacity_q", 12), kDec}, {"victim_mask_q", kBin}}});
+  g.push_back({"Config", {{r("threshold", 4), kDec}, {r("packet_size", 8), kDec}, {r("marking_rate", 16), kDec},
+                          {r("mapping_q", 2), kDec}, {"marking_mode_q", kDec},
+                          {r("hysteresis_q", 4), kDec}, {r("capacity_q", 12), kDec}, {"victim_mask_q", kBin}}});
   g.push_back({"Inputs", {{"voq_fill_i[383:0]", kHex},
                           {rtl ? "credits_i[47:0]" : "credits_i[63:0]", kHex}, {"pkt_valid_i", kBin},
                           {w("pkt_vl_i", 4), kDec}, {w("pkt_sl_i", 4), kDec}, {w("pkt_len_i", 8), kDec},
@@ -71,14 +73,14 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_vls) {
   WaveGroup fecn{"FECN", {}};
   if (rtl) fecn.signals = {{"eligible", kBin}, {"mark", kBin}};
   for (unsigned v = 0; v < num_vls; ++v) {
-    fecn.signals.push_back({rtl ? fmt::format("skip_q[{}][16:0]", v) : fmt::format("skip_q({})[31:0]", v), kDec});
+    fecn.signals.push_back({rtl ? fmt::format("skip_q[{}][16:0]", v) : fmt::format("skip_q({})[16:0]", v), kDec});
   }
-  fecn.signals.push_back({w("lfsr_q", 16), kHex});
+  fecn.signals.push_back({r("lfsr_q", 16), kHex});
   fecn.signals.push_back({"fecn_valid_o", kBin});
   fecn.signals.push_back({"fecn_mark_o", kBin});
-  fecn.signals.push_back({w("pkts_marked_q", 32), kDec});
-  fecn.signals.push_back({rtl ? "u_log.count_q[3:0]" : "log_count_q[31:0]", kDec});
-  fecn.signals.push_back({w("timestamp", 32), kDec});
+  fecn.signals.push_back({r("pkts_marked_q", 32), kDec});
+  fecn.signals.push_back({rtl ? "u_log.count_q[3:0]" : "log_count_q[3:0]", kDec});
+  fecn.signals.push_back({r("timestamp", 32), kDec});
   g.push_back(fecn);
   for (auto& b : axil_group("", rtl)) g.push_back(b);
   return g;
@@ -88,6 +90,7 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows) {
   auto w = [rtl](const std::string& name, unsigned bits) {
     return name + "[" + std::to_string((rtl ? bits : 32) - 1) + ":0]";
   };
+  auto r = [](const std::string& name, unsigned bits) { return name + "[" + std::to_string(bits - 1) + ":0]"; };
   std::vector<WaveGroup> g;
   WaveGroup config{"Config", {{"sl_based_q", kBin}}};
   if (rtl) {
@@ -96,27 +99,27 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows) {
     config.signals.push_back({"ird_formula_q", kBin});
     config.signals.push_back({"mtu_cycles_q[15:0]", kDec});
   }
-  config.signals.push_back({w("limit", 7), kDec});
+  config.signals.push_back({r("limit", 7), kDec});
   g.push_back(config);
   g.push_back({"Inputs", {{"becn_valid_i", kBin}, {w("becn_qp_i", 6), kDec}, {w("becn_sl_i", 4), kDec},
                           {w("becn_rqpn_i", 24), kHex}, {w("becn_rlid_i", 16), kHex},
                           {w("query_qp_i", 6), kDec}, {w("query_sl_i", 4), kDec}}});
   WaveGroup timers{"Per-SL timers", {}};
   if (rtl) timers.signals.push_back({"tick", kBin});
-  timers.signals.push_back({w("timer_running_q", 16), kBin});
+  timers.signals.push_back({r("timer_running_q", 16), kBin});
   timers.signals.push_back({w("timer_expired_o", 16), kBin});
   for (unsigned s = 0; s < 16; ++s) {
-    timers.signals.push_back({rtl ? fmt::format("timer_count_q[{}][15:0]", s) : fmt::format("timer_count_q({})[31:0]", s), kDec});
+    timers.signals.push_back({rtl ? fmt::format("timer_count_q[{}][15:0]", s) : fmt::format("timer_count_q({})[15:0]", s), kDec});
   }
   g.push_back(timers);
   WaveGroup ccti{"CCTI", {}};
   for (unsigned f = 0; f < traced_flows; ++f) {
-    ccti.signals.push_back({rtl ? fmt::format("ccti_q[{}][6:0]", f) : fmt::format("ccti_q({})[31:0]", f), kDec});
+    ccti.signals.push_back({rtl ? fmt::format("ccti_q[{}][6:0]", f) : fmt::format("ccti_q({})[6:0]", f), kDec});
   }
   if (rtl) ccti.signals.push_back({"becn_next[6:0]", kDec});
   ccti.signals.push_back({"trigger_event_o", kBin});
-  ccti.signals.push_back({rtl ? "u_log.count_q[3:0]" : "log_count_q[31:0]", kDec});
-  ccti.signals.push_back({w("timestamp", 32), kDec});
+  ccti.signals.push_back({rtl ? "u_log.count_q[3:0]" : "log_count_q[3:0]", kDec});
+  ccti.signals.push_back({r("timestamp", 32), kDec});
   g.push_back(ccti);
   WaveGroup ird{"IRD", {}};
   if (rtl) {

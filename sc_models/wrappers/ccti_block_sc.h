@@ -62,15 +62,15 @@ class CctiBlockSc : public sc_core::sc_module {
     sc_core::sc_trace(tf, timer_expired_o, p + "timer_expired_o");
     sc_core::sc_trace(tf, trigger_event_o, p + "trigger_event_o");
     sc_core::sc_trace(tf, mirror_.sl_based, p + "sl_based_q");
-    sc_core::sc_trace(tf, mirror_.timer_running, p + "timer_running_q");
-    sc_core::sc_trace(tf, mirror_.limit, p + "limit");
-    sc_core::sc_trace(tf, mirror_.timestamp, p + "timestamp");
-    sc_core::sc_trace(tf, mirror_.log_count, p + "log_count_q");
+    sc_core::sc_trace(tf, mirror_.timer_running, p + "timer_running_q", 16);
+    sc_core::sc_trace(tf, mirror_.limit, p + "limit", 7);
+    sc_core::sc_trace(tf, mirror_.timestamp, p + "timestamp", 32);
+    sc_core::sc_trace(tf, mirror_.log_count, p + "log_count_q", 4);
     for (unsigned s = 0; s < cc::CctiBlock::kNumSls; ++s) {
-      sc_core::sc_trace(tf, mirror_.timer_count[s], p + "timer_count_q(" + std::to_string(s) + ")");
+      sc_core::sc_trace(tf, mirror_.timer_count[s], p + "timer_count_q(" + std::to_string(s) + ")", 16);
     }
     for (unsigned f = 0; f < kTracedFlows; ++f) {
-      sc_core::sc_trace(tf, mirror_.ccti[f], p + "ccti_q(" + std::to_string(f) + ")");
+      sc_core::sc_trace(tf, mirror_.ccti[f], p + "ccti_q(" + std::to_string(f) + ")", 7);
     }
     trace_axil_ports(tf, axil, p);
   }

@@ -64,20 +64,21 @@ class FecnMarkerSc : public sc_core::sc_module {
     sc_core::sc_trace(tf, cong_state_o, p + "cong_state_o");
     sc_core::sc_trace(tf, fecn_valid_o, p + "fecn_valid_o");
     sc_core::sc_trace(tf, fecn_mark_o, p + "fecn_mark_o");
-    sc_core::sc_trace(tf, mirror_.threshold, p + "threshold");
-    sc_core::sc_trace(tf, mirror_.packet_size, p + "packet_size");
-    sc_core::sc_trace(tf, mirror_.marking_rate, p + "marking_rate");
-    sc_core::sc_trace(tf, mirror_.mapping, p + "mapping_q");
-    sc_core::sc_trace(tf, mirror_.marking_mode, p + "marking_mode_q");
-    sc_core::sc_trace(tf, mirror_.hysteresis, p + "hysteresis_q");
-    sc_core::sc_trace(tf, mirror_.capacity, p + "capacity_q");
+    // The block's state at the widths of the RTL's registers, for side-by-side reading.
+    sc_core::sc_trace(tf, mirror_.threshold, p + "threshold", 4);
+    sc_core::sc_trace(tf, mirror_.packet_size, p + "packet_size", 8);
+    sc_core::sc_trace(tf, mirror_.marking_rate, p + "marking_rate", 16);
+    sc_core::sc_trace(tf, mirror_.mapping, p + "mapping_q", 2);
+    sc_core::sc_trace(tf, mirror_.marking_mode, p + "marking_mode_q", 1);
+    sc_core::sc_trace(tf, mirror_.hysteresis, p + "hysteresis_q", 4);
+    sc_core::sc_trace(tf, mirror_.capacity, p + "capacity_q", 12);
     sc_core::sc_trace(tf, mirror_.victim_mask, p + "victim_mask_q");
-    sc_core::sc_trace(tf, mirror_.lfsr, p + "lfsr_q");
-    sc_core::sc_trace(tf, mirror_.timestamp, p + "timestamp");
-    sc_core::sc_trace(tf, mirror_.log_count, p + "log_count_q");
-    sc_core::sc_trace(tf, mirror_.pkts_marked, p + "pkts_marked_q");
+    sc_core::sc_trace(tf, mirror_.lfsr, p + "lfsr_q", 16);
+    sc_core::sc_trace(tf, mirror_.timestamp, p + "timestamp", 32);
+    sc_core::sc_trace(tf, mirror_.log_count, p + "log_count_q", 4);
+    sc_core::sc_trace(tf, mirror_.pkts_marked, p + "pkts_marked_q", 32);
     for (unsigned v = 0; v < kNumVls; ++v) {
-      sc_core::sc_trace(tf, mirror_.skip[v], p + "skip_q(" + std::to_string(v) + ")");
+      sc_core::sc_trace(tf, mirror_.skip[v], p + "skip_q(" + std::to_string(v) + ")", 17);
     }
     trace_axil_ports(tf, axil, p);
   }
