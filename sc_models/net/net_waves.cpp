@@ -214,7 +214,6 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
       g.signals.emplace_back(scope + "." + name + (width > 1 ? fmt::format("[{}:0]", width - 1) : ""), flags);
       return var;
     };
-    v.credits0 = static_cast<unsigned>(vars_.size());
     for (unsigned vl = 0; vl < nvl; ++vl) {
       v.credit_var.push_back(vl_used[vl] ? sig(add_var(scope, fmt::format("credits_vl{}", vl), 16),
                                                 fmt::format("credits_vl{}", vl), 16, kGtkwDec)
@@ -222,8 +221,8 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     }
     v.cong = sig(add_var(scope, "cong_state", nvl), "cong_state", nvl, kGtkwBin);
     v.fecn = sig(add_var(scope, "fecn_mark", 1), "fecn_mark", 1, kGtkwHex);
-    cong_vars_.insert(v.cong);
-    fecn_vars_.insert(v.fecn);
+    vars_[v.cong].role = Role::kCongestion;
+    vars_[v.fecn].role = Role::kFecnMark;
     v.busy = sig(add_var(scope, "tx_busy", 1), "tx_busy", 1, kGtkwHex);
     for (unsigned in = 1; in <= t.nodes[node].ports; ++in) {
       if (t.wire[node][in].peer < 0 || !can_feed(static_cast<unsigned>(node), in, port)) continue;
@@ -280,7 +279,7 @@ NetWaves::~NetWaves() = default;
 
 unsigned NetWaves::add_var(const std::string& scope, const std::string& name, unsigned width) {
   const unsigned index = static_cast<unsigned>(vars_.size());
-  vars_.push_back({width, 0, false});
+  vars_.push_back({width, 0, false, Role::kOther});
   if (scopes_.empty() || scopes_.back().first != scope) scopes_.push_back({scope, {}});
   scopes_.back().second.push_back(index);
   names_.push_back(name);
@@ -327,9 +326,12 @@ void NetWaves::emit(unsigned var, uint64_t value) {
   v.written = true;
   dump_->value(var, v.width, value);
   // The first congestion episode and the first FECN mark in the window, for the save file's view.
-  if (value != 0 && cong_vars_.count(var) && first_cong_ps_ == 0) first_cong_ps_ = std::max<uint64_t>(time_ps_, 1);
-  if (value == 0 && cong_vars_.count(var) && first_cong_ps_ != 0 && cong_end_ps_ == 0) cong_end_ps_ = time_ps_;
-  if (value != 0 && fecn_vars_.count(var) && first_mark_ps_ == 0) first_mark_ps_ = std::max<uint64_t>(time_ps_, 1);
+  if (v.role == Role::kCongestion) {
+    if (value != 0 && first_cong_ps_ == 0) first_cong_ps_ = std::max<uint64_t>(time_ps_, 1);
+    if (value == 0 && first_cong_ps_ != 0 && cong_end_ps_ == 0) cong_end_ps_ = time_ps_;
+  } else if (v.role == Role::kFecnMark && value != 0 && first_mark_ps_ == 0) {
+    first_mark_ps_ = std::max<uint64_t>(time_ps_, 1);
+  }
 }
 
 void NetWaves::change(unsigned var, uint64_t value, uint64_t t_ps) {

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <set>
 #include <queue>
 #include <string>
 #include <vector>
@@ -48,10 +47,13 @@ class NetWaves {
   const std::string& gtkw_path() const { return gtkw_path_; }
 
  private:
+  // What a var is to the save file's view (the first congestion episode, the first mark).
+  enum class Role : uint8_t { kOther, kCongestion, kFecnMark };
   struct Var {
     unsigned width;
     uint64_t value;
     bool written;
+    Role role;
   };
   unsigned add_var(const std::string& scope, const std::string& name, unsigned width);
   void change(unsigned var, uint64_t value, uint64_t t_ps);
@@ -62,7 +64,6 @@ class NetWaves {
   const Fabric& f_;
   std::string vcd_path_, gtkw_path_;  // (vcd_path_: the dump, .fst or .vcd)
   std::unique_ptr<DumpWriter> dump_;
-  std::set<unsigned> cong_vars_, fecn_vars_;
   uint64_t first_cong_ps_ = 0, cong_end_ps_ = 0, first_mark_ps_ = 0;
   std::vector<Var> vars_;
   std::vector<std::string> names_;
@@ -74,7 +75,7 @@ class NetWaves {
   // Traced output ports: (node, port) -> their vars.
   static constexpr unsigned kNoVar = ~0u;
   struct PortVars {
-    unsigned credits0 = 0, cong = 0, fecn = 0, busy = 0;
+    unsigned cong = 0, fecn = 0, busy = 0;
     std::vector<unsigned> credit_var;                         // [vl], kNoVar: not traced
     std::map<std::pair<unsigned, unsigned>, unsigned> fill_var;  // (input port, vl) -> var
   };
