@@ -7,10 +7,17 @@
 # ccti.csv) are left in out/scenario1/cc_off and out/scenario1/cc_on.
 set -euo pipefail
 cd "$(dirname "$0")"
-scripts/bootstrap.sh
+scripts/bootstrap.sh ibcc  # only what the main job needs
 out=out/scenario1
+pids=()
 for cc in off on; do
   build/bin/ibcc run topologies/seed-testbed/scenario1.yaml --out "$out/cc_$cc" --cc "$cc" --quiet --force &
+  pids+=($!)
 done
-wait
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+if ((failed)); then
+  echo "run.sh: a run failed (its error is above)" >&2
+  exit 1
+fi
 python3 scripts/phase_table.py "$out/cc_off" "$out/cc_on"

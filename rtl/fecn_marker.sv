@@ -157,6 +157,21 @@ module fecn_marker #(
   logic [4:0]        enter_level, exit_level;
   logic [4:0]        hyst_ext;
 
+  // The registered buses split per input and VL (g_fill_in[p].g_vl[v].fill) and per VL
+  // (g_credits[v].credits), for reading waveforms only: nothing uses them, synthesis drops them.
+  /* verilator lint_off UNUSEDSIGNAL */
+  for (genvar gp = 0; gp < NumInputs; gp++) begin : g_fill_in
+    for (genvar gv = 0; gv < NumVls; gv++) begin : g_vl
+      logic [FillWidth-1:0] fill;
+      assign fill = voq_fill_q[(gp * NumVls + gv) * FillWidth +: FillWidth];
+    end
+  end
+  for (genvar gv = 0; gv < NumVls; gv++) begin : g_credits
+    logic [FillWidth-1:0] credits;
+    assign credits = credits_q[gv * FillWidth +: FillWidth];
+  end
+  /* verilator lint_on UNUSEDSIGNAL */
+
   assign hyst_ext    = {1'b0, hysteresis_q};
   assign enter_level = 5'd16 - {1'b0, threshold};
   assign exit_level  = (enter_level > hyst_ext + 5'd1) ? enter_level - hyst_ext : 5'd1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what is missing (Debian 12 packages; PyYAML and matplotlib if the python3 in PATH
-# lacks them) and build ibcc into build/. Used by run.sh and test.sh; safe to run again.
+# lacks them) and build into build/: the targets named as arguments (run.sh: ibcc only), or
+# all of them (test.sh). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."  # the real source tree, also when called through a symlink
 
@@ -41,4 +42,8 @@ if [ "$("$python" -c 'import ibcc, os; print(os.path.dirname(os.path.dirname(ibc
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$python" >/dev/null
-cmake --build build -j"$(nproc)"
+if (($#)); then
+  cmake --build build -j"$(nproc)" --target "$@"
+else
+  cmake --build build -j"$(nproc)"
+fi

@@ -168,7 +168,7 @@ int run_topo(const TopoOptions& opt) {
     for (const auto& f : s.flows) {
       const int src = t.find(f.src);
       if (src < 0 || t.nodes[src].is_switch) throw net::ScenarioError(fmt::format("{}:{}: traffic flow {}: src '{}' is not an HCA", s.file, f.line, f.name, f.src));
-      std::vector<std::string> dsts = f.uniform_dsts;
+      std::vector<std::string> dsts(f.uniform_dsts.begin(), f.uniform_dsts.end());
       dsts.insert(dsts.end(), f.hot_dsts.begin(), f.hot_dsts.end());
       if (!f.dst.empty()) dsts.push_back(f.dst);
       for (const auto& d : dsts) {

@@ -134,7 +134,7 @@ class CctiCosim : public CosimHarness {
   RtlModel& rtl() override { return *rtl_; }
   void trace_reference(sc_core::sc_trace_file* vcd) override { ref_.trace(vcd); }
   std::vector<WaveGroup> wave_groups(bool rtl) const override {
-    return ccti_groups(rtl, sc::CctiBlockSc::kTracedFlows);
+    return ccti_groups(rtl, sc::CctiBlockSc::kTracedFlows, kCctiQpBits);
   }
 
   void sample_coverage() override;

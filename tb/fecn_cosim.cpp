@@ -124,7 +124,7 @@ class FecnCosim : public CosimHarness {
 
   RtlModel& rtl() override { return *rtl_; }
   void trace_reference(sc_core::sc_trace_file* vcd) override { ref_.trace(vcd); }
-  std::vector<WaveGroup> wave_groups(bool rtl) const override { return fecn_groups(rtl, kFecnVls); }
+  std::vector<WaveGroup> wave_groups(bool rtl) const override { return fecn_groups(rtl, kFecnInputs, kFecnVls, kFecnFillWidth); }
 
   void sample_coverage() override;
 

@@ -24,6 +24,12 @@ inline constexpr unsigned kFecnVls = IBCC_COSIM_FECN_VLS;
 inline constexpr unsigned kFecnFillWidth = IBCC_COSIM_FECN_FILL_WIDTH;
 inline constexpr unsigned kFecnPortNum = IBCC_COSIM_FECN_PORT_NUM;
 inline constexpr unsigned kCctiQps = IBCC_COSIM_CCTI_QPS;
+// The RTL's QpWidth, $clog2(kCctiQps).
+inline constexpr unsigned kCctiQpBits = [] {
+  unsigned b = 0;
+  while ((1u << b) < kCctiQps) ++b;
+  return b;
+}();
 inline constexpr unsigned kCctiEntries = IBCC_COSIM_CCTI_ENTRIES;
 inline constexpr unsigned kTickCycles = IBCC_COSIM_TICK_CYCLES;
 

@@ -29,17 +29,17 @@ size_t count_signals(const std::vector<WaveGroup>& groups) {
 std::vector<WaveGroup> axil_group(const std::string& extra_prefix, bool rtl) {
   WaveGroup g{"Bus (AXI4-Lite)", {}};
   for (const char* s : {"s_axil_awvalid_i", "s_axil_awready_o"}) g.signals.push_back({s, kBin});
-  g.signals.push_back({"s_axil_awaddr_i[" + std::string(rtl ? "11" : "31") + ":0]", kHex});
+  g.signals.push_back({"s_axil_awaddr_i[11:0]", kHex});
   for (const char* s : {"s_axil_wvalid_i", "s_axil_wready_o"}) g.signals.push_back({s, kBin});
   g.signals.push_back({"s_axil_wdata_i[31:0]", kHex});
-  g.signals.push_back({rtl ? "s_axil_wstrb_i[3:0]" : "s_axil_wstrb_i[31:0]", kBin});
+  g.signals.push_back({"s_axil_wstrb_i[3:0]", kBin});
   for (const char* s : {"s_axil_bvalid_o", "s_axil_bready_i"}) g.signals.push_back({s, kBin});
-  g.signals.push_back({rtl ? "s_axil_bresp_o[1:0]" : "s_axil_bresp_o[31:0]", kDec});
+  g.signals.push_back({"s_axil_bresp_o[1:0]", kDec});
   for (const char* s : {"s_axil_arvalid_i", "s_axil_arready_o"}) g.signals.push_back({s, kBin});
-  g.signals.push_back({"s_axil_araddr_i[" + std::string(rtl ? "11" : "31") + ":0]", kHex});
+  g.signals.push_back({"s_axil_araddr_i[11:0]", kHex});
   for (const char* s : {"s_axil_rvalid_o", "s_axil_rready_i"}) g.signals.push_back({s, kBin});
   g.signals.push_back({"s_axil_rdata_o[31:0]", kHex});
-  g.signals.push_back({rtl ? "s_axil_rresp_o[1:0]" : "s_axil_rresp_o[31:0]", kDec});
+  g.signals.push_back({"s_axil_rresp_o[1:0]", kDec});
   if (rtl) {
     for (auto s : {"reg_we", "reg_werror", "reg_re", "reg_rerror"}) g.signals.push_back({extra_prefix + s, kBin});
     g.signals.push_back({extra_prefix + "reg_waddr[11:0]", kHex});
@@ -49,26 +49,38 @@ std::vector<WaveGroup> axil_group(const std::string& extra_prefix, bool rtl) {
   return {g};
 }
 
-std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_vls) {
-  // RTL vectors carry their real width; the reference's ports are 32-bit signals (w), its
-  // mirrored register state is traced at the RTL's widths (r).
-  auto w = [rtl](const std::string& name, unsigned bits) {
-    return name + "[" + std::to_string((rtl ? bits : 32) - 1) + ":0]";
-  };
+std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_inputs, unsigned num_vls, unsigned fill_width) {
+  // The reference traces its ports and mirrored register state at the RTL's widths.
   auto r = [](const std::string& name, unsigned bits) { return name + "[" + std::to_string(bits - 1) + ":0]"; };
+  const auto& w = r;
+  // A generate scope is g[i] in the RTL's FST and g(i) in SystemC's VCD.
+  auto idx = [rtl](unsigned i) { return rtl ? fmt::format("[{}]", i) : fmt::format("({})", i); };
   std::vector<WaveGroup> g;
   g.push_back({"Config", {{r("threshold", 4), kDec}, {r("packet_size", 8), kDec}, {r("marking_rate", 16), kDec},
                           {r("mapping_q", 2), kDec}, {"marking_mode_q", kDec},
                           {r("hysteresis_q", 4), kDec}, {r("capacity_q", 12), kDec}, {"victim_mask_q", kBin}}});
-  g.push_back({"Inputs", {{"voq_fill_i[383:0]", kHex},
-                          {rtl ? "credits_i[47:0]" : "credits_i[63:0]", kHex}, {"pkt_valid_i", kBin},
-                          {w("pkt_vl_i", 4), kDec}, {w("pkt_sl_i", 4), kDec}, {w("pkt_len_i", 8), kDec},
-                          {w("pkt_slid_i", 16), kHex}, {w("pkt_dlid_i", 16), kHex}}});
+  g.push_back({"Inputs", {{"pkt_valid_i", kBin}, {w("pkt_vl_i", 4), kDec}, {w("pkt_sl_i", 4), kDec},
+                          {w("pkt_len_i", 8), kDec}, {w("pkt_slid_i", 16), kHex}, {w("pkt_dlid_i", 16), kHex}}});
+  // The fill and credit buses split per input and VL, as registered at the last edge.
+  WaveGroup fills{"VoQ fills (input, VL)", {}};
+  for (unsigned p = 0; p < num_inputs; ++p) {
+    for (unsigned v = 0; v < num_vls; ++v) {
+      fills.signals.push_back({r("g_fill_in" + idx(p) + ".g_vl" + idx(v) + ".fill", fill_width), kDec,
+                               fmt::format("fill in{} vl{}[{}:0]", p, v, fill_width - 1)});
+    }
+  }
+  g.push_back(fills);
+  WaveGroup credits{"Credits (VL)", {}};
+  for (unsigned v = 0; v < num_vls; ++v) {
+    credits.signals.push_back({r("g_credits" + idx(v) + ".credits", fill_width), kDec,
+                               fmt::format("credits vl{}[{}:0]", v, fill_width - 1)});
+  }
+  g.push_back(credits);
   WaveGroup state{"Congestion state", {}};
   if (rtl) {
     state.signals = {{"enter_level[4:0]", kDec}, {"exit_level[4:0]", kDec}, {"cong_d[3:0]", kBin}};
   }
-  state.signals.push_back({rtl ? "cong_state_o[3:0]" : "cong_state_o[31:0]", kBin});
+  state.signals.push_back({r("cong_state_o", num_vls), kBin});
   g.push_back(state);
   WaveGroup fecn{"FECN", {}};
   if (rtl) fecn.signals = {{"eligible", kBin}, {"mark", kBin}};
@@ -86,11 +98,10 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_vls) {
   return g;
 }
 
-std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows) {
-  auto w = [rtl](const std::string& name, unsigned bits) {
-    return name + "[" + std::to_string((rtl ? bits : 32) - 1) + ":0]";
-  };
+std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows, unsigned qp_bits) {
+  // The reference traces its ports and mirrored register state at the RTL's widths.
   auto r = [](const std::string& name, unsigned bits) { return name + "[" + std::to_string(bits - 1) + ":0]"; };
+  const auto& w = r;
   std::vector<WaveGroup> g;
   WaveGroup config{"Config", {{"sl_based_q", kBin}}};
   if (rtl) {
@@ -101,9 +112,9 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows) {
   }
   config.signals.push_back({r("limit", 7), kDec});
   g.push_back(config);
-  g.push_back({"Inputs", {{"becn_valid_i", kBin}, {w("becn_qp_i", 6), kDec}, {w("becn_sl_i", 4), kDec},
+  g.push_back({"Inputs", {{"becn_valid_i", kBin}, {w("becn_qp_i", qp_bits), kDec}, {w("becn_sl_i", 4), kDec},
                           {w("becn_rqpn_i", 24), kHex}, {w("becn_rlid_i", 16), kHex},
-                          {w("query_qp_i", 6), kDec}, {w("query_sl_i", 4), kDec}}});
+                          {w("query_qp_i", qp_bits), kDec}, {w("query_sl_i", 4), kDec}}});
   WaveGroup timers{"Per-SL timers", {}};
   if (rtl) timers.signals.push_back({"tick", kBin});
   timers.signals.push_back({r("timer_running_q", 16), kBin});

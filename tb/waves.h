@@ -17,8 +17,8 @@ using ibcc::WaveSignal;
 void make_wave_dir(const std::string& dir);
 
 // The signal groups of each block in the RTL's FST (rtl = true) or the reference's VCD.
-std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_vls);
-std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows);
+std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_inputs, unsigned num_vls, unsigned fill_width);
+std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows, unsigned qp_bits);
 size_t count_signals(const std::vector<WaveGroup>& groups);
 
 // DIR/<block>_rtl.gtkw and DIR/<block>_ref.gtkw.

@@ -45,6 +45,52 @@ def grab(dump, gtkw, png):
     return ok
 
 
+def traces_by_name(gtkw, scope_sep):
+    """{name below the block, with generate indices as [i]: width} of a save file's signals."""
+    out = {}
+    with open(gtkw) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith(("[", "*", "@", "-")) or not line:
+                continue
+            if line.startswith("+{"):
+                line = line[line.index("} ") + 2:]
+            m = re.match(r"(.*)\[(\d+):(\d+)\]$", line)
+            name, width = (m.group(1), int(m.group(2)) - int(m.group(3)) + 1) if m else (line, 1)
+            name = name.split(scope_sep, 1)[1] if scope_sep in name else name
+            out[re.sub(r"\((\d+)\)", r"[\1]", name)] = width
+    return out
+
+
+def check_side_by_side(out, block):
+    """The reference's view names the RTL's signals at the RTL's widths, and the fill and credit
+    buses of the FECN marker are split per input and VL in both."""
+    top = {"fecn": "fecn_marker.", "ccti": "ccti_block."}[block]
+    rtl = traces_by_name(os.path.join(out, f"{block}_rtl.gtkw"), top)
+    ref = traces_by_name(os.path.join(out, f"{block}_ref.gtkw"), ".ref.")
+    ok = True
+    common = sorted(set(rtl) & set(ref))
+    wrong = [f"{n}: rtl {rtl[n]} bits, reference {ref[n]}" for n in common if rtl[n] != ref[n]]
+    if wrong:
+        print("widths differ between the RTL and reference views:\n  " + "\n  ".join(wrong))
+        ok = False
+    if len(common) < 0.6 * len(ref):
+        print(f"only {len(common)} of the reference's {len(ref)} traces name an RTL signal")
+        ok = False
+    if block == "fecn":
+        for view, traces in (("rtl", rtl), ("ref", ref)):
+            fills = [n for n in traces if re.fullmatch(r"g_fill_in\[\d+\]\.g_vl\[\d+\]\.fill", n)]
+            credits = [n for n in traces if re.fullmatch(r"g_credits\[\d+\]\.credits", n)]
+            wide = [n for n in traces if n in ("voq_fill_i", "credits_i")]
+            if len(fills) < 8 or len(credits) < 2 or wide:
+                print(f"{view}: fill/credit buses not split per input and VL "
+                      f"({len(fills)} fills, {len(credits)} credits, whole buses {wide})")
+                ok = False
+    print(f"side by side: {len(common)} traces in both views, widths "
+          f"{'agree' if not wrong else 'DIFFER'}: {'ok' if ok else 'FAIL'}")
+    return ok
+
+
 def main():
     ibcc, block, test, out = sys.argv[1:5]
     os.makedirs(out, exist_ok=True)
@@ -58,6 +104,7 @@ def main():
     for kind, ext in (("rtl", "fst"), ("ref", "vcd")):
         failures += not grab(os.path.join(out, f"{block}_{kind}.{ext}"), os.path.join(out, f"{block}_{kind}.gtkw"),
                              os.path.join(out, f"{block}_{kind}.png"))
+    failures += not check_side_by_side(out, block)
     return 1 if failures else 0
 
 

@@ -44,7 +44,9 @@ void write_gtkw(const std::string& path, const std::string& dump, const std::vec
   for (const WaveGroup& g : groups) {
     f << "@" << std::hex << kGroupBegin << std::dec << "\n-" << g.name << "\n";
     for (const WaveSignal& s : g.signals) {
-      f << "@" << std::hex << s.flags << std::dec << "\n" << scope << s.name << "\n";
+      f << "@" << std::hex << s.flags << std::dec << "\n";
+      if (!s.alias.empty()) f << "+{" << s.alias << "} ";
+      f << scope << s.name << "\n";
     }
     f << "@" << std::hex << kGroupEnd << std::dec << "\n-" << g.name << "\n";
   }

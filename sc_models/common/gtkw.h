@@ -17,6 +17,7 @@ inline constexpr unsigned kGtkwBin = 0x28;  // TR_BIN | TR_RJUSTIFY
 struct WaveSignal {
   std::string name;  // below the scope, with its [msb:lsb] as the dump names it
   unsigned flags;    // GTKWave display flags
+  std::string alias = {};  // shown instead of the leaf name when set (GTKWave's "+{alias}")
 };
 
 struct WaveGroup {

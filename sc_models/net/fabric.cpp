@@ -906,7 +906,8 @@ void Fabric::build() {
       sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity));
     }
   }
-  // Flows.
+  // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs.
+  std::map<const void*, std::shared_ptr<const std::vector<uint16_t>>> shared_lids;
   for (const auto& fs : s_.flows) {
     Flow f;
     f.spec = fs;
@@ -929,11 +930,24 @@ void Fabric::build() {
       f.lanes.push_back(lane);
       check_route(static_cast<unsigned>(dst));
     } else {
-      for (const auto& d : fs.uniform_dsts) {
-        const int dst = topo_.find(d);
-        if (dst < 0) bad("unknown destination " + d);
-        check_route(static_cast<unsigned>(dst));
-        f.uniform_lids.push_back(topo_.nodes[dst].lid);
+      if (!fs.uniform_dsts.empty()) {
+        auto& lids = shared_lids[fs.uniform_dsts.all().get()];
+        if (!lids) {
+          std::vector<uint16_t> all;
+          all.reserve(fs.uniform_dsts.all()->size());
+          for (const auto& d : *fs.uniform_dsts.all()) {
+            const int dst = topo_.find(d);
+            if (dst < 0 || topo_.nodes[dst].is_switch) bad("unknown destination " + d);
+            all.push_back(topo_.nodes[dst].lid);
+          }
+          lids = std::make_shared<const std::vector<uint16_t>>(std::move(all));
+        }
+        f.uniform_lids = fs.uniform_dsts.same_view(lids);
+        for (uint16_t dlid : f.uniform_lids) {
+          const unsigned dst = static_cast<unsigned>(topo_.lid_node[dlid]);
+          if (dst == f.src) bad("src and dst are the same HCA");
+          if (!topo_.reaches(f.src, dst)) check_route(dst);  // the error names what is wrong
+        }
       }
       for (const auto& d : fs.hot_dsts) {
         const int dst = topo_.find(d);

@@ -144,7 +144,8 @@ struct Flow {
   FlowSpec spec;
   unsigned src = 0;            // node
   int dst = -1;                // node, -1: drawn per message
-  std::vector<uint16_t> uniform_lids, hot_lids;
+  SharedSeq<uint16_t> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list
+  std::vector<uint16_t> hot_lids;
   uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
   double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
   // Offered-rate flows: the application creates a message every message_bytes at the rate

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cc/cc_policies.h"
+#include "net/shared_seq.h"
 
 namespace ibcc::net {
 
@@ -106,7 +107,7 @@ struct FlowSpec {
   std::string group;     // e.g. victim, contributors (for metrics)
   std::string src;
   std::string dst;
-  std::vector<std::string> uniform_dsts;  // drawn uniformly when dst is empty
+  SharedSeq<std::string> uniform_dsts;    // drawn uniformly when dst is empty (a view of a shared list)
   std::vector<std::string> hot_dsts;      // drawn with probability hot_share
   double hot_share = 0;
   DstOrder dst_order = DstOrder::kRandom;

@@ -173,14 +173,18 @@ std::vector<KeyDecl> build_table() {
       Form("topology.links[].a", "`NODE` or `NODE/PORT` (PORT 1..254)", kEndpointSchema).req().doc("one end (port 1 if not given)"),
       Form("topology.links[].b", "`NODE` or `NODE/PORT` (PORT 1..254)", kEndpointSchema).req().doc("the other end"),
       Map("topology.generate").doc("a generated family instead of switches/hcas/links"),
-      Enum("topology.generate.family", "clos3|kary_ntree|mesh|torus").req()
+      Enum("topology.generate.family", "clos3|fattree|kary_ntree|mesh|torus").req()
           .doc("`clos3`: leaves with (ports − spines) hosts each, one uplink to every spine (36/18/36 = Sun DCS 648), "
-               "hosts `H1..`, leaves `L1..`, spines `S1..`; `kary_ntree`: k^n hosts, n levels of k^(n−1) switches with "
+               "hosts `H1..`, leaves `L1..`, spines `S1..`; `fattree`: the full fat tree of `radix`-port switches in "
+               "`levels` levels, 2(r/2)^L hosts and (2L−1)(r/2)^(L−1) switches `SW<level>_<index>` (36 ports, 3 levels: "
+               "11,664 hosts, 1,620 switches); `kary_ntree`: k^n hosts, n levels of k^(n−1) switches with "
                "2k ports, switches `SW<level>_<index>`; `mesh`/`torus`: switches `SW<x>_<y>`, ports: hosts, then +x, "
                "−x, +y, −y"),
       Uint("topology.generate.leaves", 1, 64).def("36").form("≤ `switch_ports`").doc("`clos3`: leaf switches"),
       Uint("topology.generate.spines", 1, 64).def("18").form("< `switch_ports`").doc("`clos3`: spine switches"),
       Uint("topology.generate.switch_ports", 2, 64).def("36").doc("`clos3`: ports per switch"),
+      Uint("topology.generate.radix", 2, 64).def("36").form("even, 2..64").doc("`fattree`: ports per switch"),
+      Uint("topology.generate.levels", 1, 4).def("3").doc("`fattree`: switch levels"),
       Uint("topology.generate.k", 2, 32).def("4").doc("`kary_ntree`: arity"),
       Uint("topology.generate.n", 1, 4).def("2").doc("`kary_ntree`: levels"),
       Uint("topology.generate.x", 2, 64).def("4").doc("`mesh`/`torus`: switches along x"),

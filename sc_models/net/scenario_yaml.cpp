@@ -10,6 +10,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <unordered_map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -394,6 +395,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
     // A size of another family would be silently ignored: an error.
     const std::map<std::string, std::string> family_of = {
         {"leaves", "clos3"}, {"spines", "clos3"}, {"switch_ports", "clos3"}, {"k", "kary_ntree"}, {"n", "kary_ntree"},
+        {"radix", "fattree"}, {"levels", "fattree"},
         {"x", "mesh or torus"}, {"y", "mesh or torus"}, {"hcas_per_switch", "mesh or torus"}};
     for (const auto& [key, families] : family_of) {
       if (g[key] && families.find(fam) == std::string::npos) {
@@ -409,6 +411,17 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
       if (p.spines >= p.switch_ports) rd.fail(g, "topology.generate.spines", "a leaf needs at least one host port beside its spine uplinks");
       if (p.leaves > p.switch_ports) rd.fail(g, "topology.generate.leaves", "each spine has one port per leaf: leaves <= switch_ports");
       generate_clos3(p, link, &s);
+    } else if (fam == "fattree") {
+      FatTreeParams p{u("radix"), u("levels")};
+      if (p.radix % 2) rd.fail(g["radix"] ? g["radix"] : g, "topology.generate.radix", fmt::format("expected an even number of ports (half down, half up), got {}", p.radix));
+      uint64_t hosts = 2, switches = 2 * p.levels - 1;
+      for (unsigned i = 0; i < p.levels; ++i) hosts *= p.radix / 2;
+      for (unsigned i = 1; i < p.levels; ++i) switches *= p.radix / 2;
+      if (hosts + switches > 0xbfff) {
+        rd.fail(g, "topology.generate", fmt::format("a fat tree of radix {} and {} levels has {} hosts and {} switches; "
+                                                    "at most {} LIDs exist", p.radix, p.levels, hosts, switches, 0xbfff));
+      }
+      generate_fattree(p, link, &s);
     } else if (fam == "kary_ntree") {
       KaryNtreeParams p{u("k"), u("n")};
       generate_kary_ntree(p, link, &s);
@@ -737,10 +750,19 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
         if (f.qp_policy == QpPolicy::kPerDestination && !f.dst.empty()) f.qp_policy = QpPolicy::kPerFlow;
         s.flows.push_back(std::move(f));
       };
+      // Every other HCA, as a view of one list shared by the pattern's flows.
+      const auto shared_names = std::make_shared<const std::vector<std::string>>(all_names);
+      std::unordered_map<std::string, size_t> position;
+      for (size_t i = 0; i < all_names.size(); ++i) position.emplace(all_names[i], i);
+      auto all_but = [&](const std::string& src) {
+        const auto it = position.find(src);
+        return it == position.end() ? SharedSeq<std::string>(shared_names, 0, all_names.size())
+                                    : SharedSeq<std::string>(shared_names, 0, all_names.size() - 1, it->second);
+      };
       if (type == "uniform") {
         for (const auto& src : sources) {
           FlowSpec f = proto;
-          for (const auto& d : all_names) if (d != src) f.uniform_dsts.push_back(d);
+          f.uniform_dsts = all_but(src);
           add(src, f);
         }
       } else if (type == "hotspot") {
@@ -771,9 +793,7 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
           } else {
             for (const auto& d : hot) if (d != src) f.hot_dsts.push_back(d);
           }
-          if (share < 1) {
-            for (const auto& d : all_names) if (d != src) f.uniform_dsts.push_back(d);
-          }
+          if (share < 1) f.uniform_dsts = all_but(src);
           f.hot_share = share;
           if (f.hot_dsts.empty()) continue;
           if (f.hot_dsts.size() == 1 && f.uniform_dsts.empty()) f.dst = f.hot_dsts.front();
@@ -810,11 +830,12 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
         if (sources.size() < 2) rd.fail(pt, p + ".sources", "an all-to-all needs at least two HCAs");
         std::vector<std::string> ranks = sources;
         std::sort(ranks.begin(), ranks.end(), [&](const std::string& a, const std::string& b) {
-          return std::find(all_names.begin(), all_names.end(), a) < std::find(all_names.begin(), all_names.end(), b);
+          return position.at(a) < position.at(b);
         });
+        const auto shared_ranks = std::make_shared<const std::vector<std::string>>(ranks);
         for (size_t i = 0; i < ranks.size(); ++i) {
           FlowSpec f = proto;
-          for (size_t k = 1; k < ranks.size(); ++k) f.uniform_dsts.push_back(ranks[(i + k) % ranks.size()]);
+          f.uniform_dsts = SharedSeq<std::string>(shared_ranks, i + 1, ranks.size() - 1);
           f.dst_order = DstOrder::kSequence;
           add(ranks[i], f);
         }

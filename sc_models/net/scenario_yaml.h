@@ -51,6 +51,12 @@ struct MeshParams {
   unsigned x = 4, y = 4, hcas_per_switch = 1;
   bool torus = false;
 };
+// Full fat tree of `radix`-port switches in `levels` levels (m-port n-tree): 2(r/2)^L hosts,
+// (2L-1)(r/2)^(L-1) switches; every switch port is used.
+struct FatTreeParams {
+  unsigned radix, levels;
+};
+void generate_fattree(const FatTreeParams& p, const LinkSpec& link, Scenario* s);
 void generate_clos3(const ClosParams& p, const LinkSpec& link, Scenario* s);
 void generate_kary_ntree(const KaryNtreeParams& p, const LinkSpec& link, Scenario* s);
 void generate_mesh(const MeshParams& p, const LinkSpec& link, Scenario* s);

@@ -53,52 +53,91 @@ std::vector<unsigned> hops_from(const Topology& t, const std::vector<unsigned>& 
   return dist;
 }
 
-void route_shortest(Topology& t, unsigned hca, unsigned leaf, unsigned leaf_port) {
-  const uint16_t dlid = t.nodes[hca].lid;
+// The HCAs (node, port on the leaf) attached to one leaf switch: routes toward them differ
+// only in the LFT entry chosen among equal candidates, so the searches run once per leaf.
+using LeafHcas = std::vector<std::pair<unsigned, unsigned>>;
+
+// Among a switch's equal candidates for `dlid`: d-mod-k. `spread` is the product of the
+// candidate counts of the levels below (1 at the leaves), so that successive levels of a
+// fat tree use different digits of the LID and every top switch carries traffic.
+uint16_t pick_spread(const std::vector<uint16_t>& candidates, uint16_t dlid, uint64_t spread) {
+  return candidates.empty() ? 0 : candidates[(dlid / spread) % candidates.size()];
+}
+
+void route_shortest(Topology& t, unsigned leaf, const LeafHcas& hcas) {
   const std::vector<unsigned> dist = hops_from(t, {leaf}, [](unsigned, unsigned) { return true; });
+  std::vector<uint16_t> cand;
   for (unsigned sw = 0; sw < t.num_switches; ++sw) {
     if (sw == leaf) {
-      t.lft[sw][dlid] = static_cast<uint16_t>(leaf_port);
+      for (const auto& [hca, port] : hcas) t.lft[sw][t.nodes[hca].lid] = static_cast<uint16_t>(port);
       continue;
     }
     if (dist[sw] == kInf) continue;
-    std::vector<uint16_t> cand;
+    cand.clear();
     for (const auto& [p, v] : switch_neighbours(t, sw)) {
       if (dist[v] + 1 == dist[sw]) cand.push_back(static_cast<uint16_t>(p));
     }
-    t.lft[sw][dlid] = pick(cand, dlid);
+    for (const auto& [hca, port] : hcas) {
+      const uint16_t dlid = t.nodes[hca].lid;
+      t.lft[sw][dlid] = pick(cand, dlid);
+    }
   }
 }
 
 // up*/down*: ranks by BFS distance from the roots; a move s->u is "up" when (rank, index)
 // of u is smaller. A switch with a down-only path to the destination always takes it, so a
 // packet never turns up after going down (no cyclic channel dependency).
-void route_updown(Topology& t, const std::vector<unsigned>& rank, unsigned hca, unsigned leaf, unsigned leaf_port) {
-  const uint16_t dlid = t.nodes[hca].lid;
-  auto up = [&](unsigned from, unsigned to) {
+struct UpDown {
+  const std::vector<unsigned>& rank;
+  std::vector<unsigned> order;   // switches, up-neighbours first
+  std::vector<uint64_t> spread;  // [switch] d-mod-k divisor of its upward choice
+  bool up(unsigned from, unsigned to) const {
     return rank[to] < rank[from] || (rank[to] == rank[from] && to < from);
-  };
+  }
+};
+
+UpDown make_updown(const Topology& t, const std::vector<unsigned>& rank) {
+  UpDown ud{rank, {}, {}};
+  ud.order.resize(t.num_switches);
+  for (unsigned i = 0; i < t.num_switches; ++i) ud.order[i] = i;
+  std::sort(ud.order.begin(), ud.order.end(), [&](unsigned a, unsigned b) { return ud.up(b, a); });
+  // spread: leaves (no down-neighbour) 1; a switch multiplies the largest spread of the
+  // switches below it by their number of up-links.
+  ud.spread.assign(t.num_switches, 1);
+  for (auto it = ud.order.rbegin(); it != ud.order.rend(); ++it) {
+    const unsigned s = *it;
+    for (const auto& [p, u] : switch_neighbours(t, s)) {
+      if (!ud.up(s, u)) continue;
+      unsigned ups = 0;
+      for (const auto& [q, w] : switch_neighbours(t, s)) ups += ud.up(s, w);
+      ud.spread[u] = std::max(ud.spread[u], ud.spread[s] * ups);
+    }
+  }
+  return ud;
+}
+
+void route_updown(Topology& t, const UpDown& ud, unsigned leaf, const LeafHcas& hcas) {
+  auto up = [&](unsigned from, unsigned to) { return ud.up(from, to); };
   // d_down[s]: hops from s to the leaf using down moves only (a search from the leaf going up).
   const std::vector<unsigned> d_down = hops_from(t, {leaf}, up);
   // d_any[s]: go up some hops, then down. Up-neighbours come earlier in (rank, index) order.
-  std::vector<unsigned> order(t.num_switches);
-  for (unsigned i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) { return up(b, a); });
   std::vector<unsigned> d_any(t.num_switches, kInf);
-  for (unsigned s : order) {
+  for (unsigned s : ud.order) {
     unsigned best = d_down[s];
     for (const auto& [p, u] : switch_neighbours(t, s)) {
       if (up(s, u) && d_any[u] != kInf) best = std::min(best, d_any[u] + 1);
     }
     d_any[s] = best;
   }
+  std::vector<uint16_t> cand;
   for (unsigned sw = 0; sw < t.num_switches; ++sw) {
     if (sw == leaf) {
-      t.lft[sw][dlid] = static_cast<uint16_t>(leaf_port);
+      for (const auto& [hca, port] : hcas) t.lft[sw][t.nodes[hca].lid] = static_cast<uint16_t>(port);
       continue;
     }
-    std::vector<uint16_t> cand;
-    if (d_down[sw] != kInf) {
+    cand.clear();
+    const bool going_down = d_down[sw] != kInf;
+    if (going_down) {
       for (const auto& [p, v] : switch_neighbours(t, sw)) {
         if (up(v, sw) && d_down[v] + 1 == d_down[sw]) cand.push_back(static_cast<uint16_t>(p));
       }
@@ -107,7 +146,11 @@ void route_updown(Topology& t, const std::vector<unsigned>& rank, unsigned hca, 
         if (up(sw, u) && d_any[u] != kInf && d_any[u] + 1 == d_any[sw]) cand.push_back(static_cast<uint16_t>(p));
       }
     }
-    t.lft[sw][dlid] = pick(cand, dlid);
+    const uint64_t spread = going_down ? 1 : ud.spread[sw];
+    for (const auto& [hca, port] : hcas) {
+      const uint16_t dlid = t.nodes[hca].lid;
+      t.lft[sw][dlid] = pick_spread(cand, dlid, spread);
+    }
   }
 }
 
@@ -164,6 +207,55 @@ std::vector<unsigned> Topology::route(unsigned src, unsigned dst, std::string* w
   }
   path.push_back(dst);
   return path;
+}
+
+bool Topology::reaches(unsigned src, unsigned dst) const {
+  const int first = wire[src][1].peer;
+  if (first < 0) return false;
+  if (static_cast<unsigned>(first) == dst) return true;
+  if (!nodes[first].is_switch) return false;
+  if (reach_.empty()) reach_.resize(nodes.size() - num_switches);
+  std::vector<uint8_t>& ok = reach_[dst - num_switches];
+  if (ok.empty()) {
+    // Follow each switch's entry for dst; 2: on the current walk (a loop), 3: not known yet.
+    const uint16_t dlid = nodes[dst].lid;
+    ok.assign(num_switches, 3);
+    std::vector<unsigned> walk;
+    for (unsigned start = 0; start < num_switches; ++start) {
+      unsigned at = start;
+      uint8_t result = 0;
+      while (true) {
+        if (ok[at] == 0 || ok[at] == 1) {
+          result = ok[at];
+          break;
+        }
+        if (ok[at] == 2) {  // a loop
+          result = 0;
+          break;
+        }
+        ok[at] = 2;
+        walk.push_back(at);
+        const uint16_t port = dlid < lft[at].size() ? lft[at][dlid] : 0;
+        const int peer = port == 0 || port >= wire[at].size() ? -1 : wire[at][port].peer;
+        if (peer < 0) {
+          result = 0;
+          break;
+        }
+        if (static_cast<unsigned>(peer) == dst) {
+          result = 1;
+          break;
+        }
+        if (!nodes[peer].is_switch) {
+          result = 0;
+          break;
+        }
+        at = static_cast<unsigned>(peer);
+      }
+      for (unsigned w : walk) ok[w] = result;
+      walk.clear();
+    }
+  }
+  return ok[static_cast<unsigned>(first)] == 1;
 }
 
 Topology build_topology(const Scenario& s) {
@@ -249,13 +341,21 @@ Topology build_topology(const Scenario& s) {
   if (r == "dor" && (s.mesh_x == 0 || s.mesh_x * s.mesh_y != t.num_switches)) {
     fail_at(s, 0, "fabric.routing: dor needs a generated mesh or torus (topology.generate.family: mesh|torus)");
   }
-  for (unsigned h = t.num_switches; h < t.nodes.size(); ++h) {
-    const unsigned leaf = static_cast<unsigned>(t.wire[h][1].peer);
-    const unsigned leaf_port = t.wire[h][1].peer_port;
-    if (r == "explicit") continue;
-    if (r == "shortest") route_shortest(t, h, leaf, leaf_port);
-    else if (r == "updown") route_updown(t, rank, h, leaf, leaf_port);
-    else route_dor(t, s, h, leaf, leaf_port);
+  if (r == "shortest" || r == "updown") {
+    std::vector<LeafHcas> on_leaf(t.num_switches);
+    for (unsigned h = t.num_switches; h < t.nodes.size(); ++h) {
+      on_leaf[static_cast<unsigned>(t.wire[h][1].peer)].emplace_back(h, t.wire[h][1].peer_port);
+    }
+    const UpDown ud = r == "updown" ? make_updown(t, rank) : UpDown{rank, {}, {}};
+    for (unsigned leaf = 0; leaf < t.num_switches; ++leaf) {
+      if (on_leaf[leaf].empty()) continue;
+      if (r == "shortest") route_shortest(t, leaf, on_leaf[leaf]);
+      else route_updown(t, ud, leaf, on_leaf[leaf]);
+    }
+  } else if (r == "dor") {
+    for (unsigned h = t.num_switches; h < t.nodes.size(); ++h) {
+      route_dor(t, s, h, static_cast<unsigned>(t.wire[h][1].peer), t.wire[h][1].peer_port);
+    }
   }
   if (r == "explicit") {
     for (unsigned sw = 0; sw < t.num_switches; ++sw) {

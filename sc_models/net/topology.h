@@ -42,6 +42,14 @@ struct Topology {
   }
   // Nodes a packet visits from src to dst (both HCAs), or an empty list with *why set.
   std::vector<unsigned> route(unsigned src, unsigned dst, std::string* why) const;
+  // Whether route(src, dst) succeeds: one pass over the switches per destination (cached),
+  // then O(1) per source, so checking all n^2 pairs of a uniform pattern costs O(n x switches).
+  bool reaches(unsigned src, unsigned dst) const;
+
+ private:
+  // [dst - num_switches][switch]: 1 the LFTs lead from the switch to dst, 0 not; empty until
+  // asked.
+  mutable std::vector<std::vector<uint8_t>> reach_;
 };
 
 // Checks the wiring, assigns LIDs and computes (or takes) the forwarding tables.

@@ -72,6 +72,78 @@ void generate_kary_ntree(const KaryNtreeParams& p, const LinkSpec& link, Scenari
   for (unsigned w = 0; w < per_level; ++w) s->fabric.updown_roots.push_back(name(p.n - 1, w));
 }
 
+// Full fat tree (m-port n-tree) of radix r = 2h. A sub-tree of depth d has h sub-trees of
+// depth d-1 below h^(d-1) switches of its top level; up-port u of sub-tree c goes to top
+// switch u, down-port c+1. A depth-1 sub-tree is one edge switch with h hosts (ports 1..h).
+// The whole tree joins 2h sub-trees of depth L-1 under h^(L-1) top switches that use all 2h
+// ports downward. Up-ports of a switch are h+1..2h. Switches SW<level>_<index> (level 0:
+// edge), hosts H1.. in order.
+namespace {
+
+struct FatTreeBuilder {
+  const LinkSpec& link;
+  Scenario* s;
+  unsigned h;
+  std::vector<unsigned> next_index;  // per level
+  unsigned next_host = 0;
+
+  std::string new_switch(unsigned level, unsigned ports) {
+    std::string name = fmt::format("SW{}_{}", level, next_index[level]++);
+    s->switches.push_back({name, ports, 0, {}, 0});
+    return name;
+  }
+  // The up-ports of a new sub-tree of depth d, in order: h^d of them.
+  std::vector<std::pair<std::string, unsigned>> subtree(unsigned d) {
+    std::vector<std::pair<std::string, unsigned>> ups;
+    std::vector<std::string> tops;
+    if (d == 1) {
+      tops.push_back(new_switch(0, 2 * h));
+      for (unsigned i = 0; i < h; ++i) {
+        const std::string hn = fmt::format("H{}", ++next_host);
+        s->hcas.push_back({hn, 0, 0});
+        add_link(s, link, hn, 1, tops[0], i + 1);
+      }
+    } else {
+      unsigned width = 1;
+      for (unsigned i = 1; i < d; ++i) width *= h;
+      for (unsigned u = 0; u < width; ++u) tops.push_back(new_switch(d - 1, 2 * h));
+      join(tops, h, d - 1);
+    }
+    for (const auto& t : tops) {
+      for (unsigned j = 0; j < h; ++j) ups.emplace_back(t, h + 1 + j);
+    }
+    return ups;
+  }
+  // `children` sub-trees of depth d, up-port u of each to tops[u].
+  void join(const std::vector<std::string>& tops, unsigned children, unsigned d) {
+    for (unsigned c = 0; c < children; ++c) {
+      const auto ups = subtree(d);
+      for (size_t u = 0; u < ups.size(); ++u) add_link(s, link, ups[u].first, ups[u].second, tops[u], c + 1);
+    }
+  }
+};
+
+}  // namespace
+
+void generate_fattree(const FatTreeParams& p, const LinkSpec& link, Scenario* s) {
+  FatTreeBuilder b{link, s, p.radix / 2, std::vector<unsigned>(p.levels, 0)};
+  std::vector<std::string> tops;
+  if (p.levels == 1) {
+    tops.push_back(b.new_switch(0, p.radix));
+    for (unsigned i = 0; i < p.radix; ++i) {
+      const std::string hn = fmt::format("H{}", ++b.next_host);
+      s->hcas.push_back({hn, 0, 0});
+      add_link(s, link, hn, 1, tops[0], i + 1);
+    }
+  } else {
+    unsigned width = 1;
+    for (unsigned i = 1; i < p.levels; ++i) width *= b.h;
+    for (unsigned u = 0; u < width; ++u) tops.push_back(b.new_switch(p.levels - 1, p.radix));
+    b.join(tops, p.radix, p.levels - 1);
+  }
+  for (const auto& t : tops) s->fabric.updown_roots.push_back(t);
+}
+
 // 2D mesh or torus of x*y switches, hcas_per_switch hosts on ports 1..; ports after them:
 // +x, -x, +y, -y. Dimension-order routing uses mesh_x/mesh_y.
 void generate_mesh(const MeshParams& p, const LinkSpec& link, Scenario* s) {

@@ -161,25 +161,35 @@ struct AxilSlavePorts {
   cc::AxiLiteOut last_;
 };
 
-// Trace the slave ports under the model's name prefix.
+// sc_trace of a bound port's value at `width` bits, the width of the RTL port it stands
+// for (the SystemC port itself is 32 or 64 bits wide). Call after elaboration: the port must
+// be bound.
+template <class Port>
+void trace_port_bits(sc_core::sc_trace_file* tf, Port& port, const std::string& name, int width) {
+  sc_core::sc_trace(tf, port->read(), name, width);
+}
+
+// Trace the slave ports under the model's name prefix, at the RTL's widths; call after
+// elaboration.
 inline void trace_axil_ports(sc_core::sc_trace_file* tf, AxilSlavePorts& a, const std::string& p) {
+  constexpr int kAddrBits = 12;
   sc_core::sc_trace(tf, a.awvalid, p + "s_axil_awvalid_i");
   sc_core::sc_trace(tf, a.awready, p + "s_axil_awready_o");
-  sc_core::sc_trace(tf, a.awaddr, p + "s_axil_awaddr_i");
+  trace_port_bits(tf, a.awaddr, p + "s_axil_awaddr_i", kAddrBits);
   sc_core::sc_trace(tf, a.wvalid, p + "s_axil_wvalid_i");
   sc_core::sc_trace(tf, a.wready, p + "s_axil_wready_o");
   sc_core::sc_trace(tf, a.wdata, p + "s_axil_wdata_i");
-  sc_core::sc_trace(tf, a.wstrb, p + "s_axil_wstrb_i");
+  trace_port_bits(tf, a.wstrb, p + "s_axil_wstrb_i", 4);
   sc_core::sc_trace(tf, a.bvalid, p + "s_axil_bvalid_o");
   sc_core::sc_trace(tf, a.bready, p + "s_axil_bready_i");
-  sc_core::sc_trace(tf, a.bresp, p + "s_axil_bresp_o");
+  trace_port_bits(tf, a.bresp, p + "s_axil_bresp_o", 2);
   sc_core::sc_trace(tf, a.arvalid, p + "s_axil_arvalid_i");
   sc_core::sc_trace(tf, a.arready, p + "s_axil_arready_o");
-  sc_core::sc_trace(tf, a.araddr, p + "s_axil_araddr_i");
+  trace_port_bits(tf, a.araddr, p + "s_axil_araddr_i", kAddrBits);
   sc_core::sc_trace(tf, a.rvalid, p + "s_axil_rvalid_o");
   sc_core::sc_trace(tf, a.rready, p + "s_axil_rready_i");
   sc_core::sc_trace(tf, a.rdata, p + "s_axil_rdata_o");
-  sc_core::sc_trace(tf, a.rresp, p + "s_axil_rresp_o");
+  trace_port_bits(tf, a.rresp, p + "s_axil_rresp_o", 2);
 }
 
 }  // namespace ibcc::sc

@@ -44,22 +44,16 @@ class CctiBlockSc : public sc_core::sc_module {
   cc::CctiBlock& core() { return core_; }
   const cc::CctiBlock& core() const { return core_; }
 
+  // Ports plus the core's internal state, for the reference VCD. Ports standing for RTL
+  // ports narrower than 32 bits are traced at the RTL's width. Call after elaboration
+  // (the ports must be bound).
   void trace(sc_core::sc_trace_file* tf) {
     tracing_ = true;
     const std::string p = std::string(name()) + ".";
     sc_core::sc_trace(tf, clk_i, p + "clk_i");
     sc_core::sc_trace(tf, rst_ni, p + "rst_ni");
     sc_core::sc_trace(tf, becn_valid_i, p + "becn_valid_i");
-    sc_core::sc_trace(tf, becn_qp_i, p + "becn_qp_i");
-    sc_core::sc_trace(tf, becn_sl_i, p + "becn_sl_i");
-    sc_core::sc_trace(tf, becn_rqpn_i, p + "becn_rqpn_i");
-    sc_core::sc_trace(tf, becn_rlid_i, p + "becn_rlid_i");
-    sc_core::sc_trace(tf, becn_st_i, p + "becn_st_i");
-    sc_core::sc_trace(tf, query_qp_i, p + "query_qp_i");
-    sc_core::sc_trace(tf, query_sl_i, p + "query_sl_i");
     sc_core::sc_trace(tf, ird_o, p + "ird_o");
-    sc_core::sc_trace(tf, ccti_o, p + "ccti_o");
-    sc_core::sc_trace(tf, timer_expired_o, p + "timer_expired_o");
     sc_core::sc_trace(tf, trigger_event_o, p + "trigger_event_o");
     sc_core::sc_trace(tf, mirror_.sl_based, p + "sl_based_q");
     sc_core::sc_trace(tf, mirror_.timer_running, p + "timer_running_q", 16);
@@ -72,6 +66,17 @@ class CctiBlockSc : public sc_core::sc_module {
     for (unsigned f = 0; f < kTracedFlows; ++f) {
       sc_core::sc_trace(tf, mirror_.ccti[f], p + "ccti_q(" + std::to_string(f) + ")", 7);
     }
+    int qp_bits = 0;  // the RTL's QpWidth, $clog2(NumQps)
+    while ((1u << qp_bits) < core_.params().num_qps) ++qp_bits;
+    trace_port_bits(tf, becn_qp_i, p + "becn_qp_i", qp_bits);
+    trace_port_bits(tf, becn_sl_i, p + "becn_sl_i", 4);
+    trace_port_bits(tf, becn_rqpn_i, p + "becn_rqpn_i", 24);
+    trace_port_bits(tf, becn_rlid_i, p + "becn_rlid_i", 16);
+    trace_port_bits(tf, becn_st_i, p + "becn_st_i", 4);
+    trace_port_bits(tf, query_qp_i, p + "query_qp_i", qp_bits);
+    trace_port_bits(tf, query_sl_i, p + "query_sl_i", 4);
+    trace_port_bits(tf, ccti_o, p + "ccti_o", 16);
+    trace_port_bits(tf, timer_expired_o, p + "timer_expired_o", 16);
     trace_axil_ports(tf, axil, p);
   }
 

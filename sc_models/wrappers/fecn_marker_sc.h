@@ -47,23 +47,29 @@ class FecnMarkerSc : public sc_core::sc_module {
   cc::FecnMarker& core() { return core_; }
   const cc::FecnMarker& core() const { return core_; }
 
-  // Ports plus the core's internal state, for the reference VCD.
+  // Ports plus the core's internal state, for the reference VCD. Ports standing for RTL
+  // ports narrower than the SystemC type are traced at the RTL's width. Call after elaboration
+  // (the ports must be bound).
   void trace(sc_core::sc_trace_file* tf) {
     tracing_ = true;
     const std::string p = std::string(name()) + ".";
     sc_core::sc_trace(tf, clk_i, p + "clk_i");
     sc_core::sc_trace(tf, rst_ni, p + "rst_ni");
     sc_core::sc_trace(tf, voq_fill_i, p + "voq_fill_i");
-    sc_core::sc_trace(tf, credits_i, p + "credits_i");
     sc_core::sc_trace(tf, pkt_valid_i, p + "pkt_valid_i");
-    sc_core::sc_trace(tf, pkt_vl_i, p + "pkt_vl_i");
-    sc_core::sc_trace(tf, pkt_sl_i, p + "pkt_sl_i");
-    sc_core::sc_trace(tf, pkt_slid_i, p + "pkt_slid_i");
-    sc_core::sc_trace(tf, pkt_dlid_i, p + "pkt_dlid_i");
-    sc_core::sc_trace(tf, pkt_len_i, p + "pkt_len_i");
-    sc_core::sc_trace(tf, cong_state_o, p + "cong_state_o");
     sc_core::sc_trace(tf, fecn_valid_o, p + "fecn_valid_o");
     sc_core::sc_trace(tf, fecn_mark_o, p + "fecn_mark_o");
+    // The fills and credits the core took at the last edge (the RTL's voq_fill_q/credits_q),
+    // one signal per input and VL, named as the RTL's g_fill_in[p].g_vl[v].fill.
+    for (unsigned i = 0; i < kNumInputs; ++i) {
+      for (unsigned v = 0; v < kNumVls; ++v) {
+        sc_core::sc_trace(tf, in_.voq_fill[i * kNumVls + v],
+                          p + "g_fill_in(" + std::to_string(i) + ").g_vl(" + std::to_string(v) + ").fill", kFillWidth);
+      }
+    }
+    for (unsigned v = 0; v < kNumVls; ++v) {
+      sc_core::sc_trace(tf, in_.credits[v], p + "g_credits(" + std::to_string(v) + ").credits", kFillWidth);
+    }
     // The block's state at the widths of the RTL's registers, for side-by-side reading.
     sc_core::sc_trace(tf, mirror_.threshold, p + "threshold", 4);
     sc_core::sc_trace(tf, mirror_.packet_size, p + "packet_size", 8);
@@ -80,6 +86,13 @@ class FecnMarkerSc : public sc_core::sc_module {
     for (unsigned v = 0; v < kNumVls; ++v) {
       sc_core::sc_trace(tf, mirror_.skip[v], p + "skip_q(" + std::to_string(v) + ")", 17);
     }
+    sc_core::sc_trace(tf, credits_i->read(), p + "credits_i", static_cast<int>(kCreditBits));
+    trace_port_bits(tf, pkt_vl_i, p + "pkt_vl_i", 4);
+    trace_port_bits(tf, pkt_sl_i, p + "pkt_sl_i", 4);
+    trace_port_bits(tf, pkt_slid_i, p + "pkt_slid_i", 16);
+    trace_port_bits(tf, pkt_dlid_i, p + "pkt_dlid_i", 16);
+    trace_port_bits(tf, pkt_len_i, p + "pkt_len_i", 8);
+    trace_port_bits(tf, cong_state_o, p + "cong_state_o", static_cast<int>(kNumVls));
     trace_axil_ports(tf, axil, p);
   }
 
