@@ -23,7 +23,7 @@
 #include "common/output_files.h"
 #include "common/version.h"
 #include "net/import_opensm.h"
-#include "net/run.h"
+#include "run.h"
 #include "net/scenario_keys.h"
 #include "progress.h"
 #include "sweep.h"

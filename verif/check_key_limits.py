@@ -34,6 +34,7 @@ PRELUDES = {
 }
 GENERATORS = {
     ("leaves", "spines", "switch_ports"): "clos3",
+    ("radix", "levels"): "fattree",
     ("k", "n"): "kary_ntree",
     ("x", "y", "hcas_per_switch"): "mesh",
 }

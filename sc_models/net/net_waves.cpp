@@ -203,9 +203,9 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
       port = 0;
     }
     if (node < 0 || !t.nodes[node].is_switch || port < 1 || port > t.nodes[node].ports) {
-      throw ScenarioError("--trace ports=" + p + ": expected SWITCH/PORT of this fabric");
+      throw ScenarioError("ports=" + p + ": expected SWITCH/PORT of this fabric");
     }
-    if (t.wire[node][port].peer < 0) throw ScenarioError("--trace ports=" + p + ": the port is not linked");
+    if (t.wire[node][port].peer < 0) throw ScenarioError("ports=" + p + ": the port is not linked");
     const std::string peer = t.nodes[t.wire[node][port].peer].name;
     const std::string scope = safe(fmt::format("{}_port{}_to_{}", t.nodes[node].name, port, peer));
     GroupSpec g{fmt::format("{}/{} -> {}", t.nodes[node].name, port, peer), {}};
@@ -241,7 +241,7 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     for (size_t i = 0; i < all.size(); ++i) {
       if (all[i].spec.name == name) index = static_cast<int>(i);
     }
-    if (index < 0) throw ScenarioError("--trace flows=" + name + ": no flow of that name in the scenario");
+    if (index < 0) throw ScenarioError("flows=" + name + ": no flow of that name in the scenario");
     const std::string scope = safe("flow_" + name);
     GroupSpec g{"flow " + name, {}};
     FlowVars v;
@@ -412,7 +412,7 @@ void NetWaves::finish() {
     view.view_from_ps = from_ps_;
     view.span_ps = end > from_ps_ ? end - from_ps_ : 1;
   }
-  write_gtkw(gtkw_path_, vcd_path_, groups, "fabric.", view, "ibcc run --waves");
+  write_gtkw(gtkw_path_, vcd_path_, groups, "fabric.", view, "ibcc");
 }
 
 }  // namespace ibcc::net

@@ -44,6 +44,7 @@ struct Topology {
   std::vector<unsigned> route(unsigned src, unsigned dst, std::string* why) const;
   // Whether route(src, dst) succeeds: one pass over the switches per destination (cached),
   // then O(1) per source, so checking all n^2 pairs of a uniform pattern costs O(n x switches).
+  // The answers are cached: the LFTs must not change after the first call.
   bool reaches(unsigned src, unsigned dst) const;
 
  private:

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
+#include <vector>
 
 #include "net/scenario_yaml.h"
 #include "net/topology.h"
@@ -73,6 +75,72 @@ TEST(Topology, KaryNtree) {
   EXPECT_EQ(t.num_switches, 48u);
   EXPECT_EQ(t.nodes.size() - t.num_switches, 64u);
   EXPECT_EQ(check_all_routes(t), 2u + 5u);  // up to 2n-1 = 5 switches
+}
+
+// Every port of every switch is linked (a full fat tree uses them all).
+void expect_all_ports_used(const Topology& t) {
+  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+    for (unsigned p = 1; p <= t.nodes[sw].ports; ++p) {
+      EXPECT_GE(t.wire[sw][p].peer, 0) << t.nodes[sw].name << "/" << p;
+    }
+  }
+}
+
+TEST(Topology, FatTreeSizes) {
+  // (radix, levels) -> hosts 2(r/2)^L, switches (2L-1)(r/2)^(L-1).
+  for (const auto& [r, l, hosts, switches] :
+       std::vector<std::tuple<unsigned, unsigned, unsigned, unsigned>>{
+           {8, 1, 8, 1}, {16, 2, 128, 24}, {36, 2, 648, 54}, {12, 4, 2592, 1512}, {36, 3, 11664, 1620}}) {
+    Scenario s;
+    s.fabric.routing = "updown";
+    generate_fattree({r, l}, qdr(), &s);
+    EXPECT_EQ(s.hcas.size(), hosts) << r << "/" << l;
+    EXPECT_EQ(s.switches.size(), switches) << r << "/" << l;
+    if (hosts <= 648) expect_all_ports_used(build_topology(s));
+  }
+}
+
+TEST(Topology, FatTreeRoutesSpreadOverEveryCoreSwitch) {
+  // radix 6, 3 levels: 54 hosts, 45 switches, 9 core switches. From one host, the routes to
+  // the hosts of other pods (7 nodes: host, edge, aggregation, core, aggregation, edge, host)
+  // use every core switch, because each level chooses by another digit of the LID (a single
+  // digit would reach only 3 of the 9).
+  for (const char* routing : {"updown", "shortest"}) {
+    Scenario s;
+    s.fabric.routing = routing;
+    generate_fattree({6, 3}, qdr(), &s);
+    const Topology t = build_topology(s);
+    expect_all_ports_used(t);
+    EXPECT_EQ(check_all_routes(t), 7u) << routing;
+    if (std::string(routing) != "updown") continue;
+    std::set<unsigned> cores;
+    const unsigned h1 = static_cast<unsigned>(t.find("H1"));
+    for (unsigned b = t.num_switches; b < t.nodes.size(); ++b) {
+      std::string why;
+      const auto path = t.route(h1, b, &why);
+      ASSERT_FALSE(path.empty()) << why;
+      EXPECT_EQ(t.reaches(h1, b), true);
+      if (path.size() == 7) cores.insert(path[3]);
+    }
+    EXPECT_EQ(cores.size(), 9u);
+  }
+}
+
+TEST(Topology, ReachesAgreesWithRoute) {
+  // A broken forwarding entry: reaches() and route() both see it.
+  Scenario s;
+  s.fabric.routing = "updown";
+  generate_fattree({4, 2}, qdr(), &s);
+  Topology t = build_topology(s);
+  const unsigned h1 = static_cast<unsigned>(t.find("H1")), h8 = static_cast<unsigned>(t.find("H8"));
+  EXPECT_TRUE(t.reaches(h1, h8));
+  Topology broken = build_topology(s);  // reaches() caches: change the LFTs before asking
+  const unsigned leaf = static_cast<unsigned>(broken.wire[h1][1].peer);
+  broken.lft[leaf][broken.nodes[h8].lid] = 0;
+  std::string why;
+  EXPECT_TRUE(broken.route(h1, h8, &why).empty());
+  EXPECT_FALSE(broken.reaches(h1, h8));
+  EXPECT_TRUE(broken.reaches(h8, h1));
 }
 
 TEST(Topology, MeshDimensionOrderGoesXFirst) {

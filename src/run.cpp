@@ -1,4 +1,4 @@
-#include "net/run.h"
+#include "run.h"
 
 #include <algorithm>
 #include <chrono>
@@ -478,8 +478,8 @@ int run_scenario(const RunOptions& opt) {
     try {
       waves = std::make_unique<NetWaves>(opt.waves_dir, *fabric, ports, flows, from, to, opt.waves_vcd,
                                          opt.waves_all_signals);
-    } catch (const ScenarioError& e) {
-      std::cerr << "ibcc run: error: " << e.what() << "\n";
+    } catch (const ScenarioError& e) {  // a port or flow the selection names
+      std::cerr << "ibcc run: error: --trace " << e.what() << "\n";
       return 2;
     }
     fabric->waves = waves.get();

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""How the network model's cost grows with the fabric (issue 11): one table of
+
+  hosts | topology | traffic | set-up s | wall s per simulated ms | us per delivered packet | peak MB
+
+for fat trees of 128, 648, 2,592, 5,832 and 11,664 hosts under uniform full load (16 KiB
+messages, 4 outstanding, a QP per destination) and under a ring (each host to rank+1, same
+messages), CC on with the parameters of topologies/fattree11664/uniform.yaml. Each case is
+one `ibcc run` of a scenario written from that file with the topology and traffic replaced;
+its summary.json gives set-up time (build_wall_s), simulation time (wall_s), delivered
+packets and peak memory (VmHWM). Memory per host and per switch port is printed as well.
+
+Usage: scaling_benchmark.py [BUILD_DIR] [--sim-time 100us] [--hosts 128,648,...]
+                            [--traffic uniform,ring] [--old OLD_IBCC] [--json FILE]
+With --old, every case also runs with another ibcc binary (e.g. built at an older commit)
+and the table gains the ratio old/new of us per delivered packet, measured in the same run.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BASE = os.path.join(HERE, "..", "topologies", "fattree11664", "uniform.yaml")
+
+# hosts -> (generator, hosts, switches, switch ports)
+FABRICS = {
+    128: ({"family": "fattree", "radix": 16, "levels": 2}, 24, 16),
+    648: ({"family": "fattree", "radix": 36, "levels": 2}, 54, 36),
+    2592: ({"family": "fattree", "radix": 12, "levels": 4}, 1512, 12),
+    5832: ({"family": "kary_ntree", "k": 18, "n": 3}, 972, 36),
+    11664: ({"family": "fattree", "radix": 36, "levels": 3}, 1620, 36),
+}
+TRAFFIC = {
+    "uniform": [{"name": "uniform", "type": "uniform", "sources": "all", "message": "16KiB", "outstanding": 4,
+                 "group": "uniform"}],
+    "ring": [{"name": "ring", "type": "ring", "message": "16KiB", "outstanding": 4, "group": "ring"}],
+}
+
+
+def scenario_text(hosts, traffic):
+    with open(BASE) as f:
+        s = yaml.safe_load(f)
+    gen, _, _ = FABRICS[hosts]
+    s["name"] = f"scaling {hosts} {traffic}"
+    s["topology"] = {"generate": gen}
+    s["traffic"] = {"patterns": TRAFFIC[traffic]}
+    return yaml.safe_dump(s, sort_keys=False)
+
+
+def run(ibcc, path, sim_time):
+    with tempfile.TemporaryDirectory() as out:
+        r = subprocess.run([ibcc, "run", path, "--out", out, "--quiet", "--force", "--sim-time", sim_time],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"{ibcc} run {path} failed (exit {r.returncode}):\n{r.stderr}")
+        with open(os.path.join(out, "summary.json")) as f:
+            return json.load(f)
+
+
+def row(summary):
+    delivered = summary["packets"]["delivered"]
+    sim_ms = summary["sim_time_us"] / 1000
+    return {
+        "setup_s": summary["build_wall_s"],
+        "wall_s": summary["wall_s"],
+        "s_per_sim_ms": summary["wall_s"] / sim_ms,
+        "us_per_packet": summary["wall_s"] * 1e6 / delivered if delivered else float("nan"),
+        "delivered": delivered,
+        "peak_mb": summary["peak_rss_mb"],
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("build", nargs="?", default="build")
+    ap.add_argument("--sim-time", default="100us")
+    ap.add_argument("--hosts", default=",".join(str(h) for h in FABRICS))
+    ap.add_argument("--traffic", default="uniform,ring")
+    ap.add_argument("--old", help="another ibcc binary to compare with, case by case")
+    ap.add_argument("--json", help="write the rows here")
+    a = ap.parse_args()
+    ibcc = os.path.join(a.build, "bin", "ibcc")
+    hosts = [int(h) for h in a.hosts.split(",")]
+    for h in hosts:
+        if h not in FABRICS:
+            ap.error(f"--hosts: {h} is not one of {', '.join(map(str, FABRICS))}")
+    traffics = a.traffic.split(",")
+    for t in traffics:
+        if t not in TRAFFIC:
+            ap.error(f"--traffic: {t} is not one of {', '.join(TRAFFIC)}")
+
+    head = (f"{'hosts':>6} {'switches':>8} {'traffic':>8} {'set-up s':>9} {'s/sim ms':>9} {'us/packet':>10} "
+            f"{'peak MB':>8} {'KB/host':>8} {'KB/port':>8}")
+    if a.old:
+        head += f" {'old us/pkt':>10} {'old/new':>8} {'old setup':>9}"
+    print(f"sim time {a.sim_time} per case, CC on\n{head}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for t in traffics:
+            for h in hosts:
+                path = os.path.join(tmp, f"scaling_{h}_{t}.yaml")
+                with open(path, "w") as f:
+                    f.write(scenario_text(h, t))
+                r = row(run(ibcc, path, a.sim_time))
+                _, switches, ports = FABRICS[h]
+                r.update(hosts=h, switches=switches, traffic=t,
+                         kb_per_host=r["peak_mb"] * 1024 / h, kb_per_port=r["peak_mb"] * 1024 / (switches * ports))
+                line = (f"{h:>6} {switches:>8} {t:>8} {r['setup_s']:>9.2f} {r['s_per_sim_ms']:>9.1f} "
+                        f"{r['us_per_packet']:>10.2f} {r['peak_mb']:>8.0f} {r['kb_per_host']:>8.1f} {r['kb_per_port']:>8.2f}")
+                if a.old:
+                    o = row(run(a.old, path, a.sim_time))
+                    r["old"] = o
+                    line += f" {o['us_per_packet']:>10.2f} {o['us_per_packet'] / r['us_per_packet']:>8.2f} {o['setup_s']:>9.2f}"
+                print(line, flush=True)
+                rows.append(r)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"sim_time": a.sim_time, "rows": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
