@@ -81,6 +81,10 @@ add_test(NAME config_reference_generated
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/update_generated_docs.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR} --check)
 set_tests_properties(config_reference_generated PROPERTIES LABELS "network;unit;docs" TIMEOUT 60)
 
+# --- The architecture walk names methods that exist (a rename or removal fails here) -------
+add_test(NAME docs_walk_names_exist COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_walk_names.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs_walk_names_exist PROPERTIES LABELS "docs;unit" TIMEOUT 60)
+
 # The man page and bash completion generated from --help cover every subcommand and option.
 add_test(NAME cli_man_and_completion
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_man_completion.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR})

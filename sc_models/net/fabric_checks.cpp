@@ -1,0 +1,157 @@
+// The model's own checks: invariants after every log interval, stalled flows, and the
+// wait-for cycle of a deadlock with its report.
+#include "net/fabric.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "net/hca.h"
+#include "net/switch.h"
+
+namespace ibcc::net {
+
+void Fabric::check_invariants() const {
+  auto fail = [&](const std::string& what) {
+    throw ModelError(fmt::format("invariant broken at {} us: {}", static_cast<double>(ps(now_)) / 1e6, what));
+  };
+  if (injected != delivered + pool_.live()) {
+    fail(fmt::format("packets not conserved: {} injected != {} delivered + {} in flight", injected, delivered, pool_.live()));
+  }
+  uint64_t held = on_wire;
+  for (unsigned n = 0; n < nodes_.size(); ++n) {
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.out.size(); ++p) {
+      const OutPort& op = node.out[p];
+      if (op.peer < 0) continue;
+      const InPort& peer_in = nodes_[op.peer]->in[op.peer_port];
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        const uint64_t sum = uint64_t{op.credits[v]} + op.on_wire[v] + peer_in.used[v] + op.returning[v];
+        if (sum != op.capacity) {
+          fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
+                           "returning = {}, buffer is {}",
+                           node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.credits[v], op.on_wire[v],
+                           peer_in.used[v], op.returning[v], sum, op.capacity));
+        }
+      }
+    }
+  }
+  for (unsigned n = topo_.num_switches; n < nodes_.size(); ++n) {
+    const Hca& h = static_cast<const Hca&>(*nodes_[n]);
+    held += h.sink_queue_packets() + h.cnp_queue_packets();
+  }
+  // Packets held in switches are counted through the VoQs.
+  uint64_t voq_packets = 0;
+  for (unsigned n = 0; n < topo_.num_switches; ++n) voq_packets += static_cast<const Switch&>(*nodes_[n]).queued_packets();
+  held += voq_packets;
+  if (held != pool_.live()) {
+    fail(fmt::format("packets not conserved: {} in flight but {} found on wires, in VoQs, sinks and CNP queues", pool_.live(), held));
+  }
+}
+
+std::vector<unsigned> Fabric::stalled_flows(uint64_t cycles) const {
+  std::vector<unsigned> out;
+  for (unsigned i = 0; i < flows_.size(); ++i) {
+    const FlowStats& st = flows_[i].stats;
+    if (st.injected_packets > st.delivered_packets && now_ - st.progress_cycle > cycles) out.push_back(i);
+  }
+  return out;
+}
+
+std::vector<Fabric::BufferId> Fabric::deadlock_cycle() const {
+  // The stuck buffers: start from every non-empty switch input buffer whose heads all wait
+  // for credits, and drop, until nothing changes, any that waits on a buffer not in the set
+  // (that one can drain, and free the credits). What remains can never move.
+  std::map<BufferId, std::vector<BufferId>> waits;
+  for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    const Switch& sw = static_cast<const Switch&>(*nodes_[n]);
+    for (unsigned p = 1; p <= sw.ports(); ++p) {
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        if (sw.in[p].used[v] == 0) continue;
+        std::vector<unsigned> outs;
+        bool can_move = false;
+        sw.waits_of(p, v, &outs, &can_move);
+        if (can_move || outs.empty()) continue;
+        std::vector<BufferId> next;
+        for (unsigned o : outs) next.push_back({static_cast<unsigned>(sw.out[o].peer), sw.out[o].peer_port, v});
+        waits[{n, p, v}] = next;
+      }
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = waits.begin(); it != waits.end();) {
+      const bool free = std::any_of(it->second.begin(), it->second.end(),
+                                    [&](const BufferId& b) { return b.node >= topo_.num_switches || !waits.count(b); });
+      if (free) {
+        it = waits.erase(it);
+        changed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  if (waits.empty()) return {};
+  // A cycle inside the stuck set: follow first waits from any member until one repeats.
+  std::vector<BufferId> path{waits.begin()->first};
+  std::map<BufferId, size_t> at{{path[0], 0}};
+  for (;;) {
+    const BufferId next = waits.at(path.back()).front();
+    const auto seen = at.find(next);
+    if (seen != at.end()) return std::vector<BufferId>(path.begin() + static_cast<long>(seen->second), path.end());
+    at[next] = path.size();
+    path.push_back(next);
+  }
+}
+
+std::string Fabric::stall_report(const std::vector<unsigned>& stuck) const {
+  std::string names;
+  for (size_t i = 0; i < stuck.size() && i < 12; ++i) names += (i ? ", " : "") + flows_[stuck[i]].spec.name;
+  if (stuck.size() > 12) names += fmt::format(", ... ({} flows)", stuck.size());
+  std::string out = fmt::format("stalled: {} delivered nothing for {} us at {} us while packets of theirs were in flight",
+                                names, static_cast<double>(ps(stall_cycles_)) / 1e6, static_cast<double>(ps(now_)) / 1e6);
+  const auto cycle = deadlock_cycle();
+  if (cycle.empty()) {
+    return out + "; no cycle of stuck buffers found (starved rather than deadlocked: check VL arbitration and credits)";
+  }
+  out += "\npartial deadlock: a cycle of switch input buffers that can never send (each waits for credits of the next):";
+  for (const BufferId& b : cycle) {
+    out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", nodes_[b.node]->basename(), b.port, b.vl,
+                       nodes_[b.node]->in[b.port].used[b.vl], nodes_[b.node]->in[b.port].capacity);
+  }
+  return out;
+}
+
+std::string Fabric::deadlock_report() const {
+  std::string out = fmt::format("deadlock: no packet has moved for {} us at {} us while {} packets wait. Blocked:",
+                                static_cast<double>(ps(now_ - last_progress_)) / 1e6, static_cast<double>(ps(now_)) / 1e6,
+                                pool_.live());
+  unsigned listed = 0;
+  for (unsigned n = 0; n < nodes_.size() && listed < 32; ++n) {
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.in.size() && listed < 32; ++p) {
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        if (node.in[p].used[v] == 0) continue;
+        out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", node.basename(), p, v, node.in[p].used[v], node.in[p].capacity);
+        ++listed;
+      }
+    }
+  }
+  for (unsigned n = 0; n < nodes_.size(); ++n) {
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.out.size(); ++p) {
+      const OutPort& op = node.out[p];
+      for (unsigned v = 0; v < s_.fabric.vls && op.peer >= 0; ++v) {
+        if (op.credits[v] == 0 && listed < 64) {
+          out += fmt::format("\n  {} port {} VL{}: no credits toward {}/{}", node.basename(), p, v, nodes_[op.peer]->basename(), op.peer_port);
+          ++listed;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ibcc::net

@@ -1,0 +1,319 @@
+// The HCA's injection, IRD pacing, CNPs, ping-pong answers and sink.
+#include "net/hca.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "net/net_waves.h"
+
+namespace ibcc::net {
+
+void Hca::handle(const Event& e) {
+  switch (e.kind) {
+    case EventKind::kArrive: on_arrive(e.pkt); break;
+    case EventKind::kTxDone: try_send(); break;
+    case EventKind::kCredit:
+      out[1].returning[e.vl] -= e.value;
+      out[1].credits[e.vl] += e.value;
+      try_send();
+      break;
+    case EventKind::kHcaWake:
+      if (wake_at_ == e.cycle) {
+        wake_at_ = UINT64_MAX;
+        try_send();
+      }
+      break;
+    case EventKind::kSinkDone: sink_done(); break;
+    default: break;
+  }
+}
+
+void Hca::attach_ccti(std::unique_ptr<CctiPort> block) {
+  ccti = std::move(block);
+  const cc::CctiBlock& core = ccti->core();
+  ird_until_.assign(core.sl_based() ? cc::CctiBlock::kNumSls : core.params().num_qps, 0);
+}
+
+void Hca::wake(uint64_t cycle) {
+  if (cycle < wake_at_) {
+    wake_at_ = cycle;
+    fabric_.schedule(cycle, EventKind::kHcaWake, index_);
+  }
+}
+
+void Hca::try_send() {
+  OutPort& o = out[1];
+  const uint64_t now = fabric_.now();
+  if (o.busy_until > now) {
+    wake(o.busy_until);
+    return;
+  }
+  const bool ignore_credits = fabric_.scenario().faults.ignore_credits;
+  // Congestion notifications first.
+  if (!cnps_.empty()) {
+    IbExtension& e = ib(cnps_.head);
+    if (ignore_credits || o.credits[e.vl] >= e.credits) {
+      tlm_generic_payload* pkt = cnps_.pop();
+      const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
+      fabric_.schedule(end, EventKind::kTxDone, index_, 1);
+      return;
+    }
+  }
+  if (host_ready_ > now) {
+    wake(host_ready_);
+    return;
+  }
+  const auto& sc = fabric_.scenario();
+  std::vector<Flow>& all = fabric_.flows();
+  uint64_t next = UINT64_MAX;
+  // Ping-pong answers next (the probe's reply is what its application waits for).
+  if (!replies_.empty()) {
+    Reply& r = replies_.front();
+    const uint64_t ready = std::max(r.ready, paced_until(all[r.flow].spec.qp, all[r.flow].spec.sl));
+    if (ready > now) {
+      next = ready;
+    } else {
+      const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(r.left, sc.fabric.mtu));
+      const uint32_t wire = fabric_.wire_bytes(payload);
+      const unsigned vl = sc.fabric.sl_to_vl[all[r.flow].spec.sl];
+      if (ignore_credits || o.credits[vl] >= Fabric::credits_of(wire)) {
+        send_reply(r, vl, payload, wire);
+        return;
+      }
+    }
+  }
+  const size_t n = flows.size();
+  for (size_t k = 0; k < n; ++k) {
+    const size_t idx = (rr_ + k) % n;
+    Flow& f = all[flows[idx]];
+    if (now >= f.stop_cycle) continue;
+    if (f.start_cycle > now) {
+      next = std::min(next, f.start_cycle);
+      continue;
+    }
+    const unsigned vl = sc.fabric.sl_to_vl[f.spec.sl];
+    const size_t nl = f.lanes.size();
+    for (size_t m = 0; m < nl; ++m) {
+      const size_t li = (f.lane_rr + m) % nl;
+      Flow::Lane& lane = f.lanes[li];
+      if (lane.message_left == 0) {
+        // A new message: a ping waits for the previous answer, an offered-rate flow for
+        // its application to create the next message.
+        if (f.spec.pingpong) {
+          if (f.pp_waiting) continue;  // the answer's arrival wakes us
+          if (f.pp_next > now) {
+            next = std::min(next, f.pp_next);
+            continue;
+          }
+        }
+        uint64_t created = now;
+        if (f.rate_cycles_per_byte > 0) {
+          const uint64_t due = static_cast<uint64_t>(std::ceil(f.next_message_cycle));
+          if (due > now) {
+            next = std::min(next, due);
+            continue;
+          }
+          created = due;
+        }
+        new_message(f, lane, created);
+      }
+      // The IRD spaces the packets of what the CCTI throttles (a QP, or an SL with
+      // SL-based control), however many messages or flows share it.
+      const uint64_t paced = paced_until(lane.qp, f.spec.sl);
+      if (paced > now) {
+        next = std::min(next, paced);
+        continue;
+      }
+      const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
+      const uint32_t wire = fabric_.wire_bytes(payload);
+      const uint32_t credits = Fabric::credits_of(wire);
+      if (!ignore_credits && o.credits[vl] < credits) break;  // a credit return wakes us
+      rr_ = (idx + 1) % n;
+      f.lane_rr = static_cast<unsigned>((li + 1) % nl);
+      send_data(f, lane, flows[idx], vl, payload, wire);
+      return;
+    }
+  }
+  if (next != UINT64_MAX) wake(next);
+}
+
+void Hca::new_message(Flow& f, Flow::Lane& lane, uint64_t created) {
+  lane.message_left = f.spec.message_bytes;
+  lane.create_cycle = created;
+  if (f.rate_cycles_per_byte > 0) {
+    f.next_message_cycle += static_cast<double>(f.spec.message_bytes) * f.rate_cycles_per_byte;
+  }
+  if (f.spec.pingpong) f.pp_waiting = true;
+  if (f.dst < 0) {
+    if (f.spec.dst_order == DstOrder::kSequence) {
+      lane.dlid = f.uniform_lids[f.next_dst];
+      f.next_dst = (f.next_dst + 1) % f.uniform_lids.size();
+    } else {
+      std::uniform_real_distribution<double> u01(0, 1);
+      if (!f.hot_lids.empty() && u01(rng_) < f.spec.hot_share) {
+        lane.dlid = f.hot_lids[rng_() % f.hot_lids.size()];
+      } else {
+        lane.dlid = f.uniform_lids[rng_() % f.uniform_lids.size()];
+      }
+    }
+  }
+  switch (f.spec.qp_policy) {
+    case QpPolicy::kPerFlow: lane.qp = f.spec.qp; break;
+    case QpPolicy::kPerDestination: lane.qp = f.spec.qp + lane.dlid; break;
+    case QpPolicy::kPerSl: lane.qp = f.spec.sl; break;
+  }
+}
+
+void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
+  const uint64_t now = fabric_.now();
+  Flow& f = fabric_.flows()[r.flow];
+  tlm_generic_payload* pkt = data_packet(r.dlid, f.spec.sl, vl, f.spec.qp, payload, wire, r.flow);
+  IbExtension& e = ib(pkt);
+  e.create_cycle = r.ready;
+  e.ping_cycle = r.ping_cycle;
+  e.reply = true;
+  r.left -= payload;
+  e.last = r.left == 0;
+  ++fabric_.injected;
+  // The answer is paced by this HCA's CCTI for the flow's QP, like any data it sends.
+  const uint64_t ird = cc_enabled ? ccti->ird(now, e.qp, f.spec.sl) : 0;
+  const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
+  pace(e.qp, f.spec.sl, end + ird);
+  if (e.last) replies_.pop_front();
+  host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
+  fabric_.schedule(end, EventKind::kTxDone, index_, 1);
+}
+
+void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire) {
+  const uint64_t now = fabric_.now();
+  tlm_generic_payload* pkt = data_packet(lane.dlid, f.spec.sl, vl, lane.qp, payload, wire, flow_index);
+  IbExtension& e = ib(pkt);
+  e.psn = f.psn++;
+  e.create_cycle = lane.create_cycle;
+  lane.message_left -= payload;
+  e.last = lane.message_left == 0;
+  ++fabric_.injected;
+  if (f.stats.injected_packets == f.stats.delivered_packets) f.stats.progress_cycle = now;  // none was in flight
+  f.stats.injected_packets++;
+  f.stats.injected_bytes += payload;
+  const uint64_t ird = cc_enabled ? ccti->ird(now, lane.qp, f.spec.sl) : 0;
+  if (NetWaves* w = fabric_.waves) {
+    w->flow_packet(static_cast<int>(flow_index), f.stats.injected_packets);
+    w->flow_ird(static_cast<int>(flow_index), ird);
+    if (cc_enabled) w->flow_ccti(static_cast<int>(flow_index), ccti->ccti(now, lane.qp, f.spec.sl));
+  }
+  const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
+  pace(lane.qp, f.spec.sl, end + ird);
+  host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
+  fabric_.schedule(end, EventKind::kTxDone, index_, 1);
+}
+
+void Hca::on_arrive(tlm_generic_payload* pkt) {
+  accept(fabric_, *this, "HCA", 1, pkt);
+  IbExtension& e = ib(pkt);
+  const uint64_t now = fabric_.now();
+  std::vector<Flow>& all = fabric_.flows();
+  if (e.opcode == Opcode::kData) {
+    if (e.fecn) all[e.flow].stats.fecn_marked++;
+    // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP.
+    if (e.fecn && !e.becn && !e.multicast && cc_enabled) send_cnp(e);
+  } else if (e.becn && cc_enabled) {
+    if (e.flow >= 0) all[e.flow].stats.becn_received++;
+    ccti->becn(now, e.qp, e.sl, e.slid);
+    if (NetWaves* w = fabric_.waves; w && e.flow >= 0) {
+      w->flow_becn(e.flow, all[e.flow].stats.becn_received);
+      w->flow_ccti(e.flow, ccti->core().ccti(ccti->core().flow_index(e.qp, e.sl)));
+    }
+  }
+  sink_.push(pkt);
+  if (!sink_busy_) start_drain();
+}
+
+void Hca::send_cnp(const IbExtension& data) {
+  tlm_generic_payload* cnp = fabric_.pool().alloc();
+  IbExtension& c = ib(cnp);
+  c.slid = fabric_.topology().nodes[index_].lid;
+  c.dlid = data.slid;
+  c.sl = data.sl;
+  c.vl = data.vl;
+  c.becn = true;
+  c.opcode = becn_in_ack ? Opcode::kAck : Opcode::kCnp;
+  c.qp = data.qp;
+  c.payload_bytes = 0;
+  c.wire_bytes = becn_in_ack ? fabric_.scenario().fabric.ack_bytes : fabric_.scenario().fabric.cnp_bytes;
+  c.credits = Fabric::credits_of(c.wire_bytes);
+  c.inject_cycle = fabric_.now();
+  c.flow = data.flow;
+  cnp->set_command(tlm::TLM_WRITE_COMMAND);
+  cnp->set_data_length(0);
+  ++fabric_.injected;
+  ++fabric_.cnps;
+  cnps_.push(cnp);
+  try_send();
+}
+
+void Hca::start_drain() {
+  if (sink_.empty()) return;
+  const uint64_t now = fabric_.now();
+  IbExtension& e = ib(sink_.head);
+  uint64_t begin = now;
+  if (hiccup_period) {
+    const uint64_t phase = begin % hiccup_period;
+    if (phase < hiccup_duration) begin += hiccup_duration - phase;
+  }
+  const uint64_t end = std::max(begin + static_cast<uint64_t>(std::ceil(e.wire_bytes * sink_cycles_per_byte)), e.tail_cycle);
+  sink_busy_ = true;
+  fabric_.schedule(end, EventKind::kSinkDone, index_, 1);
+}
+
+void Hca::sink_done() {
+  sink_busy_ = false;
+  tlm_generic_payload* pkt = sink_.pop();
+  IbExtension& e = ib(pkt);
+  const bool leak = leak_one_credit;
+  leak_one_credit = false;
+  release_credits(fabric_, *this, 1, e.vl, e.credits, leak);
+  fabric_.progress();
+  if (lose_one_packet) {
+    lose_one_packet = false;  // the fault: the packet vanishes without being counted
+  } else {
+    if (e.opcode == Opcode::kData && e.flow >= 0) {
+      Flow& f = fabric_.flows()[e.flow];
+      FlowStats& st = f.stats;
+      const uint64_t now = fabric_.now();
+      st.delivered_bytes += e.payload_bytes;
+      st.delivered_packets++;
+      st.progress_cycle = now;
+      st.interval_bytes += e.payload_bytes;
+      const bool record = fabric_.in_stats_window();
+      if (record) st.packet_latency.add(now - e.create_cycle);
+      if (e.last) {
+        const uint64_t done = now + completion_cycles;
+        if (record) st.message_latency.add(done - e.create_cycle);
+        if (f.spec.pingpong && !e.reply) {
+          // The ping is in: answer it with a message of the same size.
+          Reply r;
+          r.flow = static_cast<unsigned>(e.flow);
+          r.dlid = e.slid;
+          r.left = f.spec.message_bytes;
+          r.ready = done;
+          r.ping_cycle = e.create_cycle;
+          replies_.push_back(r);
+          wake(done);
+        } else if (f.spec.pingpong) {
+          if (record) st.pingpong_rtt.add(done - e.ping_cycle);
+          f.pp_waiting = false;
+          f.pp_next = done + fabric_.cycles(f.spec.pingpong_gap_ps);
+          static_cast<Hca&>(fabric_.node(f.src)).wake(f.pp_next);
+        }
+      }
+    }
+    ++fabric_.delivered;
+    pkt->release();
+  }
+  start_drain();
+}
+
+}  // namespace ibcc::net

@@ -1,0 +1,111 @@
+// HCA: flows with IRD from the CCTI block, CNPs ahead of data, a rate-limited sink.
+// Methods in hca.cpp.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "net/cc_adapters.h"
+#include "net/fabric.h"
+#include "net/link.h"
+
+namespace ibcc::net {
+
+class Hca : public Node {
+ public:
+  Hca(sc_core::sc_module_name name, Fabric& f, unsigned index, uint64_t seed)
+      : Node(name, f, index), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
+    out.resize(2);
+    in.resize(2);
+  }
+
+  std::vector<unsigned> flows;       // indices into Fabric::flows()
+  std::unique_ptr<CctiPort> ccti;
+  double host_cycles_per_byte = 0;   // inject_rate limit
+  double sink_cycles_per_byte = 0;
+  bool cc_enabled = false;
+  bool becn_in_ack = false;
+  uint64_t hiccup_period = 0, hiccup_duration = 0;
+  uint64_t completion_cycles = 0;
+  bool leak_one_credit = false, lose_one_packet = false;
+
+  void handle(const Event& e) override;
+
+  // The CCTI block and one IRD pacing slot per entry it throttles (a QP, or an SL).
+  void attach_ccti(std::unique_ptr<CctiPort> block);
+
+  void wake(uint64_t cycle);
+
+  void try_send();
+
+  uint64_t sink_queue_packets() const { return sink_.count; }
+  uint64_t cnp_queue_packets() const { return cnps_.count; }
+
+ private:
+  // A ping-pong answer being sent back to the ping's source.
+  struct Reply {
+    unsigned flow = 0;
+    uint16_t dlid = 0;
+    uint64_t left = 0;         // bytes still to send
+    uint64_t ready = 0;        // the answer may start (ping drained + completion latency)
+    uint64_t ping_cycle = 0;   // the ping's creation
+  };
+
+  // IRD pacing per CCTI entry (Congestion Control Table index owner: QP or SL).
+  uint64_t paced_until(uint32_t qp, uint32_t sl) const {
+    return ccti ? ird_until_[ccti->core().flow_index(qp, sl)] : 0;
+  }
+  void pace(uint32_t qp, uint32_t sl, uint64_t until) {
+    if (ccti) ird_until_[ccti->core().flow_index(qp, sl)] = until;
+  }
+
+  void new_message(Flow& f, Flow::Lane& lane, uint64_t created);
+
+  // A data packet from this HCA, leaving now (send_data and ping-pong answers).
+  tlm_generic_payload* data_packet(uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload, uint32_t wire,
+                                   unsigned flow) {
+    tlm_generic_payload* pkt = fabric_.pool().alloc();
+    IbExtension& e = ib(pkt);
+    e.slid = fabric_.topology().nodes[index_].lid;
+    e.dlid = dlid;
+    e.sl = static_cast<uint8_t>(sl);
+    e.vl = static_cast<uint8_t>(vl);
+    e.opcode = Opcode::kData;
+    e.qp = qp;
+    e.payload_bytes = payload;
+    e.wire_bytes = wire;
+    e.credits = Fabric::credits_of(wire);
+    e.inject_cycle = fabric_.now();
+    e.flow = static_cast<int32_t>(flow);
+    pkt->set_command(tlm::TLM_WRITE_COMMAND);
+    pkt->set_data_length(payload);
+    return pkt;
+  }
+
+  void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire);
+
+  void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire);
+
+  void on_arrive(tlm_generic_payload* pkt);
+
+  void send_cnp(const IbExtension& data);
+
+  void start_drain();
+
+  void sink_done();
+
+  std::mt19937_64 rng_;
+  PacketFifo cnps_;
+  std::deque<Reply> replies_;
+  std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
+  PacketFifo sink_;
+  bool sink_busy_ = false;
+  uint64_t host_ready_ = 0;
+  uint64_t wake_at_ = UINT64_MAX;
+  size_t rr_ = 0;
+};
+
+}  // namespace ibcc::net

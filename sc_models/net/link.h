@@ -1,0 +1,36 @@
+// Links between ports: the transmit side (serialisation, propagation, credits taken), the
+// receive side (buffer accounting) and credit return. Every Switch and Hca port uses these.
+#pragma once
+
+#include <tlm>
+
+#include <cmath>
+#include <cstdint>
+
+#include "net/packet.h"
+
+namespace ibcc::net {
+
+using tlm::tlm_generic_payload;
+
+class Fabric;
+class Node;
+struct OutPort;
+
+// Cycles to serialise `wire_bytes` on the port's link.
+uint64_t ser_cycles(const OutPort& o, uint32_t wire_bytes);
+
+// Starts sending `pkt` on port `port` of `from` at the current cycle; the head reaches the
+// peer after the propagation delay, the tail `ser` cycles later (or when the tail reaches
+// this node, whichever is later: virtual cut-through cannot send what has not arrived).
+// Returns the cycle the port is free again.
+uint64_t transmit(Fabric& f, Node& from, unsigned port, tlm_generic_payload* pkt, uint64_t tail_in);
+
+// Buffer accounting when a head arrives at input `port` of `at`; throws ModelError on overflow.
+void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt);
+
+// Frees a packet's buffer space and sends the credits back over the link (`leak`: the fault
+// that loses them).
+void release_credits(Fabric& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak);
+
+}  // namespace ibcc::net

@@ -1,0 +1,295 @@
+// The switch's event handling, arbitration and marking.
+#include "net/switch.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "net/net_waves.h"
+
+namespace ibcc::net {
+
+unsigned Switch::number_marker_inputs() {
+  unsigned n = 0;
+  for (unsigned p = 1; p <= nports_; ++p) {
+    if (in[p].upstream >= 0) marker_input_[p] = n++;
+  }
+  return n;
+}
+
+uint64_t Switch::queued_packets() const {
+  uint64_t n = 0;
+  for (const PacketFifo& q : voq_) n += q.count;
+  return n;
+}
+
+void Switch::waits_of(unsigned in_port, unsigned vl, std::vector<unsigned>* outputs, bool* can_move) const {
+  *can_move = false;
+  for (unsigned o = 1; o <= nports_; ++o) {
+    const PacketFifo& q = voq_[voq_index(in_port, vl, o)];
+    if (q.empty()) continue;
+    const OutPort& op = out[o];
+    const uint32_t need = ib(q.head).credits;
+    if (op.peer < 0 || op.credits[vl] + op.returning[vl] >= need || (op.tx_active && op.tx_input == in_port)) {
+      *can_move = true;
+      return;
+    }
+    outputs->push_back(o);
+  }
+}
+
+void Switch::handle(const Event& e) {
+  switch (e.kind) {
+    case EventKind::kArrive: on_arrive(e.port, e.pkt); break;
+    case EventKind::kTailIn: on_tail_in(e.port, e.value, e.pkt); break;
+    case EventKind::kArbitrate:
+      if (out[e.port].arb_at == e.cycle) {
+        out[e.port].arb_at = UINT64_MAX;
+        arbitrate(e.port);
+      }
+      break;
+    case EventKind::kTxDone: on_tx_done(e.port); break;
+    case EventKind::kCredit: on_credit(e.port, e.vl, e.value); break;
+    default: break;
+  }
+}
+
+void Switch::wake(unsigned port, uint64_t cycle) {
+  OutPort& o = out[port];
+  if (cycle < o.arb_at) {
+    o.arb_at = cycle;
+    fabric_.schedule(cycle, EventKind::kArbitrate, index_, port);
+  }
+}
+
+void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
+  accept(fabric_, *this, "switch", port, pkt);
+  IbExtension& e = ib(pkt);
+  const auto& lft = fabric_.topology().lft[index_];
+  const unsigned o = e.dlid < lft.size() ? lft[e.dlid] : 0;
+  if (o == 0 || out[o].peer < 0) {
+    throw ModelError(fmt::format("switch {} has no route for DLID {} (a lossless fabric cannot drop it)", basename(), e.dlid));
+  }
+  e.eligible_cycle = fabric_.now() + latency;
+  e.in_fill = false;
+  PacketFifo& q = voq(port, e.vl, o);
+  if (q.empty()) {
+    ++pending_[o];
+    set_request(o, (port - 1) * nvl_ + e.vl, true);
+  }
+  q.push(pkt);
+  if (markers_[o]) {
+    if (fill_from_head) on_tail_in(o, e.hop, pkt);
+    else fabric_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt);
+  }
+  if (out[o].busy_until <= e.eligible_cycle) wake(o, e.eligible_cycle);
+}
+
+void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
+  IbExtension& e = ib(pkt);
+  if (e.hop != hop) return;  // already sent on
+  e.in_fill = true;
+  uint32_t& fill = fill_[voq_index(e.in_port, e.vl, o)];
+  fill += e.credits;
+  markers_[o]->set_fill(fabric_.now(), marker_input_[e.in_port], e.vl, fill);
+  if (NetWaves* w = fabric_.waves) {
+    w->fill(index_, o, e.in_port, e.vl, fill);
+    w->congestion(index_, o, markers_[o]->core().outputs().cong_state);
+  }
+}
+
+void Switch::arbitrate(unsigned o) {
+  OutPort& op = out[o];
+  const uint64_t now = fabric_.now();
+  if (op.tx_active || op.busy_until > now || pending_[o] == 0) return;
+  std::fill(op.need.begin(), op.need.end(), UINT32_MAX);
+  op.xbar_waiting = false;
+  const unsigned n = nports_ * nvl_;
+  uint64_t next_eligible = UINT64_MAX;
+  const bool ignore_credits = fabric_.scenario().faults.ignore_credits;
+  const bool tables = fabric_.scenario().fabric.vlarb_tables;
+  std::array<int, cc::FecnMarker::kMaxVls> first_ready;
+  first_ready.fill(-1);
+  const uint64_t* req = &requests_[o * words_];
+  uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
+  // Visit the requesting (input, VL) pairs from the round-robin pointer on, wrapping once.
+  // Round robin starts the first that may go; with VLArbitration tables, the first that may
+  // go on each VL is noted and the tables choose the VL.
+  for (unsigned pass = 0; pass < 2; ++pass) {
+    const unsigned from = pass == 0 ? op.rr : 0, to = pass == 0 ? n : op.rr;
+    for (unsigned w = from / 64; w * 64 < to; ++w) {
+      uint64_t bits = req[w];
+      if (w == from / 64) bits &= ~uint64_t{0} << (from % 64);
+      while (bits) {
+        const unsigned idx = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        if (idx >= to) break;
+        if (held & (1u << (idx % nvl_))) continue;
+        if (!may_go(o, idx, ignore_credits, &next_eligible)) {
+          // In order: the first head that lacks credits holds its VL until they are back.
+          if (credit_in_order && op.need[idx % nvl_] != UINT32_MAX) held |= 1u << (idx % nvl_);
+          continue;
+        }
+        if (!tables) {
+          begin(o, idx);
+          return;
+        }
+        if (first_ready[idx % nvl_] < 0) first_ready[idx % nvl_] = static_cast<int>(idx);
+      }
+    }
+  }
+  if (tables) {
+    const int vl = vlarb_pick(op, first_ready);
+    if (vl >= 0) {
+      begin(o, static_cast<unsigned>(first_ready[vl]));
+      return;
+    }
+  }
+  if (next_eligible != UINT64_MAX) wake(o, next_eligible);
+}
+
+void Switch::set_request(unsigned o, unsigned idx, bool on) {
+  uint64_t& w = requests_[o * words_ + idx / 64];
+  if (on) w |= uint64_t{1} << (idx % 64);
+  else w &= ~(uint64_t{1} << (idx % 64));
+}
+
+bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible) {
+  OutPort& op = out[o];
+  const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
+  IbExtension& e = ib(voq(ip, vl, o).head);
+  if (e.eligible_cycle > fabric_.now()) {
+    *next_eligible = std::min(*next_eligible, e.eligible_cycle);
+    return false;
+  }
+  if (!ignore_credits && op.credits[vl] < e.credits) {
+    op.need[vl] = std::min(op.need[vl], e.credits);
+    return false;
+  }
+  const InPort& inp = in[ip];
+  if (inp.xbar_active > 0 && inp.xbar_active + op.rate_bytes_per_cycle > inp.xbar_capacity + 1e-9) {
+    op.xbar_waiting = true;
+    return false;
+  }
+  return true;
+}
+
+void Switch::begin(unsigned o, unsigned idx) {
+  OutPort& op = out[o];
+  const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
+  op.rr = (idx + 1) % (nports_ * nvl_);
+  PacketFifo& q = voq(ip, vl, o);
+  if (fabric_.scenario().fabric.vlarb_tables) vlarb_sent(op, vl, ib(q.head).wire_bytes);
+  start(o, ip, vl, q);
+}
+
+int Switch::vlarb_pick(OutPort& op, const std::array<int, cc::FecnMarker::kMaxVls>& first_ready) {
+  const auto& fp = fabric_.scenario().fabric;
+  auto walk = [&](const std::vector<std::pair<unsigned, unsigned>>& table, unsigned t, bool commit) -> int {
+    const size_t size = table.size();
+    if (size == 0) return -1;
+    auto ready = [&](size_t i) { return table[i].second > 0 && table[i].first < nvl_ && first_ready[table[i].first] >= 0; };
+    const size_t cur = op.vlarb_entry[t] % size;
+    if (ready(cur) && op.vlarb_left[t] > 0) return static_cast<int>(table[cur].first);
+    for (size_t k = 1; k <= size; ++k) {
+      const size_t i = (cur + k) % size;
+      if (!ready(i)) continue;
+      if (commit) {
+        op.vlarb_entry[t] = static_cast<unsigned>(i);
+        op.vlarb_left[t] = static_cast<int64_t>(table[i].second) * 64;
+      }
+      return static_cast<int>(table[i].first);
+    }
+    return -1;
+  };
+  const bool low_ready = walk(fp.vlarb_low, 1, false) >= 0;
+  const bool high_allowed = !low_ready || fp.vlarb_high_limit == 255 || op.high_count == 0 ||
+                            op.high_count < uint64_t{fp.vlarb_high_limit} * 4096u;
+  if (high_allowed) {
+    const int vl = walk(fp.vlarb_high, 0, true);
+    if (vl >= 0) {
+      op.vlarb_from_high = true;
+      return vl;
+    }
+  }
+  op.vlarb_from_high = false;
+  return walk(fp.vlarb_low, 1, true);
+}
+
+void Switch::vlarb_sent(OutPort& op, unsigned vl, uint32_t bytes) {
+  (void)vl;
+  const unsigned t = op.vlarb_from_high ? 0 : 1;
+  op.vlarb_left[t] -= bytes;
+  if (op.vlarb_from_high) op.high_count += bytes;
+  else op.high_count = 0;
+}
+
+void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
+  OutPort& op = out[o];
+  tlm_generic_payload* pkt = q.pop();
+  if (q.empty()) {
+    --pending_[o];
+    set_request(o, (ip - 1) * nvl_ + vl, false);
+  }
+  IbExtension& e = ib(pkt);
+  const uint64_t now = fabric_.now();
+  if (MarkerPort* m = markers_[o].get()) {
+    const bool mark = m->depart(now, vl, e.sl, e.slid, e.dlid, e.credits);
+    if (mark && e.opcode == Opcode::kData) {
+      e.fecn = true;
+      ++op.marked;
+    }
+    if (e.in_fill) {
+      uint32_t& fill = fill_[voq_index(ip, vl, o)];
+      fill -= e.credits;
+      m->set_fill(now, marker_input_[ip], vl, fill);
+    }
+    m->set_credits(now, vl, op.credits[vl] >= e.credits ? op.credits[vl] - e.credits : 0);
+  }
+  op.tx_input = ip;
+  op.tx_vl = vl;
+  op.tx_credits = e.credits;
+  op.tx_rate = op.rate_bytes_per_cycle;
+  op.tx_active = true;
+  in[ip].xbar_active += op.tx_rate;
+  const uint64_t tail_in = e.tail_cycle;
+  const bool marked = e.fecn;
+  const uint64_t end = transmit(fabric_, *this, o, pkt, tail_in);
+  fabric_.schedule(end, EventKind::kTxDone, index_, o);
+  if (NetWaves* w = fabric_.waves) {
+    w->departure(index_, o, marked, end);
+    w->credits(index_, o, vl, op.credits[vl]);
+    if (markers_[o]) {
+      w->fill(index_, o, ip, vl, fill_[voq_index(ip, vl, o)]);
+      w->congestion(index_, o, markers_[o]->core().outputs().cong_state);
+    }
+  }
+}
+
+void Switch::on_tx_done(unsigned o) {
+  OutPort& op = out[o];
+  op.tx_active = false;
+  InPort& inp = in[op.tx_input];
+  inp.xbar_active -= op.tx_rate;
+  if (inp.xbar_active < 1e-9) inp.xbar_active = 0;
+  release_credits(fabric_, *this, op.tx_input, op.tx_vl, op.tx_credits, false);
+  arbitrate(o);
+  // The input's crossbar port is free again: outputs it was holding back may go now.
+  for (unsigned p = 1; p <= nports_; ++p) {
+    if (p != o && out[p].xbar_waiting && !out[p].tx_active && out[p].busy_until <= fabric_.now()) arbitrate(p);
+  }
+}
+
+void Switch::on_credit(unsigned o, unsigned vl, uint32_t credits) {
+  OutPort& op = out[o];
+  op.returning[vl] -= credits;
+  op.credits[vl] += credits;
+  if (markers_[o]) markers_[o]->set_credits(fabric_.now(), vl, op.credits[vl]);
+  if (NetWaves* w = fabric_.waves) w->credits(index_, o, vl, op.credits[vl]);
+  // Only a head that was waiting for credits on this VL can go now (arbitration records
+  // the least any of them needs); other waits have their own wake-ups.
+  if (!op.tx_active && pending_[o] && op.credits[vl] >= op.need[vl]) arbitrate(o);
+}
+
+}  // namespace ibcc::net

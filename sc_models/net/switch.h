@@ -1,0 +1,96 @@
+// Switch: input buffers with VoQs per (output, VL), round-robin output arbitration (or
+// VLArbitration), the FECN marker on every output. Methods in switch.cpp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "net/cc_adapters.h"
+#include "net/fabric.h"
+#include "net/link.h"
+
+namespace ibcc::net {
+
+class Switch : public Node {
+ public:
+  Switch(sc_core::sc_module_name name, Fabric& f, unsigned index, unsigned ports)
+      : Node(name, f, index), nports_(ports), nvl_(f.num_vls()),
+        voq_((ports + 1) * nvl_ * (ports + 1)), fill_(voq_.size(), 0), pending_(ports + 1, 0),
+        words_((ports * nvl_ + 63) / 64), requests_((ports + 1) * words_, 0), markers_(ports + 1),
+        marker_input_(ports + 1, 0) {
+    out.resize(ports + 1);
+    in.resize(ports + 1);
+  }
+
+  void attach_marker(unsigned port, std::unique_ptr<MarkerPort> m) { markers_[port] = std::move(m); }
+  // The marker sees the VoQs of linked input ports only, numbered in port order.
+  unsigned number_marker_inputs();
+  MarkerPort* marker(unsigned port) { return markers_[port].get(); }
+  unsigned ports() const { return nports_; }
+  uint64_t latency = 0;
+  bool fill_from_head = false;
+  bool credit_in_order = false;
+
+  uint64_t queued_packets() const;
+
+  // For the wait-for graph: each non-empty VoQ of input `in_port`, VL `vl` whose head can
+  // not leave now for want of credits, as the output it waits on; `can_move` is set if some
+  // head of that buffer could leave (credits free or on their way back, or its output is
+  // sending from it).
+  void waits_of(unsigned in_port, unsigned vl, std::vector<unsigned>* outputs, bool* can_move) const;
+
+  void handle(const Event& e) override;
+
+ private:
+  size_t voq_index(unsigned in_port, unsigned vl, unsigned out_port) const {
+    return (in_port * nvl_ + vl) * (nports_ + 1) + out_port;
+  }
+  PacketFifo& voq(unsigned in_port, unsigned vl, unsigned out_port) { return voq_[voq_index(in_port, vl, out_port)]; }
+
+  void wake(unsigned port, uint64_t cycle);
+
+  void on_arrive(unsigned port, tlm_generic_payload* pkt);
+
+  // The VoQ fill the FECN marker sees counts the packets that are fully received and still
+  // waiting: a packet that cuts straight through never adds to it (docs/network_model.md).
+  void on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt);
+
+  // Picks the next packet for output `o` (round robin over inputs and VLs, or the
+  // VLArbitration tables) and starts it.
+  void arbitrate(unsigned o);
+
+  void set_request(unsigned o, unsigned idx, bool on);
+
+  // May the head of VoQ (idx -> input, VL) toward `o` go now? Notes what it waits for.
+  bool may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible);
+
+  void begin(unsigned o, unsigned idx);
+
+  // IB VLArbitration: the high-priority table is served while LimitOfHighPriority allows
+  // (in 4 KiB units; 0 = one packet; 255 = no limit) or while no low-priority VL may send;
+  // in each table, an entry lets its VL send `weight` x 64 bytes before the next entry
+  // with a ready VL gets its turn. Returns the VL to serve, or -1.
+  int vlarb_pick(OutPort& op, const std::array<int, cc::FecnMarker::kMaxVls>& first_ready);
+
+  void vlarb_sent(OutPort& op, unsigned vl, uint32_t bytes);
+
+  void start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q);
+
+  void on_tx_done(unsigned o);
+
+  void on_credit(unsigned o, unsigned vl, uint32_t credits);
+
+  unsigned nports_;
+  unsigned nvl_;
+  std::vector<PacketFifo> voq_;
+  std::vector<uint32_t> fill_;     // marker-visible fill per VoQ, credits
+  std::vector<unsigned> pending_;  // non-empty VoQs per output
+  unsigned words_;                 // 64-bit words of one output's request mask
+  std::vector<uint64_t> requests_; // [output][word]: bit (input-1)*VLs+VL set = VoQ non-empty
+  std::vector<std::unique_ptr<MarkerPort>> markers_;
+  std::vector<unsigned> marker_input_;  // [port] -> the marker's input index (linked ports only)
+};
+
+}  // namespace ibcc::net

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Every `Class::method` that docs/architecture.md names exists in the sources: defined out of
+line (`Class::method(`) or declared inside `class Class` / `struct Class` (a line of the
+class body with `method(`), in sc_models/, src/ or tb/.
+
+Usage: check_walk_names.py SOURCE_DIR
+"""
+import os
+import re
+import sys
+
+
+def sources(root):
+    for top in ("sc_models", "src", "tb"):
+        for d, _, files in os.walk(os.path.join(root, top)):
+            for f in files:
+                if f.endswith((".h", ".cpp")):
+                    with open(os.path.join(d, f), encoding="utf-8") as fh:
+                        yield os.path.join(d, f), fh.read()
+
+
+def class_bodies(text, cls):
+    """Texts of the bodies of `class cls` / `struct cls` definitions in text."""
+    for m in re.finditer(r"\b(?:class|struct)\s+" + re.escape(cls) + r"\b[^;{]*\{", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        yield text[m.end():i]
+
+
+def main():
+    root = sys.argv[1]
+    with open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8") as f:
+        doc = f.read()
+    names = sorted(set(re.findall(r"`([A-Z]\w*)::(\w+)`", doc)))
+    if not names:
+        print("docs/architecture.md names no Class::method")
+        return 1
+    texts = dict(sources(root))
+    missing = []
+    for cls, method in names:
+        out_of_line = re.compile(r"\b" + re.escape(cls) + r"::" + re.escape(method) + r"\s*\(")
+        declared = re.compile(r"\b" + re.escape(method) + r"\s*\(")
+        found = [p for p, t in texts.items()
+                 if out_of_line.search(t) or any(declared.search(b) for b in class_bodies(t, cls))]
+        print(f"{cls}::{method}: {os.path.relpath(found[0], root) if found else 'MISSING'}")
+        if not found:
+            missing.append(f"{cls}::{method}")
+    print(f"{len(names) - len(missing)}/{len(names)} names exist: {'ok' if not missing else 'FAIL'}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
