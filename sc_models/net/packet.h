@@ -74,13 +74,23 @@ struct PacketFifo {
   tlm::tlm_generic_payload* tail = nullptr;
   uint32_t count = 0;
   uint32_t credits = 0;
+  // The head's credits and the cycle it may leave (IbExtension::eligible_cycle, which must
+  // be set before the push), kept here so that an arbiter scanning many queues reads them
+  // without touching the packets.
+  uint32_t head_credits = 0;
+  uint64_t head_eligible = 0;
 
   bool empty() const { return head == nullptr; }
   void push(tlm::tlm_generic_payload* p) {
     IbExtension& e = ib(p);
     e.next = nullptr;
-    if (tail) ib(tail).next = p;
-    else head = p;
+    if (tail) {
+      ib(tail).next = p;
+    } else {
+      head = p;
+      head_credits = e.credits;
+      head_eligible = e.eligible_cycle;
+    }
     tail = p;
     ++count;
     credits += e.credits;
@@ -89,7 +99,13 @@ struct PacketFifo {
     tlm::tlm_generic_payload* p = head;
     IbExtension& e = ib(p);
     head = e.next;
-    if (!head) tail = nullptr;
+    if (head) {
+      const IbExtension& h = ib(head);
+      head_credits = h.credits;
+      head_eligible = h.eligible_cycle;
+    } else {
+      tail = nullptr;
+    }
     e.next = nullptr;
     --count;
     credits -= e.credits;

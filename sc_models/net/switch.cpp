@@ -158,13 +158,13 @@ void Switch::set_request(unsigned o, unsigned idx, bool on) {
 bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible) {
   OutPort& op = out[o];
   const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
-  IbExtension& e = ib(voq(ip, vl, o).head);
-  if (e.eligible_cycle > fabric_.now()) {
-    *next_eligible = std::min(*next_eligible, e.eligible_cycle);
+  const PacketFifo& q = voq(ip, vl, o);
+  if (q.head_eligible > fabric_.now()) {
+    *next_eligible = std::min(*next_eligible, q.head_eligible);
     return false;
   }
-  if (!ignore_credits && op.credits[vl] < e.credits) {
-    op.need[vl] = std::min(op.need[vl], e.credits);
+  if (!ignore_credits && op.credits[vl] < q.head_credits) {
+    op.need[vl] = std::min(op.need[vl], q.head_credits);
     return false;
   }
   const InPort& inp = in[ip];

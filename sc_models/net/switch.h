@@ -44,8 +44,9 @@ class Switch : public Node {
   void handle(const Event& e) override;
 
  private:
+  // One output's VoQs lie together (the arbiter scans them), in (input, VL) order.
   size_t voq_index(unsigned in_port, unsigned vl, unsigned out_port) const {
-    return (in_port * nvl_ + vl) * (nports_ + 1) + out_port;
+    return (static_cast<size_t>(out_port) * (nports_ + 1) + in_port) * nvl_ + vl;
   }
   PacketFifo& voq(unsigned in_port, unsigned vl, unsigned out_port) { return voq_[voq_index(in_port, vl, out_port)]; }
 
