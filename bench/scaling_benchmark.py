@@ -59,12 +59,17 @@ def scenario_text(hosts, traffic):
     return yaml.safe_dump(s, sort_keys=False)
 
 
+class RunFailed(Exception):
+    pass
+
+
 def run(ibcc, path, sim_time):
-    with tempfile.TemporaryDirectory() as out:
-        r = subprocess.run([ibcc, "run", path, "--out", out, "--quiet", "--force", "--sim-time", sim_time],
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out")  # new: an older build has no --force
+        r = subprocess.run([ibcc, "run", path, "--out", out, "--quiet", "--sim-time", sim_time],
                            capture_output=True, text=True)
         if r.returncode != 0:
-            raise SystemExit(f"{ibcc} run {path} failed (exit {r.returncode}):\n{r.stderr}")
+            raise RunFailed(f"{ibcc} run {path} failed (exit {r.returncode}): {r.stderr.strip().splitlines()[-1:]}")
         with open(os.path.join(out, "summary.json")) as f:
             return json.load(f)
 
@@ -113,16 +118,26 @@ def main():
                 path = os.path.join(tmp, f"scaling_{h}_{t}.yaml")
                 with open(path, "w") as f:
                     f.write(scenario_text(h, t))
-                r = row(run(ibcc, path, a.sim_time))
+                try:
+                    r = row(run(ibcc, path, a.sim_time))
+                except RunFailed as e:
+                    print(e, file=sys.stderr)
+                    return 1
                 _, switches, ports = FABRICS[h]
                 r.update(hosts=h, switches=switches, traffic=t,
                          kb_per_host=r["peak_mb"] * 1024 / h, kb_per_port=r["peak_mb"] * 1024 / (switches * ports))
                 line = (f"{h:>6} {switches:>8} {t:>8} {r['setup_s']:>9.2f} {r['s_per_sim_ms']:>9.1f} "
                         f"{r['us_per_packet']:>10.2f} {r['peak_mb']:>8.0f} {r['kb_per_host']:>8.1f} {r['kb_per_port']:>8.2f}")
                 if a.old:
-                    o = row(run(a.old, path, a.sim_time))
-                    r["old"] = o
-                    line += f" {o['us_per_packet']:>10.2f} {o['us_per_packet'] / r['us_per_packet']:>8.2f} {o['setup_s']:>9.2f}"
+                    try:
+                        o = row(run(a.old, path, a.sim_time))
+                        r["old"] = o
+                        line += (f" {o['us_per_packet']:>10.2f} {o['us_per_packet'] / r['us_per_packet']:>8.2f}"
+                                 f" {o['setup_s']:>9.2f}")
+                    except RunFailed as e:  # e.g. a generator family the old build lacks
+                        r["old"] = None
+                        line += f" {'n/a':>10} {'':>8} {'':>9}"
+                        print(f"  (old build: {e})", file=sys.stderr)
                 print(line, flush=True)
                 rows.append(r)
     if a.json:

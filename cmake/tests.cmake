@@ -204,3 +204,8 @@ set_tests_properties(fuzz_parsers PROPERTIES LABELS fuzz TIMEOUT 900)
 # network tests and a short co-simulation of each block; any sanitizer report fails.
 add_test(NAME sanitize_unit_network_cosim COMMAND ${CMAKE_SOURCE_DIR}/verif/sanitize.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
 set_tests_properties(sanitize_unit_network_cosim PROPERTIES LABELS sanitize TIMEOUT 2700)
+
+# --- The scaling benchmark runs (its numbers are printed, not checked: timings are noisy) ---
+add_test(NAME bench_scaling_smoke COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/scaling_benchmark.py
+         ${CMAKE_BINARY_DIR} --hosts 128,648 --sim-time 5us)
+set_tests_properties(bench_scaling_smoke PROPERTIES LABELS "workflow" TIMEOUT 300)
