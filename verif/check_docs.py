@@ -12,11 +12,16 @@ Annotations, in an HTML comment right before a block:
                                                   with --sim-time T (a long run, capped)
   <!-- docs-test: expect "REGEX" VALUE TOL -->    every match of REGEX's group 1 in the block's
                                                   output is VALUE ± TOL, and there is one at least
+  <!-- docs-test: csv PATH "COL=V1,V2;COL2=V" COLUMN LO HI -->
+                                                  in the CSV file PATH the block wrote (a sweep.csv),
+                                                  every row whose COL is one of V1, V2 (and COL2 is
+                                                  V) has LO <= COLUMN <= HI, and there is one at least
 Synopsis blocks (placeholders such as SCENARIO or [--option]) are recognised and not run, and
 neither is `gtkwave` (a GUI; the waves tests load the same save files headless).
 
   check_docs.py SOURCE_DIR [BLOCK_FILTER]
 """
+import csv
 import os
 import re
 import shlex
@@ -82,6 +87,26 @@ def cap(cmd, sim_time):
     return f"{cmd} --sim-time {sim_time}"
 
 
+def check_csv(path, conds, column, lo, hi):
+    """None if every row of the CSV matching all conds has lo <= column <= hi (and one does);
+    else what is wrong."""
+    if not path.is_file():
+        return f"{path.name} was not written"
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    for k, _ in conds + [(column, None)]:
+        if rows and k not in rows[0]:
+            return f"{path.name} has no column {k} (columns: {', '.join(rows[0])})"
+    picked = [r for r in rows if all(r[k] in values for k, values in conds)]
+    if not picked:
+        return "no row matches"
+    bad = [r for r in picked if r[column] == "" or not lo <= float(r[column]) <= hi]
+    if bad:
+        return f"{len(bad)} of {len(picked)} rows outside, e.g. " + ", ".join(
+            "{" + ", ".join(f"{k}={r[k]}" for k, _ in conds) + f", {column}={r[column] or 'n/a'}" + "}" for r in bad[:3])
+    return None
+
+
 def main():
     src = Path(sys.argv[1]).resolve()
     only = sys.argv[2] if len(sys.argv) > 2 else None
@@ -107,8 +132,17 @@ def main():
                 skipped += 1
                 continue
             sim_time = next((n.split()[1] for n in notes if n.startswith("sim-time")), None)
-            expects = []
+            expects, csv_checks = [], []
             for n in notes:
+                c = re.match(r'csv\s+(\S+)\s+"(.*)"\s+(\S+)\s+(\S+)\s+(\S+)$', n)
+                if n.startswith("csv"):
+                    if not c:
+                        failures.append(f"{where}: malformed annotation '{n}'")
+                        continue
+                    conds = [tuple(part.split("=", 1)) for part in c.group(2).split(";") if part]
+                    csv_checks.append((c.group(1), [(k, v.split(",")) for k, v in conds], c.group(3),
+                                       float(c.group(4)), float(c.group(5))))
+                    continue
                 m = re.match(r'expect\s+"(.*)"\s+(\S+)\s+(\S+)$', n)
                 if n.startswith("expect") and not m:
                     failures.append(f"{where}: malformed annotation '{n}'")
@@ -133,9 +167,16 @@ def main():
                     failures.append(f"{where}: the text states {rx.pattern} = {value} ± {tol}; output has "
                                     f"{found[:10] if found else 'no match'}")
                     ok = False
+            for path, conds, column, lo, hi in csv_checks if ok else []:
+                problem = check_csv(scratch / path, conds, column, lo, hi)
+                if problem:
+                    failures.append(f"{where}: the text states {column} in [{lo}, {hi}] where "
+                                    f"{' and '.join(k + ' in ' + ','.join(v) for k, v in conds)}: {problem}")
+                    ok = False
             ran += 1
+            checked = len(expects) + len(csv_checks)
             print(f"{'ok  ' if ok else 'FAIL'} {where} ({len(cmds)} commands, {time.time() - t0:.0f} s"
-                  f"{', sim-time ' + sim_time if sim_time else ''}{f', {len(expects)} numbers checked' if expects else ''})")
+                  f"{', sim-time ' + sim_time if sim_time else ''}{f', {checked} numbers checked' if checked else ''})")
     for f in failures:
         print(f"FAIL: {f}")
     print(f"RESULT: {'FAIL' if failures else 'PASS'} ({ran} blocks run, {skipped} skipped, {len(failures)} failures)")
