@@ -20,11 +20,6 @@ constexpr unsigned kInf = std::numeric_limits<unsigned>::max();
   throw ScenarioError(fmt::format("{}: {}", s.file, what));
 }
 
-// Among equal candidates, spread destinations by LID (d-mod-k on a fat tree).
-uint16_t pick(const std::vector<uint16_t>& candidates, uint16_t dlid) {
-  return candidates.empty() ? 0 : candidates[dlid % candidates.size()];
-}
-
 // Ports of switch `sw` toward switch neighbours, as (port, neighbour).
 const std::vector<std::pair<unsigned, unsigned>>& switch_neighbours(const Topology& t, unsigned sw) {
   return t.switch_links[sw];
@@ -79,7 +74,7 @@ void route_shortest(Topology& t, unsigned leaf, const LeafHcas& hcas) {
     }
     for (const auto& [hca, port] : hcas) {
       const uint16_t dlid = t.nodes[hca].lid;
-      t.lft[sw][dlid] = pick(cand, dlid);
+      t.lft[sw][dlid] = pick_spread(cand, dlid, 1);
     }
   }
 }
@@ -106,11 +101,10 @@ UpDown make_updown(const Topology& t, const std::vector<unsigned>& rank) {
   ud.spread.assign(t.num_switches, 1);
   for (auto it = ud.order.rbegin(); it != ud.order.rend(); ++it) {
     const unsigned s = *it;
+    unsigned ups = 0;
+    for (const auto& [p, u] : switch_neighbours(t, s)) ups += ud.up(s, u);
     for (const auto& [p, u] : switch_neighbours(t, s)) {
-      if (!ud.up(s, u)) continue;
-      unsigned ups = 0;
-      for (const auto& [q, w] : switch_neighbours(t, s)) ups += ud.up(s, w);
-      ud.spread[u] = std::max(ud.spread[u], ud.spread[s] * ups);
+      if (ud.up(s, u)) ud.spread[u] = std::max(ud.spread[u], ud.spread[s] * ups);
     }
   }
   return ud;

@@ -92,17 +92,21 @@ struct FatTreeBuilder {
     s->switches.push_back({name, ports, 0, {}, 0});
     return name;
   }
+  // `count` new hosts on ports 1..count of an edge switch.
+  void add_hosts(const std::string& edge, unsigned count) {
+    for (unsigned i = 0; i < count; ++i) {
+      const std::string hn = fmt::format("H{}", ++next_host);
+      s->hcas.push_back({hn, 0, 0});
+      add_link(s, link, hn, 1, edge, i + 1);
+    }
+  }
   // The up-ports of a new sub-tree of depth d, in order: h^d of them.
   std::vector<std::pair<std::string, unsigned>> subtree(unsigned d) {
     std::vector<std::pair<std::string, unsigned>> ups;
     std::vector<std::string> tops;
     if (d == 1) {
       tops.push_back(new_switch(0, 2 * h));
-      for (unsigned i = 0; i < h; ++i) {
-        const std::string hn = fmt::format("H{}", ++next_host);
-        s->hcas.push_back({hn, 0, 0});
-        add_link(s, link, hn, 1, tops[0], i + 1);
-      }
+      add_hosts(tops[0], h);
     } else {
       unsigned width = 1;
       for (unsigned i = 1; i < d; ++i) width *= h;
@@ -130,11 +134,7 @@ void generate_fattree(const FatTreeParams& p, const LinkSpec& link, Scenario* s)
   std::vector<std::string> tops;
   if (p.levels == 1) {
     tops.push_back(b.new_switch(0, p.radix));
-    for (unsigned i = 0; i < p.radix; ++i) {
-      const std::string hn = fmt::format("H{}", ++b.next_host);
-      s->hcas.push_back({hn, 0, 0});
-      add_link(s, link, hn, 1, tops[0], i + 1);
-    }
+    b.add_hosts(tops[0], p.radix);
   } else {
     unsigned width = 1;
     for (unsigned i = 1; i < p.levels; ++i) width *= b.h;
