@@ -41,6 +41,7 @@ void Fabric::build() {
       sw->latency = cycles(s_.fabric.switch_latency_ps);
       sw->fill_from_head = s_.fabric.fill_from_head;
       sw->credit_in_order = s_.fabric.credit_in_order;
+      sw->oldest_first = s_.fabric.oldest_first;
       nodes_.push_back(std::move(sw));
     } else {
       nodes_.push_back(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed));

@@ -152,6 +152,9 @@ struct FabricParams {
   // VL: "first_fit" lets a later head that fits (a small packet) go first; "in_order" holds
   // the VL for that head until its credits are back (a small packet waits its turn).
   bool credit_in_order = false;
+  // Among the inputs with a packet for an output (on the VL chosen): round robin, or the
+  // head that arrived first ("oldest_first", an output-queued switch's service order).
+  bool oldest_first = false;
   bool vlarb_tables = false;              // IB VLArbitration high/low tables (else round robin)
   std::vector<std::pair<unsigned, unsigned>> vlarb_high, vlarb_low;  // (vl, weight)
   unsigned vlarb_high_limit = 0;

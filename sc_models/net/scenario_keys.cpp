@@ -128,6 +128,11 @@ std::vector<KeyDecl> build_table() {
           .doc("when the head the round-robin pointer reaches lacks credits on its VL: `first_fit` lets a later head "
                "that fits (a small packet) go first; `in_order` holds the VL until that head's credits are back (a "
                "small packet waits its turn, as in the seed hardware's ping-pong under congestion)"),
+      Enum("fabric.switch.input_arbitration", "round_robin|oldest_first").def("round_robin")
+          .doc("which waiting packet an output serves next among its inputs (within the VL that VL arbitration "
+               "chose): `round_robin` over (input, VL) pairs, or `oldest_first`, the head that arrived first (the "
+               "service order of an output-queued switch, so a lightly loaded input's packets wait in line like "
+               "everyone's)"),
       Map("fabric.packet_bytes").doc("bytes on the wire besides the payload"),
       Bytes("fabric.packet_bytes.data_header", 8, 512).def("26")
           .doc("bytes a data packet carries besides its payload (LRH 8 + BTH 12 + ICRC 4 + VCRC 2)"),

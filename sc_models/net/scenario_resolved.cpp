@@ -42,6 +42,7 @@ std::string resolved_scenario_yaml(const std::string& text, const std::string& n
   sw["crossbar_speedup"] = f.crossbar_speedup;
   sw["fill_count"] = f.fill_from_head ? "head" : "tail";
   sw["credit_order"] = f.credit_in_order ? "in_order" : "first_fit";
+  sw["input_arbitration"] = f.oldest_first ? "oldest_first" : "round_robin";
   if (f.vlarb_tables) {
     YAML::Node a(YAML::NodeType::Map);
     auto table = [&](const std::vector<std::pair<unsigned, unsigned>>& t) {

@@ -94,6 +94,9 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
     if (sw["credit_order"]) {
       f.credit_in_order = rd.choice(sw["credit_order"], "fabric.switch.credit_order") == "in_order";
     }
+    if (sw["input_arbitration"]) {
+      f.oldest_first = rd.choice(sw["input_arbitration"], "fabric.switch.input_arbitration") == "oldest_first";
+    }
     if (sw["fill_count"]) {
       f.fill_from_head = rd.choice(sw["fill_count"], "fabric.switch.fill_count") == "head";
     }

@@ -113,6 +113,7 @@ void Switch::arbitrate(unsigned o) {
   first_ready.fill(-1);
   const uint64_t* req = &requests_[o * words_];
   uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
+  HeadAges age;       // oldest_first: the oldest heads per VL
   // Visit the requesting (input, VL) pairs from the round-robin pointer on, wrapping once.
   // Round robin starts the first that may go; with VLArbitration tables, the first that may
   // go on each VL is noted and the tables choose the VL.
@@ -125,18 +126,36 @@ void Switch::arbitrate(unsigned o) {
         const unsigned idx = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
         bits &= bits - 1;
         if (idx >= to) break;
-        if (held & (1u << (idx % nvl_))) continue;
+        const unsigned vl = idx % nvl_;
+        if (oldest_first) {
+          oldest_head(o, idx, ignore_credits, &next_eligible, &age);
+          continue;
+        }
+        if (held & (1u << vl)) continue;
         if (!may_go(o, idx, ignore_credits, &next_eligible)) {
           // In order: the first head that lacks credits holds its VL until they are back.
-          if (credit_in_order && op.need[idx % nvl_] != UINT32_MAX) held |= 1u << (idx % nvl_);
+          if (credit_in_order && op.need[vl] != UINT32_MAX) held |= 1u << vl;
           continue;
         }
         if (!tables) {
           begin(o, idx);
           return;
         }
-        if (first_ready[idx % nvl_] < 0) first_ready[idx % nvl_] = static_cast<int>(idx);
+        if (first_ready[vl] < 0) first_ready[vl] = static_cast<int>(idx);
       }
+    }
+  }
+  if (oldest_first) {
+    int best = -1;
+    for (unsigned vl = 0; vl < nvl_; ++vl) {
+      // In order: a VL whose oldest head lacks credits waits for them.
+      if (age.ready[vl] < 0 || (credit_in_order && age.short_t[vl] < age.ready_t[vl])) continue;
+      first_ready[vl] = age.ready[vl];
+      if (best < 0 || age.ready_t[vl] < age.ready_t[best]) best = static_cast<int>(vl);
+    }
+    if (!tables && best >= 0) {
+      begin(o, static_cast<unsigned>(first_ready[best]));
+      return;
     }
   }
   if (tables) {
@@ -147,6 +166,21 @@ void Switch::arbitrate(unsigned o) {
     }
   }
   if (next_eligible != UINT64_MAX) wake(o, next_eligible);
+}
+
+void Switch::oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible, HeadAges* age) {
+  const unsigned vl = idx % nvl_;
+  const PacketFifo& q = voq(idx / nvl_ + 1, vl, o);
+  const uint64_t t = q.head_eligible;
+  if (t >= age->ready_t[vl] && t >= age->short_t[vl]) return;  // an older head is known
+  if (may_go(o, idx, ignore_credits, next_eligible)) {
+    if (t < age->ready_t[vl]) {
+      age->ready_t[vl] = t;
+      age->ready[vl] = static_cast<int>(idx);
+    }
+  } else if (t <= fabric_.now() && !ignore_credits && out[o].credits[vl] < q.head_credits) {
+    age->short_t[vl] = std::min(age->short_t[vl], t);
+  }
 }
 
 void Switch::set_request(unsigned o, unsigned idx, bool on) {

@@ -1,5 +1,6 @@
-// Switch: input buffers with VoQs per (output, VL), round-robin output arbitration (or
-// VLArbitration), the FECN marker on every output. Methods in switch.cpp.
+// Switch: input buffers with VoQs per (output, VL), output arbitration round robin or
+// oldest first over the inputs (and VLArbitration between VLs), the FECN marker on every
+// output. Methods in switch.cpp.
 #pragma once
 
 #include <array>
@@ -32,6 +33,7 @@ class Switch : public Node {
   uint64_t latency = 0;
   bool fill_from_head = false;
   bool credit_in_order = false;
+  bool oldest_first = false;
 
   uint64_t queued_packets() const;
 
@@ -58,11 +60,24 @@ class Switch : public Node {
   // waiting: a packet that cuts straight through never adds to it (docs/network_model.md).
   void on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt);
 
-  // Picks the next packet for output `o` (round robin over inputs and VLs, or the
-  // VLArbitration tables) and starts it.
+  // Picks the next packet for output `o` (round robin over inputs and VLs, or the oldest
+  // head; VLArbitration tables between VLs) and starts it.
   void arbitrate(unsigned o);
 
   void set_request(unsigned o, unsigned idx, bool on);
+
+  // oldest_first: per VL, the oldest head that may go and the oldest that lacks credits
+  // (head_eligible = arrival + switch latency orders heads by age).
+  struct HeadAges {
+    std::array<int, cc::FecnMarker::kMaxVls> ready;
+    std::array<uint64_t, cc::FecnMarker::kMaxVls> ready_t, short_t;
+    HeadAges() {
+      ready.fill(-1);
+      ready_t.fill(UINT64_MAX);
+      short_t.fill(UINT64_MAX);
+    }
+  };
+  void oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible, HeadAges* age);
 
   // May the head of VoQ (idx -> input, VL) toward `o` go now? Notes what it waits for.
   bool may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible);

@@ -74,6 +74,38 @@ TEST(Fabric, VlArbitrationHighLimitZeroAlternates) {
   EXPECT_NEAR(r[1] / r[0], 1.0, 0.05);
 }
 
+// F1 saturates H1's link into S1; F2 offers 2 Gb/s from H2 to the same output (S1/4), so
+// F1 keeps S1's 16 KiB input buffer full. Round robin serves F2's packet after at most
+// one of F1's; oldest first makes it wait behind every F1 packet that arrived before it,
+// about a full buffer's drain time at QDR (16 KiB / 4 GB/s = 4.1 us), as in an
+// output-queued switch. F2 gets its offered rate either way. Returns F2's mean latency
+// in us and its Gb/s; one fabric per test (SystemC elaborates once per process).
+std::pair<double, double> light_flow(const std::string& arbitration) {
+  const Scenario s = load_scenario_text(
+      base_text(), "base.yaml",
+      {{"cc.enabled", "false"},
+       {"sim.time", "1ms"},
+       {"fabric.switch", "{buffer_per_vl: 16KiB, input_arbitration: " + arbitration + "}"},
+       {"traffic.flows", "[{name: F1, src: H1, dst: H3}, {name: F2, src: H2, dst: H3, rate: 2Gb/s, message: 2KiB}]"}});
+  Fabric f("fabric", s);
+  f.run();
+  const auto& f2 = f.flows()[1].stats;
+  return {f2.packet_latency.mean() * 1e6 / s.fabric.core_clock_hz, f2.delivered_bytes * 8 / 1e-3 / 1e9};
+}
+constexpr double kBufferDrainUs = 16384 / 4e9 * 1e6;
+
+TEST(Fabric, RoundRobinLetsALightInputPass) {
+  const auto [latency_us, gbps] = light_flow("round_robin");
+  EXPECT_NEAR(gbps, 2.0, 0.1);
+  EXPECT_LT(latency_us, 0.5 * kBufferDrainUs);
+}
+
+TEST(Fabric, OldestFirstMakesALightInputWaitInLine) {
+  const auto [latency_us, gbps] = light_flow("oldest_first");
+  EXPECT_NEAR(gbps, 2.0, 0.1);
+  EXPECT_GT(latency_us, 0.8 * kBufferDrainUs);
+}
+
 TEST(Fabric, BecnInAcks) {
   const Scenario s = load_scenario_text(base_text(), "base.yaml",
                                         {{"sim.time", "3ms"}, {"fabric.hca", "{sink_rate: 10Gb/s}"}, {"cc.ca.becn", "ack"}});

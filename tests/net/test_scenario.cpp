@@ -135,6 +135,7 @@ TEST(ResolvedScenario, ShippedScenariosRoundTrip) {
     EXPECT_EQ(back.fabric.switch_buffer_per_vl, s.fabric.switch_buffer_per_vl);
     EXPECT_EQ(back.fabric.hca_sink_bps, s.fabric.hca_sink_bps);
     EXPECT_EQ(back.fabric.credit_in_order, s.fabric.credit_in_order);
+    EXPECT_EQ(back.fabric.oldest_first, s.fabric.oldest_first);
     EXPECT_EQ(back.sim.sim_time_ps, s.sim.sim_time_ps);
     ASSERT_EQ(back.flows.size(), s.flows.size());
     for (size_t i = 0; i < s.flows.size(); ++i) {
