@@ -58,6 +58,7 @@ void Fabric::build() {
       ip.capacity = static_cast<uint32_t>(buf / 64);
       ip.used.assign(nvl, 0);
       ip.peak.assign(nvl, 0);
+      ip.moved.assign(nvl, 0);
       OutPort& op = node.out[p];
       op.credits.assign(nvl, 0);
       op.need.assign(nvl, UINT32_MAX);
@@ -308,7 +309,10 @@ void Fabric::log_tick() {
   if (pool_.live() > 0 && now_ - last_progress_ > deadlock_cycles_) {
     throw ModelError(deadlock_report());
   }
-  // A partial deadlock: some flows stuck while others keep the fabric busy.
+  // A partial deadlock: some flows stuck while others keep the fabric busy. Found from the
+  // buffers (one blocked for the deadlock timeout and part of a wait-for cycle) or from
+  // the flows (one with packets in flight that delivered nothing for the stall timeout).
+  blocked_buffer_check();
   if (now_ - last_stall_check_ >= stall_cycles_ / 4) {
     last_stall_check_ = now_;
     const std::vector<unsigned> stuck = stalled_flows(stall_cycles_);

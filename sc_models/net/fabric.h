@@ -98,6 +98,9 @@ struct InPort {
   uint32_t capacity = 0;
   std::vector<uint32_t> used;   // per VL
   std::vector<uint32_t> peak;   // per VL
+  // Per VL: the last cycle a packet left this buffer, or it went from empty to non-empty
+  // (how long a non-empty buffer has been blocked: Fabric::blocked_buffer_check).
+  std::vector<uint64_t> moved;
   int upstream = -1;
   unsigned upstream_port = 0;
   double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
@@ -249,11 +252,13 @@ class Fabric : public sc_core::sc_module {
   };
   // A cycle of switch input buffers none of which can ever send again: each head packet waits
   // for credits that only the next buffer of the cycle could free, and that buffer is stuck
-  // too. Empty if there is none. Not cheap: called only once flows have stalled.
+  // too. Empty if there is none. Not cheap: called only once a buffer has been blocked for
+  // the deadlock timeout or flows have stalled.
   std::vector<BufferId> deadlock_cycle() const;
   // Flows that delivered nothing for `cycles` while they had packets in flight.
   std::vector<unsigned> stalled_flows(uint64_t cycles) const;
   std::string stall_report(const std::vector<unsigned>& stuck) const;
+  std::string cycle_report(const std::vector<BufferId>& cycle) const;
 
   static constexpr uint32_t kHeaderBytes = 26;  // default data header: LRH 8 + BTH 12 + ICRC 4 + VCRC 2
 
@@ -270,6 +275,11 @@ class Fabric : public sc_core::sc_module {
   uint64_t deadlock_cycles_;
   uint64_t stall_cycles_;  // a flow with packets in flight delivering nothing for this long: stalled
   uint64_t last_stall_check_ = 0;
+  uint64_t last_blocked_check_ = 0;
+  // Throws ModelError naming the cycle when a switch input buffer has held packets without
+  // sending any for the deadlock timeout and the wait-for graph of the stuck buffers has a
+  // cycle (checked every quarter of the timeout, at the log ticks).
+  void blocked_buffer_check();
   uint64_t now_ = 0;
   uint64_t seq_ = 0;
   uint64_t stats_from_ = 0, stats_to_ = UINT64_MAX;

@@ -106,6 +106,42 @@ std::vector<Fabric::BufferId> Fabric::deadlock_cycle() const {
   }
 }
 
+void Fabric::blocked_buffer_check() {
+  if (now_ - last_blocked_check_ < deadlock_cycles_ / 4) return;
+  last_blocked_check_ = now_;
+  uint64_t longest = 0;
+  const Node* at = nullptr;
+  unsigned at_port = 0, at_vl = 0;
+  for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    const Node& sw = *nodes_[n];
+    for (unsigned p = 1; p < sw.in.size(); ++p) {
+      const InPort& ip = sw.in[p];
+      for (unsigned v = 0; v < ip.used.size(); ++v) {
+        if (ip.used[v] == 0 || now_ - ip.moved[v] <= longest) continue;
+        longest = now_ - ip.moved[v];
+        at = &sw;
+        at_port = p;
+        at_vl = v;
+      }
+    }
+  }
+  if (longest <= deadlock_cycles_) return;
+  const auto cycle = deadlock_cycle();
+  if (cycle.empty()) return;  // blocked behind something that will move: congestion, not deadlock
+  throw ModelError(fmt::format("blocked: {} port {} VL{} has sent nothing for {} us at {} us\n", at->basename(), at_port,
+                               at_vl, static_cast<double>(ps(longest)) / 1e6, static_cast<double>(ps(now_)) / 1e6) +
+                   cycle_report(cycle));
+}
+
+std::string Fabric::cycle_report(const std::vector<BufferId>& cycle) const {
+  std::string out = "partial deadlock: a cycle of switch input buffers that can never send (each waits for credits of the next):";
+  for (const BufferId& b : cycle) {
+    out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", nodes_[b.node]->basename(), b.port, b.vl,
+                       nodes_[b.node]->in[b.port].used[b.vl], nodes_[b.node]->in[b.port].capacity);
+  }
+  return out;
+}
+
 std::string Fabric::stall_report(const std::vector<unsigned>& stuck) const {
   std::string names;
   for (size_t i = 0; i < stuck.size() && i < 12; ++i) names += (i ? ", " : "") + flows_[stuck[i]].spec.name;
@@ -116,12 +152,7 @@ std::string Fabric::stall_report(const std::vector<unsigned>& stuck) const {
   if (cycle.empty()) {
     return out + "; no cycle of stuck buffers found (starved rather than deadlocked: check VL arbitration and credits)";
   }
-  out += "\npartial deadlock: a cycle of switch input buffers that can never send (each waits for credits of the next):";
-  for (const BufferId& b : cycle) {
-    out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", nodes_[b.node]->basename(), b.port, b.vl,
-                       nodes_[b.node]->in[b.port].used[b.vl], nodes_[b.node]->in[b.port].capacity);
-  }
-  return out;
+  return out + "\n" + cycle_report(cycle);
 }
 
 std::string Fabric::deadlock_report() const {

@@ -53,6 +53,7 @@ void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_generic_pa
   OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
   up.on_wire[e.vl] -= e.credits;
   --f.on_wire;
+  if (in.used[e.vl] == 0) in.moved[e.vl] = f.now();
   in.used[e.vl] += e.credits;
   in.peak[e.vl] = std::max(in.peak[e.vl], in.used[e.vl]);
   if (in.used[e.vl] > in.capacity) {
@@ -66,6 +67,7 @@ void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_generic_pa
 void release_credits(Fabric& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak) {
   InPort& in = at.in[port];
   in.used[vl] -= credits;
+  in.moved[vl] = f.now();
   OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
   up.returning[vl] += credits;
   f.schedule(f.now() + up.prop_cycles, EventKind::kCredit, static_cast<uint32_t>(in.upstream), in.upstream_port, vl,

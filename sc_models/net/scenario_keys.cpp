@@ -89,7 +89,9 @@ std::vector<KeyDecl> build_table() {
       Time("sim.log_interval").def("1ms").doc("statistics interval (flows.csv, ports.csv, ccti.csv)"),
       Uint("sim.seed", 0, UINT64_MAX).def("1").doc("seed of all random choices"),
       Time("sim.deadlock_timeout").def("0s").def_doc("0s: 1ms (+ `fabric.hca.sink_hiccup.duration`)")
-          .doc("no packet moved for this long while some wait: deadlock, exit 1"),
+          .doc("no packet moved for this long while some wait: deadlock, exit 1; a switch input buffer that sent "
+               "nothing for this long while holding packets, in a wait-for cycle of such buffers: partial deadlock, "
+               "exit 1 naming the cycle (checked every quarter of this time at the log ticks)"),
       Time("sim.stall_timeout").def("0s").def_doc("0s: 10 × `sim.deadlock_timeout`")
           .doc("a flow with packets in flight delivered nothing for this long: the run fails (exit 1) naming the "
                "stalled flows and, for a partial deadlock, the cycle of switch input buffers that can never send "
