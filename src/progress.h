@@ -59,4 +59,28 @@ class ProgressBar {
   Clock::time_point last_;
 };
 
+// Set-up stages of a big input, one line each on stderr ("ibcc run: set-up: building the
+// fabric ... (12.3 s)"), so that a set-up of minutes is never silent, on a terminal or in a
+// log. Shown for an input of at least 1 MB from the first stage, otherwise for the stages
+// reached after the first second; never with --quiet.
+class SetupLog {
+ public:
+  SetupLog(const char* command, bool quiet, size_t input_bytes)
+      : command_(command), quiet_(quiet), big_(input_bytes >= (1u << 20)), start_(std::chrono::steady_clock::now()) {}
+
+  void stage(const std::string& what) {
+    const double s = seconds();
+    if (quiet_ || (!big_ && s < 1.0)) return;
+    std::fprintf(stderr, "%s: set-up: %s (%.1f s)\n", command_, what.c_str(), s);
+    std::fflush(stderr);
+  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  const char* command_;
+  bool quiet_;
+  bool big_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 }  // namespace ibcc

@@ -19,6 +19,7 @@
 #include "net/metrics.h"
 #include "net/net_waves.h"
 #include "net/units.h"
+#include "progress.h"
 
 namespace ibcc::net {
 namespace {
@@ -358,8 +359,9 @@ std::vector<Override> overrides_of(const RunOptions& opt, std::vector<std::strin
 std::string describe_scenario(const RunOptions& opt) {
   const std::vector<Override> ov = overrides_of(opt, nullptr);
   const std::string text = read_text_file(opt.scenario, "scenario file");
-  const Scenario s = load_scenario_text(text, opt.scenario, ov);
-  std::string out = resolved_scenario_yaml(text, opt.scenario, ov, s);
+  ScenarioDocument doc(text, opt.scenario);
+  const Scenario s = doc.load(ov);
+  std::string out = doc.resolved_yaml(ov, s);
   for (const auto& n : s.notes) out += "# note: " + n + "\n";
   return out;
 }
@@ -383,7 +385,11 @@ int run_scenario(const RunOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   try {
     const std::string text = read_text_file(opt.scenario, "scenario file");
-    s = std::make_unique<Scenario>(load_scenario_text(text, opt.scenario, ov));
+    SetupLog setup("ibcc run", opt.quiet, text.size());
+    setup.stage(fmt::format("parsing {} ({:.1f} MB)", opt.scenario, text.size() / 1e6));
+    auto doc = std::make_unique<ScenarioDocument>(text, opt.scenario);
+    setup.stage("reading the scenario");
+    s = std::make_unique<Scenario>(doc->load(ov));
     // Provenance first: what this run is made of is in --out before it starts.
     prov.inputs.push_back({{"role", "scenario"}, {"path", opt.scenario}, {"sha256", sha256_hex(text)}});
     if (!opt.opensm_conf.empty()) {
@@ -392,11 +398,16 @@ int run_scenario(const RunOptions& opt) {
     for (const auto& o : ov) {
       prov.overrides.push_back({{"key", o.key}, {"value", o.value}, {"from", o.origin.empty() ? "--set" : o.origin}});
     }
-    const std::string resolved = resolved_scenario_yaml(text, opt.scenario, ov, *s);
+    setup.stage("resolving it (resolved.yaml)");
+    const std::string resolved = doc->resolved_yaml(ov, *s);
+    doc.reset();  // the parsed tree is large for a big scenario (about 5 KB per flow)
     RunDir::check(opt);
     // The fabric is built (and its wiring and routes checked) before --out is touched, so bad
     // input leaves nothing behind.
+    setup.stage(fmt::format("building the fabric: {} switches, {} HCAs, {} flows; routing and route checks",
+                            s->switches.size(), s->hcas.size(), s->flows.size()));
     fabric = std::make_unique<Fabric>("fabric", *s);
+    setup.stage("fabric built; opening --out");
     dir = std::make_unique<RunDir>(opt);
     write_file_atomic(dir->path("resolved.yaml"), resolved);
     dir->open_streams();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -507,10 +508,18 @@ const KeyDecl* find_key(const std::string& path) {
 }
 
 std::vector<std::string> child_keys(const std::string& map_path) {
-  std::vector<std::string> out;
+  // Asked once per map read (a million times for a million flows): remembered per path.
+  static std::mutex lock;
+  static std::map<std::string, std::vector<std::string>> known;
   const std::string p = strip_indices(map_path);
-  for (const KeyDecl* d : children(p)) out.push_back(leaf_of(d->path));
-  return out;
+  std::lock_guard<std::mutex> guard(lock);
+  auto it = known.find(p);
+  if (it == known.end()) {
+    std::vector<std::string> out;
+    for (const KeyDecl* d : children(p)) out.push_back(leaf_of(d->path));
+    it = known.emplace(p, std::move(out)).first;
+  }
+  return it->second;
 }
 
 std::string keys_markdown() {

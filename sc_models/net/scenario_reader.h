@@ -253,6 +253,10 @@ void reject_duplicate_flow_names(const Scenario& s);          // scenario_traffi
 void read_cc(LoaderState& st, const YAML::Node& n);           // scenario_cc.cpp
 // One YAML document, no key twice in a map (scenario_yaml.cpp).
 YAML::Node parse_document(const std::string& text, const std::string& name_for_errors);
+// The resolved scenario from a parsed document (which it changes: applies the overrides, writes
+// the resolved sections).
+std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors, const std::vector<Override>& overrides,
+                             const Scenario& s);
 // `--set KEY=VALUE` applied to the document (scenario_yaml.cpp).
 YAML::Node apply_override(YAML::Node root, const Override& o);
 

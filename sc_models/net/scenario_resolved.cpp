@@ -6,7 +6,11 @@ namespace ibcc::net {
 
 std::string resolved_scenario_yaml(const std::string& text, const std::string& name_for_errors,
                                    const std::vector<Override>& overrides, const Scenario& s) {
-  YAML::Node root = parse_document(text, name_for_errors);
+  return resolved_yaml_of(parse_document(text, name_for_errors), name_for_errors, overrides, s);
+}
+
+std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors, const std::vector<Override>& overrides,
+                             const Scenario& s) {
   for (const auto& o : overrides) apply_override(root, o);
   auto time = [](uint64_t ps) { return format_time_ps(ps); };
   auto rate = [](double bps) {

@@ -465,13 +465,27 @@ class DocumentCounter : public YAML::EventHandler {
 }  // namespace
 
 
+namespace {
+bool has_document_marker(const std::string& text) {
+  for (size_t at = 0; at < text.size();) {
+    if (text.compare(at, 3, "---") == 0 || text.compare(at, 3, "...") == 0) return true;
+    const size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  return false;
+}
+}  // namespace
+
 // One YAML document, no key twice in a map. (Not YAML::LoadAll: yaml-cpp 0.7 loops forever
 // on some malformed streams, e.g. a lone ',', found by fuzz/; upstream fixed it in 2024.)
 YAML::Node parse_document(const std::string& text, const std::string& name_for_errors) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
-    if (root.IsMap()) {
+    // A second document needs a "---" or "..." marker at the start of a line; without one
+    // the second pass (a whole parse again, which doubles the set-up of a big file) is moot.
+    if (root.IsMap() && has_document_marker(text)) {
       // A second document would be silently ignored: look for one, stopping at the second.
       std::istringstream in(text);
       YAML::Parser parser(in);
@@ -492,19 +506,43 @@ YAML::Node parse_document(const std::string& text, const std::string& name_for_e
 }
 
 
-Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
-                            const std::vector<Override>& overrides) {
-  // The file's own values must be valid even where the command line overrides them (a
-  // `sim.time: 3sec` is an error whether or not --sim-time is given): read it alone first.
+namespace {
+// The file's own values must be valid even where the command line overrides them (a
+// `sim.time: 3sec` is an error whether or not --sim-time is given): read it alone first.
+// Reading does not change the document; the overrides then do.
+Scenario load_checked(YAML::Node root, const std::string& name_for_errors, const std::vector<Override>& overrides) {
   try {
-    if (!overrides.empty()) load_node(parse_document(text, name_for_errors), name_for_errors, {});
-    return load_node(parse_document(text, name_for_errors), name_for_errors, overrides);
+    if (!overrides.empty()) load_node(root, name_for_errors, {});
+    return load_node(root, name_for_errors, overrides);
   } catch (const YAML::Exception& e) {
     // A shape the reader did not check for before using it (a map where a list belongs, ...):
     // still bad input, reported as such with where yaml-cpp says it is.
     if (e.mark.is_null()) throw ScenarioError(fmt::format("{}: malformed scenario: {}", name_for_errors, e.msg));
     throw ScenarioError(fmt::format("{}:{}: malformed scenario: {}", name_for_errors, e.mark.line + 1, e.msg));
   }
+}
+}  // namespace
+
+Scenario load_scenario_text(const std::string& text, const std::string& name_for_errors,
+                            const std::vector<Override>& overrides) {
+  return load_checked(parse_document(text, name_for_errors), name_for_errors, overrides);
+}
+
+struct ScenarioDocument::Impl {
+  YAML::Node root;
+  std::string name;
+};
+
+ScenarioDocument::ScenarioDocument(const std::string& text, const std::string& name_for_errors)
+    : impl_(new Impl{parse_document(text, name_for_errors), name_for_errors}) {}
+ScenarioDocument::~ScenarioDocument() = default;
+
+Scenario ScenarioDocument::load(const std::vector<Override>& overrides) {
+  return load_checked(impl_->root, impl_->name, overrides);
+}
+
+std::string ScenarioDocument::resolved_yaml(const std::vector<Override>& overrides, const Scenario& s) {
+  return resolved_yaml_of(impl_->root, impl_->name, overrides, s);
 }
 
 std::string read_text_file(const std::string& path, const std::string& what) {

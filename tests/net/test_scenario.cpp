@@ -113,6 +113,30 @@ TEST(Scenario, IncastAndPermutationPatterns) {
 namespace ibcc::net {
 namespace {
 
+// One parse for reading and resolving (ScenarioDocument) gives what separate parses give:
+// reading leaves the document as it was, and the overrides apply once.
+TEST(ResolvedScenario, OneParseEqualsTwo) {
+  const char* files[] = {"topologies/seed-testbed/scenario1.yaml", "topologies/seed-testbed/pingpong.yaml",
+                         "topologies/clos648/hotspot.yaml", "topologies/dynamics/three-contributors.yaml",
+                         "tests/scenarios/base.yaml"};
+  for (const char* f : files) {
+    for (const std::vector<Override>& ov :
+         {std::vector<Override>{}, std::vector<Override>{{"cc.switch.threshold", "3"}, {"sim.time", "2ms"},
+                                                         {"fabric.switch.latency", "200ns"}}}) {
+      SCOPED_TRACE(std::string(f) + (ov.empty() ? "" : " with overrides"));
+      const std::string path = std::string(IBCC_SOURCE_DIR) + "/" + f;
+      const std::string text = read_text_file(path, "scenario file");
+      const Scenario two = load_scenario_text(text, path, ov);
+      const std::string expected = resolved_scenario_yaml(text, path, ov, two);
+      ScenarioDocument doc(text, path);
+      const Scenario one = doc.load(ov);
+      EXPECT_EQ(doc.resolved_yaml(ov, one), expected);
+      EXPECT_EQ(one.cc.sw.threshold, two.cc.sw.threshold);
+      EXPECT_EQ(one.flows.size(), two.flows.size());
+    }
+  }
+}
+
 // resolved.yaml of every shipped scenario loads to the same settings, and resolving it again
 // gives the same text (a fixpoint): what a run records is what it ran.
 TEST(ResolvedScenario, ShippedScenariosRoundTrip) {
