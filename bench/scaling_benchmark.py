@@ -10,14 +10,21 @@ one `ibcc run` of a scenario written from that file with the topology and traffi
 its summary.json gives set-up time (build_wall_s), simulation time (wall_s), delivered
 packets and peak memory (VmHWM). Memory per host and per switch port is printed as well.
 
+A second table gives the set-up of long explicit flow lists (`traffic.flows`, N random
+pairs of the 648-host fabric's hosts, simulated for 1 us): set-up s, peak MB and KB per flow
+for each N of --flows (the parsed YAML is most of both; patterns cost far less).
+
 Usage: scaling_benchmark.py [BUILD_DIR] [--sim-time 100us] [--hosts 128,648,...]
-                            [--traffic uniform,ring] [--old OLD_IBCC] [--json FILE]
+                            [--traffic uniform,ring] [--flows 10000,100000] [--old OLD_IBCC]
+                            [--json FILE]
 With --old, every case also runs with another ibcc binary (e.g. built at an older commit)
-and the table gains the ratio old/new of us per delivered packet, measured in the same run.
+and the table gains the ratio old/new of us per delivered packet (set-up s for --flows),
+measured in the same run.
 """
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -63,6 +70,44 @@ class RunFailed(Exception):
     pass
 
 
+def flow_list_text(flows, hosts=648):
+    with open(BASE) as f:
+        s = yaml.safe_load(f)
+    gen, _, _ = FABRICS[hosts]
+    s["name"] = f"{flows} explicit flows"
+    s["topology"] = {"generate": gen}
+    del s["traffic"]
+    rng = random.Random(flows)
+    lines = []
+    for i in range(flows):  # written by hand: PyYAML takes minutes for 10^6 entries
+        a, b = rng.randrange(1, hosts + 1), rng.randrange(1, hosts)
+        lines.append(f"    - {{name: F{i}, src: H{a}, dst: H{b if b < a else b + 1}, rate: 1Mb/s}}\n")
+    return yaml.safe_dump(s, sort_keys=False) + "traffic:\n  flows:\n" + "".join(lines)
+
+
+def flow_list_table(ibcc, old, counts):
+    head = f"{'flows':>8} {'set-up s':>9} {'peak MB':>8} {'KB/flow':>8}"
+    if old:
+        head += f" {'old set-up':>10} {'old MB':>7}"
+    print(f"\nexplicit flow lists on the 648-host fabric, 1 us simulated\n{head}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in counts:
+            path = os.path.join(tmp, f"flows_{n}.yaml")
+            with open(path, "w") as f:
+                f.write(flow_list_text(n))
+            r = row(run(ibcc, path, "1us"))
+            r.update(flows=n, kb_per_flow=r["peak_mb"] * 1024 / n)
+            line = f"{n:>8} {r['setup_s']:>9.2f} {r['peak_mb']:>8.0f} {r['kb_per_flow']:>8.2f}"
+            if old:
+                o = row(run(old, path, "1us"))
+                r["old"] = o
+                line += f" {o['setup_s']:>10.2f} {o['peak_mb']:>7.0f}"
+            print(line, flush=True)
+            rows.append(r)
+    return rows
+
+
 def run(ibcc, path, sim_time):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")  # new: an older build has no --force
@@ -93,6 +138,7 @@ def main():
     ap.add_argument("--sim-time", default="100us")
     ap.add_argument("--hosts", default=",".join(str(h) for h in FABRICS))
     ap.add_argument("--traffic", default="uniform,ring")
+    ap.add_argument("--flows", default="10000,100000", help="explicit flow list sizes ('' for none)")
     ap.add_argument("--old", help="another ibcc binary to compare with, case by case")
     ap.add_argument("--json", help="write the rows here")
     a = ap.parse_args()
@@ -140,9 +186,16 @@ def main():
                         print(f"  (old build: {e})", file=sys.stderr)
                 print(line, flush=True)
                 rows.append(r)
+    flow_rows = []
+    if a.flows:
+        try:
+            flow_rows = flow_list_table(ibcc, a.old, [int(n) for n in a.flows.split(",")])
+        except RunFailed as e:
+            print(e, file=sys.stderr)
+            return 1
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"sim_time": a.sim_time, "rows": rows}, f, indent=1)
+            json.dump({"sim_time": a.sim_time, "rows": rows, "flow_lists": flow_rows}, f, indent=1)
     return 0
 
 

@@ -207,5 +207,5 @@ set_tests_properties(sanitize_unit_network_cosim PROPERTIES LABELS sanitize TIME
 
 # --- The scaling benchmark runs (its numbers are printed, not checked: timings are noisy) ---
 add_test(NAME bench_scaling_smoke COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/scaling_benchmark.py
-         ${CMAKE_BINARY_DIR} --hosts 128,648 --sim-time 5us)
+         ${CMAKE_BINARY_DIR} --hosts 128,648 --sim-time 5us --flows 2000)
 set_tests_properties(bench_scaling_smoke PROPERTIES LABELS "workflow" TIMEOUT 300)
