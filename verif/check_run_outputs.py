@@ -146,6 +146,24 @@ def main():
         if res.returncode == 0 or ("/dev/full" not in res.stderr and "standard output" not in res.stderr):
             fail(f"{what} to /dev/full: exit {res.returncode}: {res.stderr}")
         print(f"PASS {what} to /dev/full: exit {res.returncode}: {res.stderr.strip().splitlines()[-1]}")
+
+    # A big input names its set-up stages on stderr as it goes (none with --quiet).
+    base = (src / "tests/scenarios/base.yaml").read_text().split("traffic:")[0]
+    flows = "".join(f"    - {{name: F{i}, src: H{1 + i % 2}, dst: H3, rate: 1Mb/s}}\n" for i in range(25000))
+    big = outdir / "big.yaml"
+    big.write_text(base + "traffic:\n  flows:\n" + flows)
+    for quiet in (False, True):
+        res = run([ibcc, "run", str(big), "--out", str(outdir / "big"), "--force", "--sim-time", "1us"]
+                  + (["--quiet"] if quiet else []))
+        stages = [l for l in res.stderr.splitlines() if l.startswith("ibcc run: set-up: ")]
+        want = ["parsing", "reading", "resolving", "building the fabric: 2 switches, 3 HCAs, 25000 flows"]
+        if res.returncode != 0:
+            fail(f"run of {big.stat().st_size} bytes: exit {res.returncode}: {res.stderr}")
+        if quiet and stages:
+            fail(f"--quiet printed set-up stages: {stages}")
+        if not quiet and [any(l.startswith("ibcc run: set-up: " + w) for l in stages) for w in want] != [True] * 4:
+            fail(f"set-up stages of a {big.stat().st_size / 1e6:.1f} MB scenario: {stages}")
+    print(f"PASS set-up stages named for a {big.stat().st_size / 1e6:.1f} MB scenario, none with --quiet")
     print("RESULT: PASS")
 
 
