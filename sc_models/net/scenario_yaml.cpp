@@ -462,10 +462,6 @@ class DocumentCounter : public YAML::EventHandler {
   std::vector<int> starts;
 };
 
-}  // namespace
-
-
-namespace {
 bool has_document_marker(const std::string& text) {
   for (size_t at = 0; at < text.size();) {
     if (text.compare(at, 3, "---") == 0 || text.compare(at, 3, "...") == 0) return true;

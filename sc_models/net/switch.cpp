@@ -172,7 +172,8 @@ void Switch::oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t
   const unsigned vl = idx % nvl_;
   const PacketFifo& q = voq(idx / nvl_ + 1, vl, o);
   const uint64_t t = q.head_eligible;
-  if (t >= age->ready_t[vl] && t >= age->short_t[vl]) return;  // an older head is known
+  // may_go for every head, also younger ones: it notes the credits and the cycle each waits
+  // for, which wake the output again (a younger small packet may fit first, first_fit).
   if (may_go(o, idx, ignore_credits, next_eligible)) {
     if (t < age->ready_t[vl]) {
       age->ready_t[vl] = t;
