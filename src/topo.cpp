@@ -54,38 +54,83 @@ void print_route(const Topology& t, const Scenario& s, unsigned a, unsigned b) {
                            t.nodes[b].lid, path.size() - 2, line);
 }
 
+// A flow's destinations as node ids with their probabilities (-1: not a node). A uniform
+// pattern's names are one list shared by its flows: resolved once per list.
+class FlowDestinations {
+ public:
+  explicit FlowDestinations(const Topology& t) : t_(t) {}
+  const std::vector<std::pair<int, double>>& of(const net::FlowSpec& f) {
+    out_.clear();
+    if (!f.dst.empty()) {
+      out_.emplace_back(t_.find(f.dst), 1.0);
+      return out_;
+    }
+    const double hot = f.hot_dsts.empty() ? 0.0 : (f.uniform_dsts.empty() ? 1.0 : f.hot_share);
+    for (const auto& d : f.hot_dsts) out_.emplace_back(t_.find(d), hot / static_cast<double>(f.hot_dsts.size()));
+    const double p = (1 - hot) / static_cast<double>(f.uniform_dsts.size());
+    for (int d : uniform(f)) out_.emplace_back(d, p);
+    return out_;
+  }
+
+  // Every destination name the flow holds (the uniform list, the hotspots, dst), as node ids
+  // beside their names, for the route check.
+  std::vector<std::pair<int, const std::string*>> all(const net::FlowSpec& f) {
+    std::vector<std::pair<int, const std::string*>> out;
+    const net::SharedSeq<int> ids = uniform(f);
+    for (size_t k = 0; k < ids.size(); ++k) out.emplace_back(ids[k], &f.uniform_dsts[k]);
+    for (const auto& d : f.hot_dsts) out.emplace_back(t_.find(d), &d);
+    if (!f.dst.empty()) out.emplace_back(t_.find(f.dst), &f.dst);
+    return out;
+  }
+
+  net::SharedSeq<int> uniform(const net::FlowSpec& f) {
+    auto& ids = shared_[f.uniform_dsts.all().get()];
+    if (!ids) {
+      std::vector<int> all;
+      if (f.uniform_dsts.all()) {
+        all.reserve(f.uniform_dsts.all()->size());
+        for (const auto& d : *f.uniform_dsts.all()) all.push_back(t_.find(d));
+      }
+      ids = std::make_shared<const std::vector<int>>(std::move(all));
+    }
+    return f.uniform_dsts.same_view(ids);
+  }
+
+ private:
+  const Topology& t_;
+  std::map<const void*, std::shared_ptr<const std::vector<int>>> shared_;
+  std::vector<std::pair<int, double>> out_;
+};
+
 // Expected offered load per switch output port from the scenario's flows: a saturating flow
 // offers its source's rate (host interface or link), a rate-limited one its rate; a flow with
-// drawn destinations spreads it by the destinations' probabilities.
+// drawn destinations spreads it by the destinations' probabilities. Routes are walked in the
+// LFTs directly (every route was checked before); loads are kept per (switch, port) in flat
+// arrays, so a uniform pattern's n^2 (source, destination) pairs cost a few ns per hop.
 void congestion_candidates(const Topology& t, const Scenario& s, unsigned show) {
-  std::map<std::pair<unsigned, unsigned>, double> load;  // (switch, port) -> bits/s
-  std::map<std::pair<unsigned, unsigned>, std::set<std::string>> who;
-  std::map<unsigned, double> sink_load;
-  for (const auto& f : s.flows) {
+  size_t max_ports = 0;
+  for (unsigned n = 0; n < t.num_switches; ++n) max_ports = std::max(max_ports, t.wire[n].size());
+  auto at = [&](unsigned sw, unsigned port) { return sw * max_ports + port; };
+  std::vector<double> load(t.num_switches * max_ports, 0.0);  // bits/s
+  std::vector<std::vector<unsigned>> who(load.size());        // the first 6 flows through it
+  FlowDestinations dests(t);
+  for (unsigned fi = 0; fi < s.flows.size(); ++fi) {
+    const auto& f = s.flows[fi];
     const int src = t.find(f.src);
     if (src < 0) continue;
     const auto& first = s.links[t.wire[src][1].link];
     double rate = f.rate_bps > 0 ? f.rate_bps : first.data_bps;
     if (f.rate_bps == 0 && s.fabric.hca_inject_bps > 0) rate = std::min(rate, s.fabric.hca_inject_bps);
-    std::vector<std::pair<std::string, double>> dsts;
-    if (!f.dst.empty()) {
-      dsts.emplace_back(f.dst, 1.0);
-    } else {
-      const double hot = f.hot_dsts.empty() ? 0.0 : (f.uniform_dsts.empty() ? 1.0 : f.hot_share);
-      for (const auto& d : f.hot_dsts) dsts.emplace_back(d, hot / static_cast<double>(f.hot_dsts.size()));
-      for (const auto& d : f.uniform_dsts) dsts.emplace_back(d, (1 - hot) / static_cast<double>(f.uniform_dsts.size()));
-    }
-    for (const auto& [d, p] : dsts) {
-      const int dst = t.find(d);
-      std::string why;
-      const auto path = dst < 0 ? std::vector<unsigned>{} : t.route(static_cast<unsigned>(src), static_cast<unsigned>(dst), &why);
-      for (size_t k = 1; k + 1 < path.size(); ++k) {
-        const unsigned sw = path[k];
-        const unsigned port = t.lft[sw][t.nodes[dst].lid];
-        load[{sw, port}] += rate * p;
-        if (who[{sw, port}].size() < 6) who[{sw, port}].insert(f.name);
+    for (const auto& [dst, p] : dests.of(f)) {
+      if (dst < 0) continue;
+      const uint16_t dlid = t.nodes[dst].lid;
+      for (int sw = t.wire[src][1].peer; sw >= 0 && t.nodes[sw].is_switch;) {
+        const unsigned port = t.lft[sw][dlid];
+        const size_t k = at(static_cast<unsigned>(sw), port);
+        load[k] += rate * p;
+        if (who[k].size() < 6 && std::find(who[k].begin(), who[k].end(), fi) == who[k].end()) who[k].push_back(fi);
+        sw = t.wire[sw][port].peer;
       }
-      if (dst >= 0) sink_load[static_cast<unsigned>(dst)] += rate * p;
     }
   }
   struct Row {
@@ -94,11 +139,15 @@ void congestion_candidates(const Topology& t, const Scenario& s, unsigned show) 
     double offered, capacity;
   };
   std::vector<Row> rows;
-  for (const auto& [k, offered] : load) {
-    const auto& w = t.wire[k.first][k.second];
-    double cap = s.links[w.link].data_bps;
-    if (!t.nodes[w.peer].is_switch && s.fabric.hca_sink_bps > 0) cap = std::min(cap, s.fabric.hca_sink_bps);
-    rows.push_back({offered / cap, k.first, k.second, offered, cap});
+  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+    for (unsigned port = 1; port < t.wire[sw].size(); ++port) {
+      const double offered = load[at(sw, port)];
+      if (offered == 0 && who[at(sw, port)].empty()) continue;
+      const auto& w = t.wire[sw][port];
+      double cap = s.links[w.link].data_bps;
+      if (!t.nodes[w.peer].is_switch && s.fabric.hca_sink_bps > 0) cap = std::min(cap, s.fabric.hca_sink_bps);
+      rows.push_back({offered / cap, sw, port, offered, cap});
+    }
   }
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.ratio > b.ratio; });
   std::cout << "congestion-tree candidates (switch outputs whose expected offered load exceeds what they can send):\n";
@@ -107,13 +156,16 @@ void congestion_candidates(const Topology& t, const Scenario& s, unsigned show) 
     // Above 1.0x as printed: 1.004x shows as 1.00x, which does not exceed anything.
     if (std::round(r.ratio * 100) <= 100 || shown >= show) break;
     ++shown;
+    const auto& flows = who[at(r.sw, r.port)];
+    std::set<std::string> sorted;
+    for (unsigned fi : flows) sorted.insert(s.flows[fi].name);
     std::string names;
-    for (const auto& n : who[{r.sw, r.port}]) names += (names.empty() ? "" : ", ") + n;
+    for (const auto& n : sorted) names += (names.empty() ? "" : ", ") + n;
     const auto& w = t.wire[r.sw][r.port];
     std::cout << fmt::format("  {:>10} -> {:<10} offered {:>8} of {:>8} ({:.2f}x)  flows: {}{}\n",
                              port_name(t, r.sw, r.port), t.nodes[w.peer].name, net::format_rate_bps(r.offered),
                              net::format_rate_bps(r.capacity), r.ratio, names,
-                             who[{r.sw, r.port}].size() >= 6 ? ", ..." : "");
+                             flows.size() >= 6 ? ", ..." : "");
   }
   if (shown == 0) std::cout << "  none: every switch output can carry what its flows offer\n";
 }
@@ -165,17 +217,19 @@ int run_topo(const TopoOptions& opt) {
     const Topology t = net::build_topology(s);
     // Every flow's routes must exist (as ibcc run checks before simulating).
     size_t checked = 0;
+    FlowDestinations dests(t);
     for (const auto& f : s.flows) {
       const int src = t.find(f.src);
       if (src < 0 || t.nodes[src].is_switch) throw net::ScenarioError(fmt::format("{}:{}: traffic flow {}: src '{}' is not an HCA", s.file, f.line, f.name, f.src));
-      std::vector<std::string> dsts(f.uniform_dsts.begin(), f.uniform_dsts.end());
-      dsts.insert(dsts.end(), f.hot_dsts.begin(), f.hot_dsts.end());
-      if (!f.dst.empty()) dsts.push_back(f.dst);
-      for (const auto& d : dsts) {
-        const int dst = t.find(d);
-        std::string why;
-        if (dst < 0 || t.nodes[dst].is_switch) throw net::ScenarioError(fmt::format("{}:{}: traffic flow {}: dst '{}' is not an HCA", s.file, f.line, f.name, d));
-        if (t.route(static_cast<unsigned>(src), static_cast<unsigned>(dst), &why).empty()) {
+      const auto ds = dests.all(f);
+      for (size_t k = 0; k < ds.size(); ++k) {
+        const int dst = ds[k].first;
+        if (dst < 0 || t.nodes[dst].is_switch) {
+          throw net::ScenarioError(fmt::format("{}:{}: traffic flow {}: dst '{}' is not an HCA", s.file, f.line, f.name, *ds[k].second));
+        }
+        if (!t.reaches(static_cast<unsigned>(src), static_cast<unsigned>(dst))) {
+          std::string why;
+          t.route(static_cast<unsigned>(src), static_cast<unsigned>(dst), &why);
           throw net::ScenarioError(fmt::format("{}:{}: traffic flow {}: no route: {}", s.file, f.line, f.name, why));
         }
         ++checked;
