@@ -30,6 +30,7 @@
 #include "net/scenario.h"
 #include "net/scenario_yaml.h"
 #include "net/topology.h"
+#include "net/vl_arbiter.h"
 
 namespace ibcc::net {
 
@@ -84,12 +85,7 @@ struct OutPort {
   bool tx_active = false;
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
   unsigned rr = 0;                   // round-robin pointer over (input, VL)
-  // VLArbitration state: per table (0 high, 1 low) the current entry and the bytes it may
-  // still send; bytes sent from the high table since the last low-priority packet.
-  unsigned vlarb_entry[2] = {0, 0};
-  int64_t vlarb_left[2] = {0, 0};
-  uint64_t high_count = 0;
-  bool vlarb_from_high = false;
+  VlArbiter vlarb;                   // with VLArbitration tables
   uint64_t packets = 0, bytes = 0, marked = 0;
 };
 

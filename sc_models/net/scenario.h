@@ -11,6 +11,7 @@
 
 #include "cc/cc_policies.h"
 #include "net/shared_seq.h"
+#include "net/vl_arbiter.h"
 
 namespace ibcc::net {
 
@@ -156,8 +157,7 @@ struct FabricParams {
   // head that arrived first ("oldest_first", an output-queued switch's service order).
   bool oldest_first = false;
   bool vlarb_tables = false;              // IB VLArbitration high/low tables (else round robin)
-  std::vector<std::pair<unsigned, unsigned>> vlarb_high, vlarb_low;  // (vl, weight)
-  unsigned vlarb_high_limit = 0;
+  VlArbTables vlarb;                      // the tables (with vlarb_tables)
   // HCA
   uint64_t hca_buffer_per_vl = 16384;
   // Bytes a packet carries besides its payload, per packet type (LRH 8 + BTH 12 + ICRC 4 +

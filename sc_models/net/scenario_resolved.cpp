@@ -59,9 +59,9 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
       }
       return flow(seq);
     };
-    if (!f.vlarb_high.empty()) a["high"] = table(f.vlarb_high);
-    a["low"] = table(f.vlarb_low);
-    a["high_limit"] = f.vlarb_high_limit;
+    if (!f.vlarb.high.empty()) a["high"] = table(f.vlarb.high);
+    a["low"] = table(f.vlarb.low);
+    a["high_limit"] = f.vlarb.high_limit;
     sw["vl_arbitration"] = a;
   } else {
     sw["vl_arbitration"] = "round_robin";

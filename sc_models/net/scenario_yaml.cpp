@@ -122,10 +122,10 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
                               static_cast<unsigned>(rd.uint(e[1], p + ".weight", 0, 255)));
           }
         };
-        table("high", &f.vlarb_high);
-        table("low", &f.vlarb_low);
-        if (a["high_limit"]) f.vlarb_high_limit = static_cast<unsigned>(rd.uint(a["high_limit"], "fabric.switch.vl_arbitration.high_limit"));
-        if (f.vlarb_low.empty()) rd.fail(a, "fabric.switch.vl_arbitration.low", "the low-priority table must not be empty");
+        table("high", &f.vlarb.high);
+        table("low", &f.vlarb.low);
+        if (a["high_limit"]) f.vlarb.high_limit = static_cast<unsigned>(rd.uint(a["high_limit"], "fabric.switch.vl_arbitration.high_limit"));
+        if (f.vlarb.low.empty()) rd.fail(a, "fabric.switch.vl_arbitration.low", "the low-priority table must not be empty");
       }
     }
   }

@@ -159,7 +159,9 @@ void Switch::arbitrate(unsigned o) {
     }
   }
   if (tables) {
-    const int vl = vlarb_pick(op, first_ready);
+    uint32_t ready = 0;
+    for (unsigned v = 0; v < nvl_; ++v) ready |= (first_ready[v] >= 0 ? 1u : 0u) << v;
+    const int vl = op.vlarb.pick(fabric_.scenario().fabric.vlarb, nvl_, ready);
     if (vl >= 0) {
       begin(o, static_cast<unsigned>(first_ready[vl]));
       return;
@@ -215,49 +217,8 @@ void Switch::begin(unsigned o, unsigned idx) {
   const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
   op.rr = (idx + 1) % (nports_ * nvl_);
   PacketFifo& q = voq(ip, vl, o);
-  if (fabric_.scenario().fabric.vlarb_tables) vlarb_sent(op, vl, ib(q.head).wire_bytes);
+  if (fabric_.scenario().fabric.vlarb_tables) op.vlarb.sent(ib(q.head).wire_bytes);
   start(o, ip, vl, q);
-}
-
-int Switch::vlarb_pick(OutPort& op, const std::array<int, cc::FecnMarker::kMaxVls>& first_ready) {
-  const auto& fp = fabric_.scenario().fabric;
-  auto walk = [&](const std::vector<std::pair<unsigned, unsigned>>& table, unsigned t, bool commit) -> int {
-    const size_t size = table.size();
-    if (size == 0) return -1;
-    auto ready = [&](size_t i) { return table[i].second > 0 && table[i].first < nvl_ && first_ready[table[i].first] >= 0; };
-    const size_t cur = op.vlarb_entry[t] % size;
-    if (ready(cur) && op.vlarb_left[t] > 0) return static_cast<int>(table[cur].first);
-    for (size_t k = 1; k <= size; ++k) {
-      const size_t i = (cur + k) % size;
-      if (!ready(i)) continue;
-      if (commit) {
-        op.vlarb_entry[t] = static_cast<unsigned>(i);
-        op.vlarb_left[t] = static_cast<int64_t>(table[i].second) * 64;
-      }
-      return static_cast<int>(table[i].first);
-    }
-    return -1;
-  };
-  const bool low_ready = walk(fp.vlarb_low, 1, false) >= 0;
-  const bool high_allowed = !low_ready || fp.vlarb_high_limit == 255 || op.high_count == 0 ||
-                            op.high_count < uint64_t{fp.vlarb_high_limit} * 4096u;
-  if (high_allowed) {
-    const int vl = walk(fp.vlarb_high, 0, true);
-    if (vl >= 0) {
-      op.vlarb_from_high = true;
-      return vl;
-    }
-  }
-  op.vlarb_from_high = false;
-  return walk(fp.vlarb_low, 1, true);
-}
-
-void Switch::vlarb_sent(OutPort& op, unsigned vl, uint32_t bytes) {
-  (void)vl;
-  const unsigned t = op.vlarb_from_high ? 0 : 1;
-  op.vlarb_left[t] -= bytes;
-  if (op.vlarb_from_high) op.high_count += bytes;
-  else op.high_count = 0;
 }
 
 void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {

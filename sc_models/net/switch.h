@@ -84,14 +84,6 @@ class Switch : public Node {
 
   void begin(unsigned o, unsigned idx);
 
-  // IB VLArbitration: the high-priority table is served while LimitOfHighPriority allows
-  // (in 4 KiB units; 0 = one packet; 255 = no limit) or while no low-priority VL may send;
-  // in each table, an entry lets its VL send `weight` x 64 bytes before the next entry
-  // with a ready VL gets its turn. Returns the VL to serve, or -1.
-  int vlarb_pick(OutPort& op, const std::array<int, cc::FecnMarker::kMaxVls>& first_ready);
-
-  void vlarb_sent(OutPort& op, unsigned vl, uint32_t bytes);
-
   void start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q);
 
   void on_tx_done(unsigned o);
