@@ -289,7 +289,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
       const OutPort& op = node.out[p];
       if (op.peer < 0) continue;
       uint32_t peak = 0;
-      for (uint32_t v : node.in[p].peak) peak = std::max(peak, v);
+      for (const auto& v : node.in[p].vl) peak = std::max(peak, v.peak);
       jports.push_back({{"port", fmt::format("{}/{}", node.basename(), p)},
                         {"to", f.topology().nodes[op.peer].name},
                         {"packets_sent", op.packets},

@@ -56,9 +56,7 @@ void Fabric::build() {
       InPort& ip = node.in[p];
       const uint64_t buf = tn.is_switch ? s_.fabric.switch_buffer_per_vl : s_.fabric.hca_buffer_per_vl;
       ip.capacity = static_cast<uint32_t>(buf / 64);
-      ip.used.assign(nvl, 0);
-      ip.peak.assign(nvl, 0);
-      ip.moved.assign(nvl, 0);
+      ip.vl.assign(nvl, InPort::Vl{});
       OutPort& op = node.out[p];
       op.credits.assign(nvl, 0);
       op.need.assign(nvl, UINT32_MAX);
@@ -299,9 +297,9 @@ void Fabric::log_tick() {
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         InPort& ip = sw.in[p];
         const MarkerPort::Stats st = m ? m->take_stats(v) : MarkerPort::Stats{};
-        port_samples.push_back({now_, n, p, v, ip.used[v], ip.peak[v], m && m->core().congested(v), st.congested_edges,
+        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, m && m->core().congested(v), st.congested_edges,
                                 st.marks});
-        ip.peak[v] = ip.used[v];
+        ip.vl[v].peak = ip.vl[v].used;
       }
     }
   }

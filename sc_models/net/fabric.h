@@ -92,11 +92,16 @@ struct OutPort {
 // The receive side: the input buffer, per VL, in 64-byte credits.
 struct InPort {
   uint32_t capacity = 0;
-  std::vector<uint32_t> used;   // per VL
-  std::vector<uint32_t> peak;   // per VL
-  // Per VL: the last cycle a packet left this buffer, or it went from empty to non-empty
-  // (how long a non-empty buffer has been blocked: Fabric::blocked_buffer_check).
-  std::vector<uint64_t> moved;
+  // Per VL, together (what a packet's arrival and departure touch lies in one cache line):
+  // credits used, the peak since the last log tick, and the last cycle a packet left or the
+  // buffer went from empty to non-empty (how long a non-empty buffer has been blocked:
+  // Fabric::blocked_buffer_check).
+  struct Vl {
+    uint32_t used = 0;
+    uint32_t peak = 0;
+    uint64_t moved = 0;
+  };
+  std::vector<Vl> vl;
   int upstream = -1;
   unsigned upstream_port = 0;
   double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input

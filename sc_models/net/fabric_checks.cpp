@@ -28,12 +28,12 @@ void Fabric::check_invariants() const {
       if (op.peer < 0) continue;
       const InPort& peer_in = nodes_[op.peer]->in[op.peer_port];
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-        const uint64_t sum = uint64_t{op.credits[v]} + op.on_wire[v] + peer_in.used[v] + op.returning[v];
+        const uint64_t sum = uint64_t{op.credits[v]} + op.on_wire[v] + peer_in.vl[v].used + op.returning[v];
         if (sum != op.capacity) {
           fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
                            "returning = {}, buffer is {}",
                            node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.credits[v], op.on_wire[v],
-                           peer_in.used[v], op.returning[v], sum, op.capacity));
+                           peer_in.vl[v].used, op.returning[v], sum, op.capacity));
         }
       }
     }
@@ -69,7 +69,7 @@ std::vector<Fabric::BufferId> Fabric::deadlock_cycle() const {
     const Switch& sw = static_cast<const Switch&>(*nodes_[n]);
     for (unsigned p = 1; p <= sw.ports(); ++p) {
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-        if (sw.in[p].used[v] == 0) continue;
+        if (sw.in[p].vl[v].used == 0) continue;
         std::vector<unsigned> outs;
         bool can_move = false;
         sw.waits_of(p, v, &outs, &can_move);
@@ -116,9 +116,9 @@ void Fabric::blocked_buffer_check() {
     const Node& sw = *nodes_[n];
     for (unsigned p = 1; p < sw.in.size(); ++p) {
       const InPort& ip = sw.in[p];
-      for (unsigned v = 0; v < ip.used.size(); ++v) {
-        if (ip.used[v] == 0 || now_ - ip.moved[v] <= longest) continue;
-        longest = now_ - ip.moved[v];
+      for (unsigned v = 0; v < ip.vl.size(); ++v) {
+        if (ip.vl[v].used == 0 || now_ - ip.vl[v].moved <= longest) continue;
+        longest = now_ - ip.vl[v].moved;
         at = &sw;
         at_port = p;
         at_vl = v;
@@ -137,7 +137,7 @@ std::string Fabric::cycle_report(const std::vector<BufferId>& cycle) const {
   std::string out = "partial deadlock: a cycle of switch input buffers that can never send (each waits for credits of the next):";
   for (const BufferId& b : cycle) {
     out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", nodes_[b.node]->basename(), b.port, b.vl,
-                       nodes_[b.node]->in[b.port].used[b.vl], nodes_[b.node]->in[b.port].capacity);
+                       nodes_[b.node]->in[b.port].vl[b.vl].used, nodes_[b.node]->in[b.port].capacity);
   }
   return out;
 }
@@ -164,8 +164,8 @@ std::string Fabric::deadlock_report() const {
     const Node& node = *nodes_[n];
     for (unsigned p = 1; p < node.in.size() && listed < 32; ++p) {
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-        if (node.in[p].used[v] == 0) continue;
-        out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", node.basename(), p, v, node.in[p].used[v], node.in[p].capacity);
+        if (node.in[p].vl[v].used == 0) continue;
+        out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", node.basename(), p, v, node.in[p].vl[v].used, node.in[p].capacity);
         ++listed;
       }
     }

@@ -53,12 +53,12 @@ void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_generic_pa
   OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
   up.on_wire[e.vl] -= e.credits;
   --f.on_wire;
-  if (in.used[e.vl] == 0) in.moved[e.vl] = f.now();
-  in.used[e.vl] += e.credits;
-  in.peak[e.vl] = std::max(in.peak[e.vl], in.used[e.vl]);
-  if (in.used[e.vl] > in.capacity) {
+  if (in.vl[e.vl].used == 0) in.vl[e.vl].moved = f.now();
+  in.vl[e.vl].used += e.credits;
+  in.vl[e.vl].peak = std::max(in.vl[e.vl].peak, in.vl[e.vl].used);
+  if (in.vl[e.vl].used > in.capacity) {
     throw ModelError(fmt::format("invariant broken at {} us: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer",
-                                 static_cast<double>(f.ps(f.now())) / 1e6, what, at.basename(), port, e.vl, in.used[e.vl], in.capacity));
+                                 static_cast<double>(f.ps(f.now())) / 1e6, what, at.basename(), port, e.vl, in.vl[e.vl].used, in.capacity));
   }
   e.head_cycle = f.now();
 }
@@ -66,8 +66,8 @@ void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_generic_pa
 // Frees a packet's buffer space and sends the credits back over the link.
 void release_credits(Fabric& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak) {
   InPort& in = at.in[port];
-  in.used[vl] -= credits;
-  in.moved[vl] = f.now();
+  in.vl[vl].used -= credits;
+  in.vl[vl].moved = f.now();
   OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
   up.returning[vl] += credits;
   f.schedule(f.now() + up.prop_cycles, EventKind::kCredit, static_cast<uint32_t>(in.upstream), in.upstream_port, vl,

@@ -113,7 +113,7 @@ void Switch::arbitrate(unsigned o) {
   first_ready.fill(-1);
   const uint64_t* req = &requests_[o * words_];
   uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
-  HeadAges age;       // oldest_first: the oldest heads per VL
+  if (oldest_first) age_ = HeadAges();  // (a member: round robin does not pay for it)
   // Visit the requesting (input, VL) pairs from the round-robin pointer on, wrapping once.
   // Round robin starts the first that may go; with VLArbitration tables, the first that may
   // go on each VL is noted and the tables choose the VL.
@@ -128,7 +128,7 @@ void Switch::arbitrate(unsigned o) {
         if (idx >= to) break;
         const unsigned vl = idx % nvl_;
         if (oldest_first) {
-          oldest_head(o, idx, ignore_credits, &next_eligible, &age);
+          oldest_head(o, idx, ignore_credits, &next_eligible, &age_);
           continue;
         }
         if (held & (1u << vl)) continue;
@@ -149,9 +149,9 @@ void Switch::arbitrate(unsigned o) {
     int best = -1;
     for (unsigned vl = 0; vl < nvl_; ++vl) {
       // In order: a VL whose oldest head lacks credits waits for them.
-      if (age.ready[vl] < 0 || (credit_in_order && age.short_t[vl] < age.ready_t[vl])) continue;
-      first_ready[vl] = age.ready[vl];
-      if (best < 0 || age.ready_t[vl] < age.ready_t[best]) best = static_cast<int>(vl);
+      if (age_.ready[vl] < 0 || (credit_in_order && age_.short_t[vl] < age_.ready_t[vl])) continue;
+      first_ready[vl] = age_.ready[vl];
+      if (best < 0 || age_.ready_t[vl] < age_.ready_t[best]) best = static_cast<int>(vl);
     }
     if (!tables && best >= 0) {
       begin(o, static_cast<unsigned>(first_ready[best]));

@@ -78,6 +78,7 @@ class Switch : public Node {
     }
   };
   void oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible, HeadAges* age);
+  HeadAges age_;  // oldest_first: this arbitration's oldest heads
 
   // May the head of VoQ (idx -> input, VL) toward `o` go now? Notes what it waits for.
   bool may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible);
