@@ -114,4 +114,103 @@ TEST(LazyAdvance, FecnMarkerEqualsStepping) {
   }
 }
 
+// The network model changes one fill at a time through FecnMarkerInputs::set_fill, and the
+// core registers just the changed fills. A core fed that way must equal one that compares
+// all fills at every edge, however many fills change between edges (more than the change
+// list holds included), whether a change keeps the value, and when the largest fill falls.
+TEST(LazyAdvance, FecnMarkerTrackedFillsEqualFullCompare) {
+  namespace r = ibcc::regs::fecn_marker;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937_64 rng(seed);
+    ibcc::cc::FecnMarkerParams p;
+    p.num_inputs = 1 + rng() % 12;
+    p.num_vls = 2 + rng() % 3;
+    ibcc::cc::FecnMarker full(p), tracked(p);
+    auto both_write = [&](uint32_t addr, uint32_t v) { write_both(full, tracked, addr, v); };
+    both_write(r::kSwSettingThresholdOffset, r::kSwSettingThresholdThreshold.put(1 + rng() % 15));
+    both_write(r::kImplCtrlOffset, r::kImplCtrlThresholdMapping.put(rng() % 3) | r::kImplCtrlHysteresis.put(rng() % 8));
+    both_write(r::kBufferCapacityOffset, 64 + rng() % 512);
+    ibcc::cc::FecnMarkerInputs a(p), b(p);
+    b.tracked = true;
+    const size_t n = a.voq_fill.size();
+    unsigned overflows = 0, max_falls = 0;
+    for (int edge = 0; edge < 3000; ++edge) {
+      const unsigned changes = rng() % 8 == 0 ? 17 + rng() % 20 : rng() % 4;
+      if (changes > ibcc::cc::FecnMarkerInputs::kMaxChanged) ++overflows;
+      for (unsigned k = 0; k < changes; ++k) {
+        const unsigned i = static_cast<unsigned>(rng() % n);
+        uint32_t v = rng() % 4 == 0 ? a.voq_fill[i] : static_cast<uint32_t>(rng() % 200);
+        if (rng() % 6 == 0) v = 0;
+        const uint32_t old_max = *std::max_element(a.voq_fill.begin(), a.voq_fill.end());
+        if (a.voq_fill[i] == old_max && v < old_max) ++max_falls;
+        a.voq_fill[i] = v;
+        b.set_fill(i, v);
+      }
+      if (rng() % 5 == 0) {
+        const unsigned vl = static_cast<unsigned>(rng() % p.num_vls);
+        a.credits[vl] = b.credits[vl] = rng() % 2 ? 0 : 1 + rng() % 40;
+      }
+      a.pkt_valid = b.pkt_valid = rng() % 3 == 0;
+      a.pkt_vl = b.pkt_vl = static_cast<uint32_t>(rng() % p.num_vls);
+      a.pkt_len = b.pkt_len = 4 + rng() % 40;
+      full.step(a);
+      tracked.step(b);
+      if (tracked.registered_fill_version() == b.fill_version) b.fills_registered();
+      ASSERT_EQ(full.outputs().cong_state, tracked.outputs().cong_state) << "seed " << seed << " edge " << edge;
+      ASSERT_EQ(full.outputs().fecn_mark, tracked.outputs().fecn_mark) << "seed " << seed << " edge " << edge;
+      ASSERT_EQ(full.events().entered, tracked.events().entered);
+      ASSERT_EQ(full.events().hysteresis_held, tracked.events().hysteresis_held);
+      if (edge % 500 == 0) expect_same_registers(full, tracked, seed, edge);
+    }
+    expect_same_registers(full, tracked, seed, -1);
+    EXPECT_GT(overflows, 0u) << "seed " << seed;
+    EXPECT_GT(max_falls, 0u) << "seed " << seed;
+  }
+}
+
+// settled() is the fixed point: when it says so, an idle edge changes no register and no
+// congestion state; and after an input change it says so within three idle edges.
+TEST(LazyAdvance, FecnMarkerSettledIsTheFixedPoint) {
+  namespace r = ibcc::regs::fecn_marker;
+  unsigned settled_at[4] = {0, 0, 0, 0};  // rounds by the idle edges the fixed point took
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 rng(seed);
+    ibcc::cc::FecnMarkerParams p;
+    ibcc::cc::FecnMarker m(p), copy(p);
+    write_both(m, copy, r::kSwSettingThresholdOffset, r::kSwSettingThresholdThreshold.put(1 + rng() % 15));
+    write_both(m, copy, r::kImplCtrlOffset,
+               r::kImplCtrlThresholdMapping.put(rng() % 3) | r::kImplCtrlHysteresis.put(rng() % 8));
+    ibcc::cc::FecnMarkerInputs in(p);
+    for (int round = 0; round < 200; ++round) {
+      for (auto& f : in.voq_fill) {
+        if (rng() % 3 == 0) f = rng() % 400;
+      }
+      for (auto& c : in.credits) c = rng() % 3 == 0 ? 0 : rng() % 50;
+      unsigned edges = 0;
+      while (!m.settled(in)) {
+        m.step(in);
+        copy.step(in);
+        ASSERT_LE(++edges, 3u) << "seed " << seed << " round " << round << ": no fixed point after 3 idle edges";
+      }
+      ++settled_at[edges];
+      const uint32_t state = m.outputs().cong_state;
+      for (int k = 0; k < 5; ++k) {
+        m.step(in);
+        ASSERT_EQ(m.outputs().cong_state, state);
+        ASSERT_EQ(m.events().entered | m.events().left, 0u);
+        ASSERT_TRUE(m.settled(in));
+      }
+      copy.advance_idle(in, 5, 3);
+      expect_same_registers(m, copy, seed, round);
+      ASSERT_EQ(m.events().victim_blocked, copy.events().victim_blocked);
+      ASSERT_EQ(m.events().victim_masked, copy.events().victim_masked);
+      ASSERT_EQ(m.events().hysteresis_held, copy.events().hysteresis_held);
+    }
+  }
+  // Both kinds happen: one edge (the new inputs registered, the state stays) and two (the
+  // state follows them).
+  EXPECT_GT(settled_at[1], 0u);
+  EXPECT_GT(settled_at[2], 0u);
+}
+
 }  // namespace

@@ -66,6 +66,8 @@ void FecnMarker::reset() {
   std::fill(fill_q_.begin(), fill_q_.end(), 0u);
   fill_summary_q_.fill({0, 0, 0});
   fills_registered_ = false;
+  registered_version_ = UINT64_MAX;
+  idle_shown_ = false;
   std::fill(credits_q_.begin(), credits_q_.end(), 0u);
   cong_state_ = 0;
   std::fill(skip_.begin(), skip_.end(), 0u);
@@ -90,12 +92,47 @@ void FecnMarker::clear_log() {
 
 FecnMarker::FillSummary FecnMarker::summarize(unsigned vl) const { return fill_summary_q_[vl]; }
 
-// The summary of the registered fills is computed while they are registered (one pass, at
-// the end of each edge), so the threshold logic of the next edge reads it ready-made.
-void FecnMarker::register_fills(const std::vector<uint32_t>& voq_fill) {
-  // Most edges register what the previous one did: then registers and summary stay.
-  if (fills_registered_ && voq_fill == last_voq_fill_) return;
-  last_voq_fill_ = voq_fill;
+// The summary of the registered fills is kept with them (updated as they are registered,
+// at the end of each edge), so the threshold logic of the next edge reads it ready-made.
+void FecnMarker::register_fills(const FecnMarkerInputs& in) {
+  if (in.tracked && fills_registered_ && registered_version_ != UINT64_MAX) {
+    // Most edges register what the previous one did: then registers and summary stay.
+    if (registered_version_ == in.fill_version) return;
+    if (registered_version_ == in.changed_since && !in.changed_overflow) {
+      for (const uint32_t i : in.changed) register_fill(i, in.voq_fill[i] & fill_mask_);
+      registered_version_ = in.fill_version;
+      return;
+    }
+  }
+  register_all_fills(in.voq_fill);
+  registered_version_ = in.tracked ? in.fill_version : UINT64_MAX;
+}
+
+void FecnMarker::register_fill(unsigned index, uint32_t fill) {
+  uint32_t& q = fill_q_[index];
+  const uint32_t old = q;
+  if (old == fill) return;
+  q = fill;
+  const unsigned vls = params_.num_vls, vl = index % vls;
+  FillSummary& f = fill_summary_q_[vl];
+  f.sum = f.sum - old + fill;
+  f.contributors = f.contributors - (old != 0) + (fill != 0);
+  if (fill >= f.max) {
+    f.max = fill;
+  } else if (old == f.max) {  // the largest fell: find the new largest of this VL
+    uint32_t m = 0;
+    for (size_t i = vl; i < fill_q_.size(); i += vls) m = std::max(m, fill_q_[i]);
+    f.max = m;
+  }
+}
+
+void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
+  const size_t n = fill_q_.size();
+  if (fills_registered_) {
+    size_t i = 0;
+    while (i < n && (voq_fill[i] & fill_mask_) == fill_q_[i]) ++i;
+    if (i == n) return;
+  }
   fills_registered_ = true;
   fill_summary_q_.fill({0, 0, 0});
   const unsigned vls = params_.num_vls;
@@ -154,10 +191,16 @@ bool FecnMarker::log_clear_requested(const RegWrite& w) const {
 
 const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   events_ = {};
+  idle_shown_ = false;
+
+  // An idle bus on an idle slave (every edge of the network model): the slave keeps its
+  // state and outputs, so its part of the edge is skipped.
+  const AxiLiteIn& b = in.axi;
+  const bool bus_quiet = !b.awvalid && !b.wvalid && !b.arvalid && axi_.idle();
 
   // The bus requests of this edge see the registers as they are before the edge.
-  const RegWrite wr = axi_.write_request();
-  const RegRead rd = axi_.read_request();
+  const RegWrite wr = bus_quiet ? RegWrite{} : axi_.write_request();
+  const RegRead rd = bus_quiet ? RegRead{} : axi_.read_request();
   uint32_t rdata = 0;
   bool read_error = false;
   if (rd.valid) read_error = !read_csr(rd.addr, &rdata);
@@ -223,7 +266,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
     cong_entries_ += static_cast<uint32_t>(__builtin_popcount(events_.entered));
   }
   cong_state_ = next_state;
-  register_fills(in.voq_fill);
+  register_fills(in);
   for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
 
   // Register write last: this edge's datapath used the old configuration.
@@ -232,12 +275,12 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   events_.read_error = rd.valid && read_error;
 
   timebase_.clock();
-  axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
+  if (!bus_quiet) axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
 
   out_.cong_state = cong_state_;
   out_.fecn_valid = in.pkt_valid;
   out_.fecn_mark = mark;
-  out_.axi = axi_.outputs();
+  if (!bus_quiet) out_.axi = axi_.outputs();
   return out_;
 }
 
@@ -246,10 +289,50 @@ void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsig
   if (in.pkt_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) {
     throw std::logic_error("fecn_marker: advance_idle needs no packet and an idle bus");
   }
+  // At most three edges change the state (input register, congestion state, hysteresis);
+  // fewer when the fixed point is reached earlier.
   const uint64_t need = settled_edges >= 3 ? 0 : 3 - settled_edges;
-  const uint64_t settle = cycles < need ? cycles : need;
-  for (uint64_t i = 0; i < settle; ++i) step(in);
-  timebase_.advance(cycles - settle);
+  uint64_t run = 0;
+  while (run < cycles && run < need && !settled(in)) {
+    step(in);
+    ++run;
+  }
+  if (run < cycles) {
+    show_idle_edge();
+    timebase_.advance(cycles - run);
+  }
+}
+
+bool FecnMarker::fills_are_registered(const FecnMarkerInputs& in) const {
+  if (!fills_registered_) return false;
+  if (in.tracked && registered_version_ != UINT64_MAX) return registered_version_ == in.fill_version;
+  for (size_t i = 0; i < fill_q_.size(); ++i) {
+    if ((in.voq_fill[i] & fill_mask_) != fill_q_[i]) return false;
+  }
+  return true;
+}
+
+bool FecnMarker::settled(const FecnMarkerInputs& in) const {
+  const AxiLiteIn& b = in.axi;
+  if (in.pkt_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) return false;
+  for (unsigned v = 0; v < params_.num_vls; ++v) {
+    if ((in.credits[v] & fill_mask_) != credits_q_[v]) return false;
+  }
+  if (!fills_are_registered(in)) return false;
+  for (unsigned v = 0; v < params_.num_vls; ++v) {
+    if (next_cong_state(v, fill_summary_q_[v], nullptr) != congested(v)) return false;
+  }
+  return true;
+}
+
+// Outputs and events as an idle edge at the fixed point leaves them.
+void FecnMarker::show_idle_edge() {
+  if (idle_shown_) return;
+  idle_shown_ = true;
+  events_ = {};
+  for (unsigned v = 0; v < params_.num_vls; ++v) next_cong_state(v, fill_summary_q_[v], &events_);
+  out_.fecn_valid = false;
+  out_.fecn_mark = false;
 }
 
 bool FecnMarker::read_csr(uint32_t addr, uint32_t* data) const {
@@ -337,6 +420,7 @@ bool FecnMarker::legal_write(uint32_t addr, uint32_t merged) const {
 }
 
 void FecnMarker::apply_write(uint32_t addr, uint32_t merged) {
+  idle_shown_ = false;  // the settings the idle edge's events came from may change
   int i;
   if (addr == r::kSwControlMapOffset) {
     control_map_ = merged;

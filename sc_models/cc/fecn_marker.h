@@ -41,6 +41,31 @@ struct FecnMarkerInputs {
 
   explicit FecnMarkerInputs(const FecnMarkerParams& p)
       : voq_fill(p.num_inputs * p.num_vls, 0), credits(p.num_vls, 0) {}
+
+  // Optional change tracking, for a model that changes one fill at a time (the network
+  // model): set_fill() notes which fills changed, and the core registers just those instead
+  // of comparing all num_inputs * num_vls of them at every edge. Writing voq_fill directly
+  // (the co-simulation, the tests) works as before: untracked inputs are compared in full.
+  void set_fill(unsigned index, uint32_t value) {
+    voq_fill[index] = value;
+    tracked = true;
+    ++fill_version;
+    if (changed.size() < kMaxChanged) changed.push_back(index);
+    else changed_overflow = true;
+  }
+  // After the core registered version `fill_version` (FecnMarker::registered_fill_version),
+  // the list starts again.
+  void fills_registered() {
+    changed.clear();
+    changed_overflow = false;
+    changed_since = fill_version;
+  }
+  static constexpr size_t kMaxChanged = 16;
+  bool tracked = false;
+  uint64_t fill_version = 0;   // set_fill calls so far
+  uint64_t changed_since = 0;  // `changed` lists the fills set since this version
+  std::vector<uint32_t> changed;
+  bool changed_overflow = false;
 };
 
 struct FecnMarkerOutputs {
@@ -100,6 +125,16 @@ class FecnMarker {
   // model tracks it so that advancing at every event skips the settling edges.
   void advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsigned settled_edges = 0);
 
+  // Would an idle edge with these inputs (no packet, idle bus) change nothing but the
+  // timebase? True when the inputs are the registered ones and every VL's congestion state
+  // is its own next state: the fixed point advance_idle() runs to. The network model asks
+  // this after each settling edge and stops settling early.
+  bool settled(const FecnMarkerInputs& in) const;
+
+  // The version of tracked inputs (FecnMarkerInputs::set_fill) the fill registers hold, or
+  // UINT64_MAX if they were last registered from untracked inputs.
+  uint64_t registered_fill_version() const { return registered_version_; }
+
   // Register access (the AXI slave calls these; tests and the network model may too).
   // read_csr has no side effects. write_csr returns false (SLVERR) and changes nothing on
   // an unmapped or read-only address or an illegal value.
@@ -142,7 +177,11 @@ class FecnMarker {
     uint32_t max;
   };
   FillSummary summarize(unsigned vl) const;
-  void register_fills(const std::vector<uint32_t>& voq_fill);
+  void register_fills(const FecnMarkerInputs& in);
+  void register_all_fills(const std::vector<uint32_t>& voq_fill);
+  void register_fill(unsigned index, uint32_t fill);
+  bool fills_are_registered(const FecnMarkerInputs& in) const;
+  void show_idle_edge();
   bool next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const;
   // Does the measure of the mapping reach `level16` sixteenths of the capacity?
   bool crossed(const FillSummary& f, unsigned level16) const;
@@ -174,8 +213,9 @@ class FecnMarker {
   // sees the values of the previous edge.
   std::vector<uint32_t> fill_q_;
   std::array<FillSummary, kMaxVls> fill_summary_q_{};  // per VL, of fill_q_
-  std::vector<uint32_t> last_voq_fill_;  // the raw input fill_q_ was registered from
   bool fills_registered_ = false;
+  uint64_t registered_version_ = UINT64_MAX;  // see registered_fill_version()
+  bool idle_shown_ = false;  // outputs and events are those of an idle edge at the fixed point
   std::vector<uint32_t> credits_q_;
   uint32_t cong_state_ = 0;
   std::vector<uint32_t> skip_;

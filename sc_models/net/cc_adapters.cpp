@@ -51,6 +51,7 @@ MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& s
                        bool victim_mask, uint32_t buffer_credits)
     : core_(params), in_(params), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u),
       stats_(params.num_vls) {
+  in_.tracked = true;  // fills change through set_fill only
   configure_marker(core_, sw, port, victim_mask, buffer_credits);
 }
 
@@ -68,6 +69,7 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
   in_.pkt_len = credits > 255 ? 255 : credits;
   core_.step(in_);
   in_.pkt_valid = false;
+  forget_registered_changes();
   done_ = edge;
   // The packet's edge registered the same inputs as an idle edge would; what it changed
   // besides (skip counter, LFSR, log, counters) idle edges never touch.

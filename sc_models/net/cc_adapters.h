@@ -27,7 +27,7 @@ class MarkerPort {
 
   void set_fill(uint64_t cycle, unsigned input, unsigned vl, uint32_t credits) {
     advance_to(cycle);
-    in_.voq_fill[input * num_vls_ + vl] = credits > fill_max_ ? fill_max_ : credits;
+    in_.set_fill(input * num_vls_ + vl, credits > fill_max_ ? fill_max_ : credits);
     settled_ = 0;
   }
   // The marker uses a VL's credits only to tell root (some credits) from victim (none)
@@ -47,13 +47,19 @@ class MarkerPort {
   // Runs the edges up to and including `cycle` (a sampler at cycle T asks for T - 1, so
   // that a departure later in cycle T still takes edge T).
   void advance_to(uint64_t cycle) {
-    // Edges that may still change the state (inputs changed less than 3 edges ago) run one
-    // at a time, so that the congested edges are counted exactly; after that the state holds.
+    // Edges that may still change the state (inputs changed less than 3 edges ago, and the
+    // core not at its fixed point) run one at a time, so that the congested edges are
+    // counted exactly; after that the state holds.
     while (cycle > done_ && settled_ < 3) {
+      if (core_.settled(in_)) {  // the fixed point came early
+        settled_ = 3;
+        break;
+      }
       core_.advance_idle(in_, 1, settled_);
       ++settled_;
       ++done_;
       count_congested(1);
+      forget_registered_changes();
     }
     if (cycle > done_) {
       const uint64_t n = cycle - done_;
@@ -85,6 +91,10 @@ class MarkerPort {
   unsigned settled_ = 0;  // idle edges run since the inputs last changed (capped at 3)
   std::vector<Stats> stats_;
 
+  // The changed fills the core has registered need not be listed any more.
+  void forget_registered_changes() {
+    if (!in_.changed.empty() && core_.registered_fill_version() == in_.fill_version) in_.fills_registered();
+  }
   void count_congested(uint64_t edges) {
     for (unsigned v = 0; v < stats_.size(); ++v) {
       if (core_.congested(v)) stats_[v].congested_edges += edges;

@@ -74,7 +74,6 @@ struct OutPort {
   double rate_bytes_per_cycle = 0;
   std::vector<uint32_t> credits;     // per VL, free space in the peer's buffer
   std::vector<uint32_t> need;        // per VL, least credits a head waiting for credits needs
-  bool xbar_waiting = false;         // a head waits for its input's crossbar port
   std::vector<uint32_t> on_wire;     // per VL, credits of packets sent but not arrived
   std::vector<uint32_t> returning;   // per VL, credits on their way back
   uint32_t capacity = 0;             // the peer's per-VL buffer, credits
@@ -84,6 +83,7 @@ struct OutPort {
   double tx_rate = 0;
   bool tx_active = false;
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
+  uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
   unsigned rr = 0;                   // round-robin pointer over (input, VL)
   VlArbiter vlarb;                   // with VLArbitration tables
   uint64_t packets = 0, bytes = 0, marked = 0;

@@ -83,6 +83,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
     if (fill_from_head) on_tail_in(o, e.hop, pkt);
     else fabric_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt);
   }
+  out[o].wait_eligible = std::min(out[o].wait_eligible, e.eligible_cycle);
   if (out[o].busy_until <= e.eligible_cycle) wake(o, e.eligible_cycle);
 }
 
@@ -104,7 +105,7 @@ void Switch::arbitrate(unsigned o) {
   const uint64_t now = fabric_.now();
   if (op.tx_active || op.busy_until > now || pending_[o] == 0) return;
   std::fill(op.need.begin(), op.need.end(), UINT32_MAX);
-  op.xbar_waiting = false;
+  clear_xbar_waits(o);
   const unsigned n = nports_ * nvl_;
   uint64_t next_eligible = UINT64_MAX;
   const bool ignore_credits = fabric_.scenario().faults.ignore_credits;
@@ -167,6 +168,7 @@ void Switch::arbitrate(unsigned o) {
       return;
     }
   }
+  op.wait_eligible = next_eligible;
   if (next_eligible != UINT64_MAX) wake(o, next_eligible);
 }
 
@@ -206,7 +208,7 @@ bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* nex
   }
   const InPort& inp = in[ip];
   if (inp.xbar_active > 0 && inp.xbar_active + op.rate_bytes_per_cycle > inp.xbar_capacity + 1e-9) {
-    op.xbar_waiting = true;
+    note_xbar_wait(o, ip);
     return false;
   }
   return true;
@@ -266,15 +268,31 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
 void Switch::on_tx_done(unsigned o) {
   OutPort& op = out[o];
   op.tx_active = false;
-  InPort& inp = in[op.tx_input];
+  const unsigned ip = op.tx_input;
+  InPort& inp = in[ip];
   inp.xbar_active -= op.tx_rate;
   if (inp.xbar_active < 1e-9) inp.xbar_active = 0;
   release_credits(fabric_, *this, op.tx_input, op.tx_vl, op.tx_credits, false);
   arbitrate(o);
-  // The input's crossbar port is free again: outputs it was holding back may go now.
-  for (unsigned p = 1; p <= nports_; ++p) {
-    if (p != o && out[p].xbar_waiting && !out[p].tx_active && out[p].busy_until <= fabric_.now()) arbitrate(p);
+  // The input's crossbar port is free again: outputs it was holding back may go now. An
+  // output held back by other inputs' crossbar ports only is asked only if something else
+  // it waited for is there now (a head eligible, credits back), as the event that brings
+  // that would ask it later in this cycle: the same order as asking every waiting output.
+  for (size_t w = 0; w < xbar_waiting_.size(); ++w) {
+    for (uint64_t bits = xbar_waiting_[w]; bits; bits &= bits - 1) {
+      const unsigned p = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
+      if (p != o && !out[p].tx_active && out[p].busy_until <= fabric_.now() && may_unblock(p, ip)) arbitrate(p);
+    }
   }
+}
+
+bool Switch::may_unblock(unsigned p, unsigned ip) const {
+  const OutPort& op = out[p];
+  if (waits_for_xbar(p, ip) || op.wait_eligible <= fabric_.now()) return true;
+  for (unsigned v = 0; v < nvl_; ++v) {
+    if (op.credits[v] >= op.need[v]) return true;
+  }
+  return false;
 }
 
 void Switch::on_credit(unsigned o, unsigned vl, uint32_t credits) {

@@ -3,6 +3,7 @@
 // output. Methods in switch.cpp.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -20,7 +21,8 @@ class Switch : public Node {
       : Node(name, f, index), nports_(ports), nvl_(f.num_vls()),
         voq_((ports + 1) * nvl_ * (ports + 1)), fill_(voq_.size(), 0), pending_(ports + 1, 0),
         words_((ports * nvl_ + 63) / 64), requests_((ports + 1) * words_, 0), markers_(ports + 1),
-        marker_input_(ports + 1, 0) {
+        marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),
+        xbar_inputs_((ports + 1) * xbar_waiting_.size(), 0) {
     out.resize(ports + 1);
     in.resize(ports + 1);
   }
@@ -65,6 +67,20 @@ class Switch : public Node {
   void arbitrate(unsigned o);
 
   void set_request(unsigned o, unsigned idx, bool on);
+  // A head for output `o` waits for input `ip`'s crossbar port.
+  void note_xbar_wait(unsigned o, unsigned ip) {
+    xbar_waiting_[o / 64] |= uint64_t{1} << (o % 64);
+    xbar_inputs_[o * xbar_waiting_.size() + ip / 64] |= uint64_t{1} << (ip % 64);
+  }
+  void clear_xbar_waits(unsigned o) {
+    uint64_t& w = xbar_waiting_[o / 64];
+    if (!(w & (uint64_t{1} << (o % 64)))) return;
+    w &= ~(uint64_t{1} << (o % 64));
+    std::fill_n(&xbar_inputs_[o * xbar_waiting_.size()], xbar_waiting_.size(), 0);
+  }
+  bool waits_for_xbar(unsigned o, unsigned ip) const {
+    return (xbar_inputs_[o * xbar_waiting_.size() + ip / 64] >> (ip % 64)) & 1u;
+  }
 
   // oldest_first: per VL, the oldest head that may go and the oldest that lacks credits
   // (head_eligible = arrival + switch latency orders heads by age).
@@ -88,6 +104,9 @@ class Switch : public Node {
   void start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q);
 
   void on_tx_done(unsigned o);
+  // After input `ip`'s crossbar port fell free: may output `p`, whose last arbitration
+  // found no head to send, find one now?
+  bool may_unblock(unsigned p, unsigned ip) const;
 
   void on_credit(unsigned o, unsigned vl, uint32_t credits);
 
@@ -100,6 +119,8 @@ class Switch : public Node {
   std::vector<uint64_t> requests_; // [output][word]: bit (input-1)*VLs+VL set = VoQ non-empty
   std::vector<std::unique_ptr<MarkerPort>> markers_;
   std::vector<unsigned> marker_input_;  // [port] -> the marker's input index (linked ports only)
+  std::vector<uint64_t> xbar_waiting_;  // bit o: a head for output o waits for its input's crossbar port
+  std::vector<uint64_t> xbar_inputs_;   // [o][word] bit ip: ... for input ip's
 };
 
 }  // namespace ibcc::net
