@@ -47,6 +47,8 @@ CctiBlock::CctiBlock(const CctiBlockParams& params)
 }
 
 void CctiBlock::reset() {
+  quiet_edges_ = 0;
+  last_query_qp_ = last_query_sl_ = 0;
   sl_based_ = r::kCaSettingPortControl.reset & 1u;
   control_map_ = r::kCaSettingControlMap.reset;
   timer_reload_.fill(r::kCaSlTimerCctiTimer.reset);
@@ -104,8 +106,11 @@ uint32_t CctiBlock::ird_now(uint32_t qp, uint32_t sl) const {
 const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   events_ = {};
 
-  const RegWrite wr = axi_.write_request();
-  const RegRead rd = axi_.read_request();
+  // An idle bus on an idle slave: the slave keeps its state and outputs.
+  const AxiLiteIn& b = in.axi;
+  const bool bus_quiet = !b.awvalid && !b.wvalid && !b.arvalid && axi_.idle();
+  const RegWrite wr = bus_quiet ? RegWrite{} : axi_.write_request();
+  const RegRead rd = bus_quiet ? RegRead{} : axi_.read_request();
   uint32_t rdata = 0;
   bool read_error = false;
   if (rd.valid) read_error = !read_csr(rd.addr, &rdata);
@@ -226,13 +231,19 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   events_.read_error = rd.valid && read_error;
 
   timebase_.clock();
-  axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
+  if (!bus_quiet) axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
 
   out_.ird = query_enabled_ ? ird_cycles(ird_formula_, query_entry_, mtu_tx_cycles_) : 0u;
   out_.ccti = query_ccti_;
   out_.timer_expired = expired;
   out_.trigger_event = trigger;
-  out_.axi = axi_.outputs();
+  if (!bus_quiet) out_.axi = axi_.outputs();
+
+  const uint32_t qsl = in.query_sl & 0xfu;
+  const bool quiet = bus_quiet && !in.becn_valid && expired == 0 && in.query_qp == last_query_qp_ && qsl == last_query_sl_;
+  quiet_edges_ = quiet ? (quiet_edges_ >= 2 ? 2u : quiet_edges_ + 1) : 0u;
+  last_query_qp_ = in.query_qp;
+  last_query_sl_ = qsl;
   return out_;
 }
 
@@ -241,8 +252,10 @@ void CctiBlock::advance_idle(const CctiBlockInputs& in, uint64_t cycles) {
   if (in.becn_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) {
     throw std::logic_error("ccti_block: advance_idle needs no BECN and an idle bus");
   }
-  // Real edges settle the registered outputs; between expiries only counters move.
-  unsigned settle = 2;
+  // Real edges settle the registered outputs (none needed if the last two edges were quiet
+  // ones with this query); between expiries only counters move.
+  unsigned settle =
+      quiet_edges_ >= 2 && in.query_qp == last_query_qp_ && (in.query_sl & 0xfu) == last_query_sl_ ? 0u : 2u;
   while (cycles > 0) {
     if (settle > 0) {
       step(in);
@@ -343,6 +356,7 @@ bool CctiBlock::legal_write(uint32_t addr) const {
 }
 
 void CctiBlock::apply_write(uint32_t addr, uint32_t merged) {
+  quiet_edges_ = 0;  // settings the registered outputs came from may change
   int i;
   if (addr == r::kCaSettingOffset) {
     sl_based_ = r::kCaSettingPortControl.get(merged) & 1u;

@@ -157,6 +157,10 @@ class CctiBlock {
 
   Timebase timebase_;
   AxiLiteSlave axi_;
+  // Consecutive edges (capped at 2) with no BECN, no expiry, no bus activity and the same
+  // query: the registered outputs then hold, and advance_idle needs no settling edges.
+  unsigned quiet_edges_ = 0;
+  uint32_t last_query_qp_ = 0, last_query_sl_ = 0;
   CctiBlockOutputs out_;
   CctiBlockEvents events_;
 };

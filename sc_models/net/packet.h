@@ -51,18 +51,20 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
 };
 
 // Every payload in the fabric comes from PacketPool, which allocates IbPackets: a generic
-// payload that also keeps a direct pointer to its extension (the extension is attached the
-// TLM way too). tlm_generic_payload::get_extension is an out-of-line library call, and the
-// model reads the header several times per hop.
+// payload with its IB extension inside it (attached the TLM way too, so that other models
+// find it with get_extension). The model reads the header several times per hop: it lies
+// next to the payload, at a fixed offset, instead of behind tlm_generic_payload's
+// out-of-line get_extension and a second allocation (one cache miss less per touch).
 class IbPacket : public tlm::tlm_generic_payload {
  public:
-  explicit IbPacket(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm), ext_(new IbExtension) {
-    set_extension(ext_);
-  }
-  IbExtension& ext() { return *ext_; }
+  explicit IbPacket(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) { set_extension(&ext_); }
+  ~IbPacket() override { clear_extension(&ext_); }  // ours: the payload must not free it
+  IbPacket(const IbPacket&) = delete;
+  IbPacket& operator=(const IbPacket&) = delete;
+  IbExtension& ext() { return ext_; }
 
  private:
-  IbExtension* ext_;  // owned by the payload's extension array
+  IbExtension ext_;
 };
 
 inline IbExtension& ib(tlm::tlm_generic_payload& p) { return static_cast<IbPacket&>(p).ext(); }
