@@ -84,7 +84,6 @@ struct OutPort {
   bool tx_active = false;
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
   uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
-  unsigned rr = 0;                   // round-robin pointer over (input, VL)
   VlArbiter vlarb;                   // with VLArbitration tables
   uint64_t packets = 0, bytes = 0, marked = 0;
 };

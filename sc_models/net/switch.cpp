@@ -76,7 +76,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
   PacketFifo& q = voq(port, e.vl, o);
   if (q.empty()) {
     ++pending_[o];
-    set_request(o, (port - 1) * nvl_ + e.vl, true);
+    voq_arb_[o].request((port - 1) * nvl_ + e.vl, true);
   }
   q.push(pkt);
   if (markers_[o]) {
@@ -106,45 +106,35 @@ void Switch::arbitrate(unsigned o) {
   if (op.tx_active || op.busy_until > now || pending_[o] == 0) return;
   std::fill(op.need.begin(), op.need.end(), UINT32_MAX);
   clear_xbar_waits(o);
-  const unsigned n = nports_ * nvl_;
   uint64_t next_eligible = UINT64_MAX;
   const bool ignore_credits = fabric_.scenario().faults.ignore_credits;
   const bool tables = fabric_.scenario().fabric.vlarb_tables;
   std::array<int, cc::FecnMarker::kMaxVls> first_ready;
   first_ready.fill(-1);
-  const uint64_t* req = &requests_[o * words_];
   uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
   if (oldest_first) age_ = HeadAges();  // (a member: round robin does not pay for it)
-  // Visit the requesting (input, VL) pairs from the round-robin pointer on, wrapping once.
-  // Round robin starts the first that may go; with VLArbitration tables, the first that may
-  // go on each VL is noted and the tables choose the VL.
-  for (unsigned pass = 0; pass < 2; ++pass) {
-    const unsigned from = pass == 0 ? op.rr : 0, to = pass == 0 ? n : op.rr;
-    for (unsigned w = from / 64; w * 64 < to; ++w) {
-      uint64_t bits = req[w];
-      if (w == from / 64) bits &= ~uint64_t{0} << (from % 64);
-      while (bits) {
-        const unsigned idx = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
-        bits &= bits - 1;
-        if (idx >= to) break;
-        const unsigned vl = idx % nvl_;
-        if (oldest_first) {
-          oldest_head(o, idx, ignore_credits, &next_eligible, &age_);
-          continue;
-        }
-        if (held & (1u << vl)) continue;
-        if (!may_go(o, idx, ignore_credits, &next_eligible)) {
-          // In order: the first head that lacks credits holds its VL until they are back.
-          if (credit_in_order && op.need[vl] != UINT32_MAX) held |= 1u << vl;
-          continue;
-        }
-        if (!tables) {
-          begin(o, idx);
-          return;
-        }
-        if (first_ready[vl] < 0) first_ready[vl] = static_cast<int>(idx);
-      }
+  // Visit the requesting (input, VL) pairs in round-robin order. Round robin starts the
+  // first that may go; with VLArbitration tables, the first that may go on each VL is noted
+  // and the tables choose the VL; oldest first notes each VL's oldest head.
+  const int go = voq_arb_[o].scan([&](unsigned idx) {
+    const unsigned vl = idx % nvl_;
+    if (oldest_first) {
+      oldest_head(o, idx, ignore_credits, &next_eligible, &age_);
+      return false;
     }
+    if (held & (1u << vl)) return false;
+    if (!may_go(o, idx, ignore_credits, &next_eligible)) {
+      // In order: the first head that lacks credits holds its VL until they are back.
+      if (credit_in_order && op.need[vl] != UINT32_MAX) held |= 1u << vl;
+      return false;
+    }
+    if (!tables) return true;
+    if (first_ready[vl] < 0) first_ready[vl] = static_cast<int>(idx);
+    return false;
+  });
+  if (go >= 0) {
+    begin(o, static_cast<unsigned>(go));
+    return;
   }
   if (oldest_first) {
     int best = -1;
@@ -188,12 +178,6 @@ void Switch::oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t
   }
 }
 
-void Switch::set_request(unsigned o, unsigned idx, bool on) {
-  uint64_t& w = requests_[o * words_ + idx / 64];
-  if (on) w |= uint64_t{1} << (idx % 64);
-  else w &= ~(uint64_t{1} << (idx % 64));
-}
-
 bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible) {
   OutPort& op = out[o];
   const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
@@ -217,7 +201,7 @@ bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* nex
 void Switch::begin(unsigned o, unsigned idx) {
   OutPort& op = out[o];
   const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
-  op.rr = (idx + 1) % (nports_ * nvl_);
+  voq_arb_[o].granted(idx);
   PacketFifo& q = voq(ip, vl, o);
   if (fabric_.scenario().fabric.vlarb_tables) op.vlarb.sent(ib(q.head).wire_bytes);
   start(o, ip, vl, q);
@@ -228,7 +212,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   tlm_generic_payload* pkt = q.pop();
   if (q.empty()) {
     --pending_[o];
-    set_request(o, (ip - 1) * nvl_ + vl, false);
+    voq_arb_[o].request((ip - 1) * nvl_ + vl, false);
   }
   IbExtension& e = ib(pkt);
   const uint64_t now = fabric_.now();

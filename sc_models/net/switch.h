@@ -1,6 +1,6 @@
 // Switch: input buffers with VoQs per (output, VL), output arbitration round robin or
-// oldest first over the inputs (and VLArbitration between VLs), the FECN marker on every
-// output. Methods in switch.cpp.
+// oldest first over the inputs (VoqArbiter, voq_arbiter.h) and VLArbitration between VLs
+// (VlArbiter, vl_arbiter.h), the FECN marker on every output. Methods in switch.cpp.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "net/cc_adapters.h"
 #include "net/fabric.h"
 #include "net/link.h"
+#include "net/voq_arbiter.h"
 
 namespace ibcc::net {
 
@@ -20,7 +21,7 @@ class Switch : public Node {
   Switch(sc_core::sc_module_name name, Fabric& f, unsigned index, unsigned ports)
       : Node(name, f, index), nports_(ports), nvl_(f.num_vls()),
         voq_((ports + 1) * nvl_ * (ports + 1)), fill_(voq_.size(), 0), pending_(ports + 1, 0),
-        words_((ports * nvl_ + 63) / 64), requests_((ports + 1) * words_, 0), markers_(ports + 1),
+        voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), markers_(ports + 1),
         marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),
         xbar_inputs_((ports + 1) * xbar_waiting_.size(), 0) {
     out.resize(ports + 1);
@@ -66,7 +67,6 @@ class Switch : public Node {
   // head; VLArbitration tables between VLs) and starts it.
   void arbitrate(unsigned o);
 
-  void set_request(unsigned o, unsigned idx, bool on);
   // A head for output `o` waits for input `ip`'s crossbar port.
   void note_xbar_wait(unsigned o, unsigned ip) {
     xbar_waiting_[o / 64] |= uint64_t{1} << (o % 64);
@@ -115,8 +115,7 @@ class Switch : public Node {
   std::vector<PacketFifo> voq_;
   std::vector<uint32_t> fill_;     // marker-visible fill per VoQ, credits
   std::vector<unsigned> pending_;  // non-empty VoQs per output
-  unsigned words_;                 // 64-bit words of one output's request mask
-  std::vector<uint64_t> requests_; // [output][word]: bit (input-1)*VLs+VL set = VoQ non-empty
+  std::vector<VoqArbiter> voq_arb_;  // [output]: its non-empty (input, VL) VoQs, round robin
   std::vector<std::unique_ptr<MarkerPort>> markers_;
   std::vector<unsigned> marker_input_;  // [port] -> the marker's input index (linked ports only)
   std::vector<uint64_t> xbar_waiting_;  // bit o: a head for output o waits for its input's crossbar port
