@@ -71,6 +71,8 @@ class AxiLiteSlave {
   AxiLiteOut outputs() const;
 
   bool idle() const { return !aw_held_ && !w_held_ && !ar_held_ && !bvalid_ && !rvalid_; }
+  // No request on the bus and none held or answered: an edge changes nothing here.
+  bool quiet(const AxiLiteIn& in) const { return !in.awvalid && !in.wvalid && !in.arvalid && idle(); }
 
  private:
   uint32_t addr_mask_;

@@ -107,8 +107,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   events_ = {};
 
   // An idle bus on an idle slave: the slave keeps its state and outputs.
-  const AxiLiteIn& b = in.axi;
-  const bool bus_quiet = !b.awvalid && !b.wvalid && !b.arvalid && axi_.idle();
+  const bool bus_quiet = axi_.quiet(in.axi);
   const RegWrite wr = bus_quiet ? RegWrite{} : axi_.write_request();
   const RegRead rd = bus_quiet ? RegRead{} : axi_.read_request();
   uint32_t rdata = 0;
@@ -248,8 +247,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
 }
 
 void CctiBlock::advance_idle(const CctiBlockInputs& in, uint64_t cycles) {
-  const AxiLiteIn& b = in.axi;
-  if (in.becn_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) {
+  if (in.becn_valid || !axi_.quiet(in.axi)) {
     throw std::logic_error("ccti_block: advance_idle needs no BECN and an idle bus");
   }
   // Real edges settle the registered outputs (none needed if the last two edges were quiet

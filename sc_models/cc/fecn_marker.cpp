@@ -126,13 +126,15 @@ void FecnMarker::register_fill(unsigned index, uint32_t fill) {
   }
 }
 
-void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
-  const size_t n = fill_q_.size();
-  if (fills_registered_) {
-    size_t i = 0;
-    while (i < n && (voq_fill[i] & fill_mask_) == fill_q_[i]) ++i;
-    if (i == n) return;
+bool FecnMarker::fills_equal(const std::vector<uint32_t>& voq_fill) const {
+  for (size_t i = 0; i < fill_q_.size(); ++i) {
+    if ((voq_fill[i] & fill_mask_) != fill_q_[i]) return false;
   }
+  return true;
+}
+
+void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
+  if (fills_registered_ && fills_equal(voq_fill)) return;
   fills_registered_ = true;
   fill_summary_q_.fill({0, 0, 0});
   const unsigned vls = params_.num_vls;
@@ -195,8 +197,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
 
   // An idle bus on an idle slave (every edge of the network model): the slave keeps its
   // state and outputs, so its part of the edge is skipped.
-  const AxiLiteIn& b = in.axi;
-  const bool bus_quiet = !b.awvalid && !b.wvalid && !b.arvalid && axi_.idle();
+  const bool bus_quiet = axi_.quiet(in.axi);
 
   // The bus requests of this edge see the registers as they are before the edge.
   const RegWrite wr = bus_quiet ? RegWrite{} : axi_.write_request();
@@ -285,8 +286,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
 }
 
 void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsigned settled_edges) {
-  const AxiLiteIn& b = in.axi;
-  if (in.pkt_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) {
+  if (in.pkt_valid || !axi_.quiet(in.axi)) {
     throw std::logic_error("fecn_marker: advance_idle needs no packet and an idle bus");
   }
   // At most three edges change the state (input register, congestion state, hysteresis);
@@ -306,15 +306,11 @@ void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsig
 bool FecnMarker::fills_are_registered(const FecnMarkerInputs& in) const {
   if (!fills_registered_) return false;
   if (in.tracked && registered_version_ != UINT64_MAX) return registered_version_ == in.fill_version;
-  for (size_t i = 0; i < fill_q_.size(); ++i) {
-    if ((in.voq_fill[i] & fill_mask_) != fill_q_[i]) return false;
-  }
-  return true;
+  return fills_equal(in.voq_fill);
 }
 
 bool FecnMarker::settled(const FecnMarkerInputs& in) const {
-  const AxiLiteIn& b = in.axi;
-  if (in.pkt_valid || b.awvalid || b.wvalid || b.arvalid || !axi_.idle()) return false;
+  if (in.pkt_valid || !axi_.quiet(in.axi)) return false;
   for (unsigned v = 0; v < params_.num_vls; ++v) {
     if ((in.credits[v] & fill_mask_) != credits_q_[v]) return false;
   }

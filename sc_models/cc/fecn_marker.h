@@ -181,6 +181,7 @@ class FecnMarker {
   void register_all_fills(const std::vector<uint32_t>& voq_fill);
   void register_fill(unsigned index, uint32_t fill);
   bool fills_are_registered(const FecnMarkerInputs& in) const;
+  bool fills_equal(const std::vector<uint32_t>& voq_fill) const;  // the registers hold these
   void show_idle_edge();
   bool next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const;
   // Does the measure of the mapping reach `level16` sixteenths of the capacity?
