@@ -55,7 +55,8 @@ void print_route(const Topology& t, const Scenario& s, unsigned a, unsigned b) {
 }
 
 // A flow's destinations as node ids with their probabilities (-1: not a node). A uniform
-// pattern's names are one list shared by its flows: resolved once per list.
+// pattern's names are one list shared by its flows: resolved once per list
+// (net::UniformDestinations, as the fabric builder does).
 class FlowDestinations {
  public:
   explicit FlowDestinations(const Topology& t) : t_(t) {}
@@ -83,22 +84,11 @@ class FlowDestinations {
     return out;
   }
 
-  net::SharedSeq<int> uniform(const net::FlowSpec& f) {
-    auto& ids = shared_[f.uniform_dsts.all().get()];
-    if (!ids) {
-      std::vector<int> all;
-      if (f.uniform_dsts.all()) {
-        all.reserve(f.uniform_dsts.all()->size());
-        for (const auto& d : *f.uniform_dsts.all()) all.push_back(t_.find(d));
-      }
-      ids = std::make_shared<const std::vector<int>>(std::move(all));
-    }
-    return f.uniform_dsts.same_view(ids);
-  }
+  net::SharedSeq<int> uniform(const net::FlowSpec& f) { return uniform_.of(f); }
 
  private:
   const Topology& t_;
-  std::map<const void*, std::shared_ptr<const std::vector<int>>> shared_;
+  net::UniformDestinations uniform_{t_};
   std::vector<std::pair<int, double>> out_;
 };
 

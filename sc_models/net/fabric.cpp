@@ -16,9 +16,7 @@
 namespace ibcc::net {
 
 Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s)
-    : sc_module(name), s_(s), topo_(build_topology(s)) {
-  ps_per_cycle_ = static_cast<uint64_t>(std::llround(1e12 / static_cast<double>(s.fabric.core_clock_hz)));
-  if (ps_per_cycle_ == 0) ps_per_cycle_ = 1;
+    : sc_module(name), NodeContext(s, build_topology(s)) {
   end_cycle_ = s.sim.sim_time_ps / ps_per_cycle_;
   log_cycles_ = std::max<uint64_t>(1, cycles(s.sim.log_interval_ps));
   uint64_t dl = s.sim.deadlock_timeout_ps;
@@ -42,47 +40,12 @@ void Fabric::build() {
       sw->fill_from_head = s_.fabric.fill_from_head;
       sw->credit_in_order = s_.fabric.credit_in_order;
       sw->oldest_first = s_.fabric.oldest_first;
-      nodes_.push_back(std::move(sw));
+      add_node(std::move(sw));
     } else {
-      nodes_.push_back(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed));
+      add_node(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed));
     }
   }
-  // Ports and links.
-  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
-    Node& node = *nodes_[n];
-    const auto& tn = topo_.nodes[n];
-    for (unsigned p = 1; p <= tn.ports; ++p) {
-      const PortWire& w = topo_.wire[n][p];
-      InPort& ip = node.in[p];
-      const uint64_t buf = tn.is_switch ? s_.fabric.switch_buffer_per_vl : s_.fabric.hca_buffer_per_vl;
-      ip.capacity = static_cast<uint32_t>(buf / 64);
-      ip.vl.assign(nvl, InPort::Vl{});
-      OutPort& op = node.out[p];
-      op.credits.assign(nvl, 0);
-      op.need.assign(nvl, UINT32_MAX);
-      op.on_wire.assign(nvl, 0);
-      op.returning.assign(nvl, 0);
-      if (w.peer < 0) continue;
-      const LinkSpec& l = s_.links[w.link];
-      op.peer = w.peer;
-      op.peer_port = w.peer_port;
-      const double bytes_per_ps = l.data_bps / 8.0 / 1e12;
-      op.rate_bytes_per_cycle = bytes_per_ps * static_cast<double>(ps_per_cycle_);
-      op.cycles_per_byte = 1.0 / op.rate_bytes_per_cycle;
-      op.prop_cycles = cycles(l.propagation_ps);
-      ip.upstream = w.peer;
-      ip.upstream_port = w.peer_port;
-      ip.xbar_capacity = op.rate_bytes_per_cycle * s_.fabric.crossbar_speedup;
-    }
-  }
-  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
-    for (unsigned p = 1; p < nodes_[n]->out.size(); ++p) {
-      OutPort& op = nodes_[n]->out[p];
-      if (op.peer < 0) continue;
-      op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
-      op.credits.assign(nvl, op.capacity);
-    }
-  }
+  wire_ports();
   // Credits must hold an MTU packet, or nothing could ever move.
   const uint32_t mtu_credits = credits_of(wire_bytes(s_.fabric.mtu));
   if (s_.fabric.switch_buffer_per_vl / 64 < mtu_credits || s_.fabric.hca_buffer_per_vl / 64 < mtu_credits) {
@@ -117,8 +80,10 @@ void Fabric::build() {
       sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity));
     }
   }
-  // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs.
+  // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs
+  // (names resolved once per list: UniformDestinations).
   std::map<const void*, std::shared_ptr<const std::vector<uint16_t>>> shared_lids;
+  UniformDestinations uniform(topo_);
   for (const auto& fs : s_.flows) {
     Flow f;
     f.spec = fs;
@@ -142,13 +107,14 @@ void Fabric::build() {
       check_route(static_cast<unsigned>(dst));
     } else {
       if (!fs.uniform_dsts.empty()) {
-        auto& lids = shared_lids[fs.uniform_dsts.all().get()];
+        const SharedSeq<int> ids = uniform.of(fs);
+        auto& lids = shared_lids[ids.all().get()];
         if (!lids) {
           std::vector<uint16_t> all;
-          all.reserve(fs.uniform_dsts.all()->size());
-          for (const auto& d : *fs.uniform_dsts.all()) {
-            const int dst = topo_.find(d);
-            if (dst < 0 || topo_.nodes[dst].is_switch) bad("unknown destination " + d);
+          all.reserve(ids.all()->size());
+          for (size_t k = 0; k < ids.all()->size(); ++k) {
+            const int dst = (*ids.all())[k];
+            if (dst < 0 || topo_.nodes[dst].is_switch) bad("unknown destination " + (*fs.uniform_dsts.all())[k]);
             all.push_back(topo_.nodes[dst].lid);
           }
           lids = std::make_shared<const std::vector<uint16_t>>(std::move(all));

@@ -24,152 +24,13 @@
 #include <vector>
 
 #include "net/cc_adapters.h"
-#include "net/event_calendar.h"
-#include "net/latency_histogram.h"
-#include "net/packet.h"
+#include "net/node_context.h"
 #include "net/scenario.h"
 #include "net/scenario_yaml.h"
-#include "net/topology.h"
-#include "net/vl_arbiter.h"
 
 namespace ibcc::net {
 
-class Fabric;
 class NetWaves;
-
-// Failed invariant or deadlock: the run stops and the message says what broke where.
-class ModelError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-enum class EventKind : uint8_t {
-  kArrive,       // a packet's head reaches an input port
-  kTailIn,       // its tail is in: if it still waits in its VoQ it now counts in the fill
-  kArbitrate,    // an output port may be able to send
-  kTxDone,       // an output port finished a packet (its tail left the input buffer)
-  kCredit,       // credits come back to an output port
-  kSinkDone,     // an HCA finished draining a packet
-  kHcaWake,      // an HCA's flow may send again (IRD, rate, start time)
-  kLogTick,      // statistics interval, invariant and deadlock checks
-};
-
-struct Event {
-  uint64_t cycle;
-  uint64_t seq;  // FIFO order among events of one cycle: runs are reproducible
-  EventKind kind;
-  uint32_t node;
-  uint32_t port;
-  uint32_t vl;
-  uint32_t value;
-  tlm::tlm_generic_payload* pkt;
-};
-
-// The transmit side of a port: the link toward the peer's input buffer and its credits.
-struct OutPort {
-  int peer = -1;             // node, -1: unconnected
-  unsigned peer_port = 0;
-  double cycles_per_byte = 0;
-  uint64_t prop_cycles = 0;
-  double rate_bytes_per_cycle = 0;
-  std::vector<uint32_t> credits;     // per VL, free space in the peer's buffer
-  std::vector<uint32_t> need;        // per VL, least credits a head waiting for credits needs
-  std::vector<uint32_t> on_wire;     // per VL, credits of packets sent but not arrived
-  std::vector<uint32_t> returning;   // per VL, credits on their way back
-  uint32_t capacity = 0;             // the peer's per-VL buffer, credits
-  uint64_t busy_until = 0;
-  // The packet being sent (switch output): its input, VL and credits.
-  unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
-  double tx_rate = 0;
-  bool tx_active = false;
-  uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
-  uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
-  VlArbiter vlarb;                   // with VLArbitration tables
-  uint64_t packets = 0, bytes = 0, marked = 0;
-};
-
-// The receive side: the input buffer, per VL, in 64-byte credits.
-struct InPort {
-  uint32_t capacity = 0;
-  // Per VL, together (what a packet's arrival and departure touch lies in one cache line):
-  // credits used, the peak since the last log tick, and the last cycle a packet left or the
-  // buffer went from empty to non-empty (how long a non-empty buffer has been blocked:
-  // Fabric::blocked_buffer_check).
-  struct Vl {
-    uint32_t used = 0;
-    uint32_t peak = 0;
-    uint64_t moved = 0;
-  };
-  std::vector<Vl> vl;
-  int upstream = -1;
-  unsigned upstream_port = 0;
-  double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
-  double xbar_active = 0;
-};
-
-class Node : public sc_core::sc_module, public tlm::tlm_fw_nonblocking_transport_if<> {
- public:
-  Node(sc_core::sc_module_name name, Fabric& fabric, unsigned index) : sc_module(name), fabric_(fabric), index_(index) {}
-  virtual void handle(const Event& e) = 0;
-
-  // A packet's head enters `ib(gp).in_port` after `delay` (the link's propagation delay).
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
-
-  std::vector<OutPort> out;  // [port], 1-based
-  std::vector<InPort> in;
-
- protected:
-  Fabric& fabric_;
-  unsigned index_;
-};
-
-struct FlowStats {
-  uint64_t injected_packets = 0;
-  uint64_t injected_bytes = 0;
-  uint64_t delivered_bytes = 0;
-  uint64_t delivered_packets = 0;
-  uint64_t fecn_marked = 0;    // data packets that arrived with FECN
-  uint64_t becn_received = 0;  // BECNs the source took for this flow
-  uint64_t interval_bytes = 0;
-  // Last time the flow moved: a packet delivered, or its first packet in flight after none
-  // (the per-flow stall check, Fabric::stalled_flows).
-  uint64_t progress_cycle = 0;
-  // Inside the statistics window (Fabric::set_stats_window): each data packet from its
-  // message's creation to the end of its drain at the sink (source queueing, IRD waits, the
-  // fabric, the sink); each message from creation to its completion (last packet drained +
-  // the HCA's completion latency); each ping-pong round trip. Core cycles.
-  LatencyHistogram packet_latency;
-  LatencyHistogram message_latency;
-  LatencyHistogram pingpong_rtt;
-};
-
-struct Flow {
-  FlowSpec spec;
-  unsigned src = 0;            // node
-  int dst = -1;                // node, -1: drawn per message
-  SharedSeq<uint16_t> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list
-  std::vector<uint16_t> hot_lids;
-  uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
-  double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
-  // Offered-rate flows: the application creates a message every message_bytes at the rate
-  // (open loop: messages the source cannot send yet wait, and their wait counts in latency).
-  double next_message_cycle = 0;
-  size_t next_dst = 0;              // DstOrder::kSequence: index into uniform_lids
-  // A message in progress: its destination, QP, bytes left, creation and IRD pacing.
-  struct Lane {
-    uint16_t dlid = 0;
-    uint32_t qp = 0;
-    uint64_t message_left = 0;
-    uint64_t create_cycle = 0;
-  };
-  std::vector<Lane> lanes;
-  unsigned lane_rr = 0;
-  uint32_t psn = 0;
-  // Ping-pong: a ping is out (waiting for its answer); the next may leave at pp_next.
-  bool pp_waiting = false;
-  uint64_t pp_next = 0;
-  FlowStats stats;
-};
 
 class Switch;
 class Hca;
@@ -183,7 +44,7 @@ struct PortSample {  // ports.csv
   uint64_t fecn_marks;       // packets the output marked on this VL in the interval
 };
 
-class Fabric : public sc_core::sc_module {
+class Fabric : public sc_core::sc_module, public NodeContext {
  public:
   SC_HAS_PROCESS(Fabric);
   Fabric(sc_core::sc_module_name name, const Scenario& s);
@@ -197,43 +58,11 @@ class Fabric : public sc_core::sc_module {
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
   bool interrupted() const { return interrupted_; }
 
-  // For nodes.
-  void schedule(uint64_t cycle, EventKind k, uint32_t node, uint32_t port = 0, uint32_t vl = 0, uint32_t value = 0,
-                tlm::tlm_generic_payload* pkt = nullptr) {
-    queue_.push(Event{cycle, seq_++, k, node, port, vl, value, pkt});
-  }
-  uint64_t now() const { return now_; }
-  PacketPool& pool() { return pool_; }
-  const Scenario& scenario() const { return s_; }
-  const Topology& topology() const { return topo_; }
-  std::vector<Flow>& flows() { return flows_; }
-  const std::vector<Flow>& flows() const { return flows_; }
-  Node& node(unsigned i) { return *nodes_[i]; }
-  const Node& node(unsigned i) const { return *nodes_[i]; }
-  uint64_t cycles(uint64_t ps) const { return (ps + ps_per_cycle_ - 1) / ps_per_cycle_; }
-  uint64_t ps(uint64_t cycles) const { return cycles * ps_per_cycle_; }
-  uint64_t ps_per_cycle() const { return ps_per_cycle_; }
-  unsigned num_vls() const { return s_.fabric.vls; }
-  uint32_t wire_bytes(uint32_t payload) const { return payload + s_.fabric.data_header_bytes; }
-  // Latencies are recorded for deliveries in [from, to) only (the metrics window).
-  void set_stats_window(uint64_t from_ps, uint64_t to_ps) {
-    stats_from_ = cycles(from_ps);
-    stats_to_ = to_ps ? cycles(to_ps) : UINT64_MAX;
-  }
-  bool in_stats_window() const { return now_ >= stats_from_ && now_ < stats_to_; }
-  static uint32_t credits_of(uint32_t wire_bytes) { return (wire_bytes + 63) / 64; }
-  void progress() { last_progress_ = now_; }
-
-  // Counters (summary.json).
-  uint64_t injected = 0, delivered = 0, on_wire = 0, hops = 0, cnps = 0, events = 0;
   uint64_t wall_ns = 0;
   std::vector<std::vector<uint64_t>> interval_bytes;  // per log interval, per flow
   std::vector<uint64_t> interval_end_cycle;
   std::vector<PortSample> port_samples;
   std::vector<std::vector<uint16_t>> interval_ccti;  // per log interval, per flow: CCTI at its end
-
-  // Waveforms of selected ports and flows (ibcc run --waves); null when not asked for.
-  NetWaves* waves = nullptr;
 
   // Called after every log interval (progress display).
   std::function<void(uint64_t now_ps)> on_log_tick;
@@ -260,16 +89,11 @@ class Fabric : public sc_core::sc_module {
   std::string stall_report(const std::vector<unsigned>& stuck) const;
   std::string cycle_report(const std::vector<BufferId>& cycle) const;
 
-  static constexpr uint32_t kHeaderBytes = 26;  // default data header: LRH 8 + BTH 12 + ICRC 4 + VCRC 2
-
  private:
   void pump();
   void log_tick();
   void build();
 
-  const Scenario& s_;
-  Topology topo_;
-  uint64_t ps_per_cycle_;
   uint64_t end_cycle_;
   uint64_t log_cycles_;
   uint64_t deadlock_cycles_;
@@ -280,14 +104,6 @@ class Fabric : public sc_core::sc_module {
   // sending any for the deadlock timeout and the wait-for graph of the stuck buffers has a
   // cycle (checked every quarter of the timeout, at the log ticks).
   void blocked_buffer_check();
-  uint64_t now_ = 0;
-  uint64_t seq_ = 0;
-  uint64_t stats_from_ = 0, stats_to_ = UINT64_MAX;
-  uint64_t last_progress_ = 0;
-  EventCalendar<Event> queue_;
-  PacketPool pool_;
-  std::vector<std::unique_ptr<Node>> nodes_;
-  std::vector<Flow> flows_;
   std::string failure_;
   const std::atomic<bool>* stop_flag_ = nullptr;
   bool interrupted_ = false;

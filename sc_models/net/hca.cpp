@@ -39,25 +39,25 @@ void Hca::attach_ccti(std::unique_ptr<CctiPort> block) {
 void Hca::wake(uint64_t cycle) {
   if (cycle < wake_at_) {
     wake_at_ = cycle;
-    fabric_.schedule(cycle, EventKind::kHcaWake, index_);
+    ctx_.schedule(cycle, EventKind::kHcaWake, index_);
   }
 }
 
 void Hca::try_send() {
   OutPort& o = out[1];
-  const uint64_t now = fabric_.now();
+  const uint64_t now = ctx_.now();
   if (o.busy_until > now) {
     wake(o.busy_until);
     return;
   }
-  const bool ignore_credits = fabric_.scenario().faults.ignore_credits;
+  const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
   // Congestion notifications first.
   if (!cnps_.empty()) {
     IbExtension& e = ib(cnps_.head);
     if (ignore_credits || o.credits[e.vl] >= e.credits) {
       tlm_generic_payload* pkt = cnps_.pop();
-      const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
-      fabric_.schedule(end, EventKind::kTxDone, index_, 1);
+      const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
+      ctx_.schedule(end, EventKind::kTxDone, index_, 1);
       return;
     }
   }
@@ -65,8 +65,8 @@ void Hca::try_send() {
     wake(host_ready_);
     return;
   }
-  const auto& sc = fabric_.scenario();
-  std::vector<Flow>& all = fabric_.flows();
+  const auto& sc = ctx_.scenario();
+  std::vector<Flow>& all = ctx_.flows();
   uint64_t next = UINT64_MAX;
   // Ping-pong answers next (the probe's reply is what its application waits for).
   if (!replies_.empty()) {
@@ -76,9 +76,9 @@ void Hca::try_send() {
       next = ready;
     } else {
       const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(r.left, sc.fabric.mtu));
-      const uint32_t wire = fabric_.wire_bytes(payload);
+      const uint32_t wire = ctx_.wire_bytes(payload);
       const unsigned vl = sc.fabric.sl_to_vl[all[r.flow].spec.sl];
-      if (ignore_credits || o.credits[vl] >= Fabric::credits_of(wire)) {
+      if (ignore_credits || o.credits[vl] >= NodeContext::credits_of(wire)) {
         send_reply(r, vl, payload, wire);
         return;
       }
@@ -127,8 +127,8 @@ void Hca::try_send() {
         continue;
       }
       const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
-      const uint32_t wire = fabric_.wire_bytes(payload);
-      const uint32_t credits = Fabric::credits_of(wire);
+      const uint32_t wire = ctx_.wire_bytes(payload);
+      const uint32_t credits = NodeContext::credits_of(wire);
       if (!ignore_credits && o.credits[vl] < credits) break;  // a credit return wakes us
       rr_ = (idx + 1) % n;
       f.lane_rr = static_cast<unsigned>((li + 1) % nl);
@@ -167,8 +167,8 @@ void Hca::new_message(Flow& f, Flow::Lane& lane, uint64_t created) {
 }
 
 void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
-  const uint64_t now = fabric_.now();
-  Flow& f = fabric_.flows()[r.flow];
+  const uint64_t now = ctx_.now();
+  Flow& f = ctx_.flows()[r.flow];
   tlm_generic_payload* pkt = data_packet(r.dlid, f.spec.sl, vl, f.spec.qp, payload, wire, r.flow);
   IbExtension& e = ib(pkt);
   e.create_cycle = r.ready;
@@ -176,45 +176,45 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   e.reply = true;
   r.left -= payload;
   e.last = r.left == 0;
-  ++fabric_.injected;
+  ++ctx_.injected;
   // The answer is paced by this HCA's CCTI for the flow's QP, like any data it sends.
   const uint64_t ird = cc_enabled ? ccti->ird(now, e.qp, f.spec.sl) : 0;
-  const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
+  const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(e.qp, f.spec.sl, end + ird);
   if (e.last) replies_.pop_front();
   host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
-  fabric_.schedule(end, EventKind::kTxDone, index_, 1);
+  ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
 void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire) {
-  const uint64_t now = fabric_.now();
+  const uint64_t now = ctx_.now();
   tlm_generic_payload* pkt = data_packet(lane.dlid, f.spec.sl, vl, lane.qp, payload, wire, flow_index);
   IbExtension& e = ib(pkt);
   e.psn = f.psn++;
   e.create_cycle = lane.create_cycle;
   lane.message_left -= payload;
   e.last = lane.message_left == 0;
-  ++fabric_.injected;
+  ++ctx_.injected;
   if (f.stats.injected_packets == f.stats.delivered_packets) f.stats.progress_cycle = now;  // none was in flight
   f.stats.injected_packets++;
   f.stats.injected_bytes += payload;
   const uint64_t ird = cc_enabled ? ccti->ird(now, lane.qp, f.spec.sl) : 0;
-  if (NetWaves* w = fabric_.waves) {
+  if (NetWaves* w = ctx_.waves) {
     w->flow_packet(static_cast<int>(flow_index), f.stats.injected_packets);
     w->flow_ird(static_cast<int>(flow_index), ird);
     if (cc_enabled) w->flow_ccti(static_cast<int>(flow_index), ccti->ccti(now, lane.qp, f.spec.sl));
   }
-  const uint64_t end = transmit(fabric_, *this, 1, pkt, 0);
+  const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(lane.qp, f.spec.sl, end + ird);
   host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
-  fabric_.schedule(end, EventKind::kTxDone, index_, 1);
+  ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
 void Hca::on_arrive(tlm_generic_payload* pkt) {
-  accept(fabric_, *this, "HCA", 1, pkt);
+  accept(ctx_, *this, "HCA", 1, pkt);
   IbExtension& e = ib(pkt);
-  const uint64_t now = fabric_.now();
-  std::vector<Flow>& all = fabric_.flows();
+  const uint64_t now = ctx_.now();
+  std::vector<Flow>& all = ctx_.flows();
   if (e.opcode == Opcode::kData) {
     if (e.fecn) all[e.flow].stats.fecn_marked++;
     // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP.
@@ -222,7 +222,7 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   } else if (e.becn && cc_enabled) {
     if (e.flow >= 0) all[e.flow].stats.becn_received++;
     ccti->becn(now, e.qp, e.sl, e.slid);
-    if (NetWaves* w = fabric_.waves; w && e.flow >= 0) {
+    if (NetWaves* w = ctx_.waves; w && e.flow >= 0) {
       w->flow_becn(e.flow, all[e.flow].stats.becn_received);
       w->flow_ccti(e.flow, ccti->core().ccti(ccti->core().flow_index(e.qp, e.sl)));
     }
@@ -232,9 +232,9 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
 }
 
 void Hca::send_cnp(const IbExtension& data) {
-  tlm_generic_payload* cnp = fabric_.pool().alloc();
+  tlm_generic_payload* cnp = ctx_.pool().alloc();
   IbExtension& c = ib(cnp);
-  c.slid = fabric_.topology().nodes[index_].lid;
+  c.slid = ctx_.topology().nodes[index_].lid;
   c.dlid = data.slid;
   c.sl = data.sl;
   c.vl = data.vl;
@@ -242,21 +242,21 @@ void Hca::send_cnp(const IbExtension& data) {
   c.opcode = becn_in_ack ? Opcode::kAck : Opcode::kCnp;
   c.qp = data.qp;
   c.payload_bytes = 0;
-  c.wire_bytes = becn_in_ack ? fabric_.scenario().fabric.ack_bytes : fabric_.scenario().fabric.cnp_bytes;
-  c.credits = Fabric::credits_of(c.wire_bytes);
-  c.inject_cycle = fabric_.now();
+  c.wire_bytes = becn_in_ack ? ctx_.scenario().fabric.ack_bytes : ctx_.scenario().fabric.cnp_bytes;
+  c.credits = NodeContext::credits_of(c.wire_bytes);
+  c.inject_cycle = ctx_.now();
   c.flow = data.flow;
   cnp->set_command(tlm::TLM_WRITE_COMMAND);
   cnp->set_data_length(0);
-  ++fabric_.injected;
-  ++fabric_.cnps;
+  ++ctx_.injected;
+  ++ctx_.cnps;
   cnps_.push(cnp);
   try_send();
 }
 
 void Hca::start_drain() {
   if (sink_.empty()) return;
-  const uint64_t now = fabric_.now();
+  const uint64_t now = ctx_.now();
   IbExtension& e = ib(sink_.head);
   uint64_t begin = now;
   if (hiccup_period) {
@@ -265,7 +265,7 @@ void Hca::start_drain() {
   }
   const uint64_t end = std::max(begin + static_cast<uint64_t>(std::ceil(e.wire_bytes * sink_cycles_per_byte)), e.tail_cycle);
   sink_busy_ = true;
-  fabric_.schedule(end, EventKind::kSinkDone, index_, 1);
+  ctx_.schedule(end, EventKind::kSinkDone, index_, 1);
 }
 
 void Hca::sink_done() {
@@ -274,20 +274,20 @@ void Hca::sink_done() {
   IbExtension& e = ib(pkt);
   const bool leak = leak_one_credit;
   leak_one_credit = false;
-  release_credits(fabric_, *this, 1, e.vl, e.credits, leak);
-  fabric_.progress();
+  release_credits(ctx_, *this, 1, e.vl, e.credits, leak);
+  ctx_.progress();
   if (lose_one_packet) {
     lose_one_packet = false;  // the fault: the packet vanishes without being counted
   } else {
     if (e.opcode == Opcode::kData && e.flow >= 0) {
-      Flow& f = fabric_.flows()[e.flow];
+      Flow& f = ctx_.flows()[e.flow];
       FlowStats& st = f.stats;
-      const uint64_t now = fabric_.now();
+      const uint64_t now = ctx_.now();
       st.delivered_bytes += e.payload_bytes;
       st.delivered_packets++;
       st.progress_cycle = now;
       st.interval_bytes += e.payload_bytes;
-      const bool record = fabric_.in_stats_window();
+      const bool record = ctx_.in_stats_window();
       if (record) st.packet_latency.add(now - e.create_cycle);
       if (e.last) {
         const uint64_t done = now + completion_cycles;
@@ -305,12 +305,12 @@ void Hca::sink_done() {
         } else if (f.spec.pingpong) {
           if (record) st.pingpong_rtt.add(done - e.ping_cycle);
           f.pp_waiting = false;
-          f.pp_next = done + fabric_.cycles(f.spec.pingpong_gap_ps);
-          static_cast<Hca&>(fabric_.node(f.src)).wake(f.pp_next);
+          f.pp_next = done + ctx_.cycles(f.spec.pingpong_gap_ps);
+          static_cast<Hca&>(ctx_.node(f.src)).wake(f.pp_next);
         }
       }
     }
-    ++fabric_.delivered;
+    ++ctx_.delivered;
     pkt->release();
   }
   start_drain();

@@ -9,20 +9,20 @@
 #include <vector>
 
 #include "net/cc_adapters.h"
-#include "net/fabric.h"
+#include "net/node_context.h"
 #include "net/link.h"
 
 namespace ibcc::net {
 
 class Hca : public Node {
  public:
-  Hca(sc_core::sc_module_name name, Fabric& f, unsigned index, uint64_t seed)
-      : Node(name, f, index), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
+  Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed)
+      : Node(name, ctx, index), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
     out.resize(2);
     in.resize(2);
   }
 
-  std::vector<unsigned> flows;       // indices into Fabric::flows()
+  std::vector<unsigned> flows;       // indices into NodeContext::flows()
   std::unique_ptr<CctiPort> ccti;
   double host_cycles_per_byte = 0;   // inject_rate limit
   double sink_cycles_per_byte = 0;
@@ -67,9 +67,9 @@ class Hca : public Node {
   // A data packet from this HCA, leaving now (send_data and ping-pong answers).
   tlm_generic_payload* data_packet(uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload, uint32_t wire,
                                    unsigned flow) {
-    tlm_generic_payload* pkt = fabric_.pool().alloc();
+    tlm_generic_payload* pkt = ctx_.pool().alloc();
     IbExtension& e = ib(pkt);
-    e.slid = fabric_.topology().nodes[index_].lid;
+    e.slid = ctx_.topology().nodes[index_].lid;
     e.dlid = dlid;
     e.sl = static_cast<uint8_t>(sl);
     e.vl = static_cast<uint8_t>(vl);
@@ -77,8 +77,8 @@ class Hca : public Node {
     e.qp = qp;
     e.payload_bytes = payload;
     e.wire_bytes = wire;
-    e.credits = Fabric::credits_of(wire);
-    e.inject_cycle = fabric_.now();
+    e.credits = NodeContext::credits_of(wire);
+    e.inject_cycle = ctx_.now();
     e.flow = static_cast<int32_t>(flow);
     pkt->set_command(tlm::TLM_WRITE_COMMAND);
     pkt->set_data_length(payload);

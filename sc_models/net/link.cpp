@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "net/fabric.h"
+#include "net/node_context.h"
 
 namespace ibcc::net {
 
@@ -15,8 +15,8 @@ uint64_t ser_cycles(const OutPort& o, uint32_t wire_bytes) {
 
 tlm::tlm_sync_enum Node::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   (void)phase;
-  const uint64_t cyc = fabric_.now() + delay.value() / fabric_.ps_per_cycle();
-  fabric_.schedule(cyc, EventKind::kArrive, index_, ib(gp).in_port, 0, 0, &gp);
+  const uint64_t cyc = ctx_.now() + delay.value() / ctx_.ps_per_cycle();
+  ctx_.schedule(cyc, EventKind::kArrive, index_, ib(gp).in_port, 0, 0, &gp);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -24,7 +24,7 @@ tlm::tlm_sync_enum Node::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_phase
 // after the propagation delay, the tail `ser` cycles later (or when the tail reaches this node,
 // whichever is later: virtual cut-through cannot send what has not arrived). Returns the
 // cycle the port is free again.
-uint64_t transmit(Fabric& f, Node& from, unsigned port, tlm_generic_payload* pkt, uint64_t tail_in) {
+uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload* pkt, uint64_t tail_in) {
   OutPort& o = from.out[port];
   IbExtension& e = ib(pkt);
   const uint64_t now = f.now();
@@ -47,7 +47,7 @@ uint64_t transmit(Fabric& f, Node& from, unsigned port, tlm_generic_payload* pkt
 }
 
 // Buffer accounting when a head arrives; throws on overflow.
-void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt) {
+void accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   InPort& in = at.in[port];
   OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
@@ -64,7 +64,7 @@ void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_generic_pa
 }
 
 // Frees a packet's buffer space and sends the credits back over the link.
-void release_credits(Fabric& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak) {
+void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak) {
   InPort& in = at.in[port];
   in.vl[vl].used -= credits;
   in.vl[vl].moved = f.now();

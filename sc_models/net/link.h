@@ -13,7 +13,7 @@ namespace ibcc::net {
 
 using tlm::tlm_generic_payload;
 
-class Fabric;
+class NodeContext;
 class Node;
 struct OutPort;
 
@@ -24,13 +24,13 @@ uint64_t ser_cycles(const OutPort& o, uint32_t wire_bytes);
 // peer after the propagation delay, the tail `ser` cycles later (or when the tail reaches
 // this node, whichever is later: virtual cut-through cannot send what has not arrived).
 // Returns the cycle the port is free again.
-uint64_t transmit(Fabric& f, Node& from, unsigned port, tlm_generic_payload* pkt, uint64_t tail_in);
+uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload* pkt, uint64_t tail_in);
 
 // Buffer accounting when a head arrives at input `port` of `at`; throws ModelError on overflow.
-void accept(Fabric& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt);
+void accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt);
 
 // Frees a packet's buffer space and sends the credits back over the link (`leak`: the fault
 // that loses them).
-void release_credits(Fabric& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak);
+void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak);
 
 }  // namespace ibcc::net

@@ -59,19 +59,19 @@ void Switch::wake(unsigned port, uint64_t cycle) {
   OutPort& o = out[port];
   if (cycle < o.arb_at) {
     o.arb_at = cycle;
-    fabric_.schedule(cycle, EventKind::kArbitrate, index_, port);
+    ctx_.schedule(cycle, EventKind::kArbitrate, index_, port);
   }
 }
 
 void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
-  accept(fabric_, *this, "switch", port, pkt);
+  accept(ctx_, *this, "switch", port, pkt);
   IbExtension& e = ib(pkt);
-  const auto& lft = fabric_.topology().lft[index_];
+  const auto& lft = ctx_.topology().lft[index_];
   const unsigned o = e.dlid < lft.size() ? lft[e.dlid] : 0;
   if (o == 0 || out[o].peer < 0) {
     throw ModelError(fmt::format("switch {} has no route for DLID {} (a lossless fabric cannot drop it)", basename(), e.dlid));
   }
-  e.eligible_cycle = fabric_.now() + latency;
+  e.eligible_cycle = ctx_.now() + latency;
   e.in_fill = false;
   PacketFifo& q = voq(port, e.vl, o);
   if (q.empty()) {
@@ -81,7 +81,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
   q.push(pkt);
   if (markers_[o]) {
     if (fill_from_head) on_tail_in(o, e.hop, pkt);
-    else fabric_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt);
+    else ctx_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt);
   }
   out[o].wait_eligible = std::min(out[o].wait_eligible, e.eligible_cycle);
   if (out[o].busy_until <= e.eligible_cycle) wake(o, e.eligible_cycle);
@@ -93,8 +93,8 @@ void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
   e.in_fill = true;
   uint32_t& fill = fill_[voq_index(e.in_port, e.vl, o)];
   fill += e.credits;
-  markers_[o]->set_fill(fabric_.now(), marker_input_[e.in_port], e.vl, fill);
-  if (NetWaves* w = fabric_.waves) {
+  markers_[o]->set_fill(ctx_.now(), marker_input_[e.in_port], e.vl, fill);
+  if (NetWaves* w = ctx_.waves) {
     w->fill(index_, o, e.in_port, e.vl, fill);
     w->congestion(index_, o, markers_[o]->core().outputs().cong_state);
   }
@@ -102,13 +102,13 @@ void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
 
 void Switch::arbitrate(unsigned o) {
   OutPort& op = out[o];
-  const uint64_t now = fabric_.now();
+  const uint64_t now = ctx_.now();
   if (op.tx_active || op.busy_until > now || pending_[o] == 0) return;
   std::fill(op.need.begin(), op.need.end(), UINT32_MAX);
   clear_xbar_waits(o);
   uint64_t next_eligible = UINT64_MAX;
-  const bool ignore_credits = fabric_.scenario().faults.ignore_credits;
-  const bool tables = fabric_.scenario().fabric.vlarb_tables;
+  const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
+  const bool tables = ctx_.scenario().fabric.vlarb_tables;
   std::array<int, cc::FecnMarker::kMaxVls> first_ready;
   first_ready.fill(-1);
   uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
@@ -152,7 +152,7 @@ void Switch::arbitrate(unsigned o) {
   if (tables) {
     uint32_t ready = 0;
     for (unsigned v = 0; v < nvl_; ++v) ready |= (first_ready[v] >= 0 ? 1u : 0u) << v;
-    const int vl = op.vlarb.pick(fabric_.scenario().fabric.vlarb, nvl_, ready);
+    const int vl = op.vlarb.pick(ctx_.scenario().fabric.vlarb, nvl_, ready);
     if (vl >= 0) {
       begin(o, static_cast<unsigned>(first_ready[vl]));
       return;
@@ -173,7 +173,7 @@ void Switch::oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t
       age->ready_t[vl] = t;
       age->ready[vl] = static_cast<int>(idx);
     }
-  } else if (t <= fabric_.now() && !ignore_credits && out[o].credits[vl] < q.head_credits) {
+  } else if (t <= ctx_.now() && !ignore_credits && out[o].credits[vl] < q.head_credits) {
     age->short_t[vl] = std::min(age->short_t[vl], t);
   }
 }
@@ -182,7 +182,7 @@ bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* nex
   OutPort& op = out[o];
   const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
   const PacketFifo& q = voq(ip, vl, o);
-  if (q.head_eligible > fabric_.now()) {
+  if (q.head_eligible > ctx_.now()) {
     *next_eligible = std::min(*next_eligible, q.head_eligible);
     return false;
   }
@@ -203,7 +203,7 @@ void Switch::begin(unsigned o, unsigned idx) {
   const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
   voq_arb_[o].granted(idx);
   PacketFifo& q = voq(ip, vl, o);
-  if (fabric_.scenario().fabric.vlarb_tables) op.vlarb.sent(ib(q.head).wire_bytes);
+  if (ctx_.scenario().fabric.vlarb_tables) op.vlarb.sent(ib(q.head).wire_bytes);
   start(o, ip, vl, q);
 }
 
@@ -215,7 +215,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
     voq_arb_[o].request((ip - 1) * nvl_ + vl, false);
   }
   IbExtension& e = ib(pkt);
-  const uint64_t now = fabric_.now();
+  const uint64_t now = ctx_.now();
   if (MarkerPort* m = markers_[o].get()) {
     const bool mark = m->depart(now, vl, e.sl, e.slid, e.dlid, e.credits);
     if (mark && e.opcode == Opcode::kData) {
@@ -237,9 +237,9 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   in[ip].xbar_active += op.tx_rate;
   const uint64_t tail_in = e.tail_cycle;
   const bool marked = e.fecn;
-  const uint64_t end = transmit(fabric_, *this, o, pkt, tail_in);
-  fabric_.schedule(end, EventKind::kTxDone, index_, o);
-  if (NetWaves* w = fabric_.waves) {
+  const uint64_t end = transmit(ctx_, *this, o, pkt, tail_in);
+  ctx_.schedule(end, EventKind::kTxDone, index_, o);
+  if (NetWaves* w = ctx_.waves) {
     w->departure(index_, o, marked, end);
     w->credits(index_, o, vl, op.credits[vl]);
     if (markers_[o]) {
@@ -256,7 +256,7 @@ void Switch::on_tx_done(unsigned o) {
   InPort& inp = in[ip];
   inp.xbar_active -= op.tx_rate;
   if (inp.xbar_active < 1e-9) inp.xbar_active = 0;
-  release_credits(fabric_, *this, op.tx_input, op.tx_vl, op.tx_credits, false);
+  release_credits(ctx_, *this, op.tx_input, op.tx_vl, op.tx_credits, false);
   arbitrate(o);
   // The input's crossbar port is free again: outputs it was holding back may go now. An
   // output held back by other inputs' crossbar ports only is asked only if something else
@@ -265,14 +265,14 @@ void Switch::on_tx_done(unsigned o) {
   for (size_t w = 0; w < xbar_waiting_.size(); ++w) {
     for (uint64_t bits = xbar_waiting_[w]; bits; bits &= bits - 1) {
       const unsigned p = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
-      if (p != o && !out[p].tx_active && out[p].busy_until <= fabric_.now() && may_unblock(p, ip)) arbitrate(p);
+      if (p != o && !out[p].tx_active && out[p].busy_until <= ctx_.now() && may_unblock(p, ip)) arbitrate(p);
     }
   }
 }
 
 bool Switch::may_unblock(unsigned p, unsigned ip) const {
   const OutPort& op = out[p];
-  if (waits_for_xbar(p, ip) || op.wait_eligible <= fabric_.now()) return true;
+  if (waits_for_xbar(p, ip) || op.wait_eligible <= ctx_.now()) return true;
   for (unsigned v = 0; v < nvl_; ++v) {
     if (op.credits[v] >= op.need[v]) return true;
   }
@@ -283,8 +283,8 @@ void Switch::on_credit(unsigned o, unsigned vl, uint32_t credits) {
   OutPort& op = out[o];
   op.returning[vl] -= credits;
   op.credits[vl] += credits;
-  if (markers_[o]) markers_[o]->set_credits(fabric_.now(), vl, op.credits[vl]);
-  if (NetWaves* w = fabric_.waves) w->credits(index_, o, vl, op.credits[vl]);
+  if (markers_[o]) markers_[o]->set_credits(ctx_.now(), vl, op.credits[vl]);
+  if (NetWaves* w = ctx_.waves) w->credits(index_, o, vl, op.credits[vl]);
   // Only a head that was waiting for credits on this VL can go now (arbitration records
   // the least any of them needs); other waits have their own wake-ups.
   if (!op.tx_active && pending_[o] && op.credits[vl] >= op.need[vl]) arbitrate(o);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "net/cc_adapters.h"
-#include "net/fabric.h"
+#include "net/node_context.h"
 #include "net/link.h"
 #include "net/voq_arbiter.h"
 
@@ -18,8 +18,8 @@ namespace ibcc::net {
 
 class Switch : public Node {
  public:
-  Switch(sc_core::sc_module_name name, Fabric& f, unsigned index, unsigned ports)
-      : Node(name, f, index), nports_(ports), nvl_(f.num_vls()),
+  Switch(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, unsigned ports)
+      : Node(name, ctx, index), nports_(ports), nvl_(ctx.num_vls()),
         voq_((ports + 1) * nvl_ * (ports + 1)), fill_(voq_.size(), 0), pending_(ports + 1, 0),
         voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), markers_(ports + 1),
         marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),

@@ -368,4 +368,17 @@ Topology build_topology(const Scenario& s) {
   return t;
 }
 
+SharedSeq<int> UniformDestinations::of(const FlowSpec& f) {
+  auto& ids = ids_[f.uniform_dsts.all().get()];
+  if (!ids) {
+    std::vector<int> all;
+    if (f.uniform_dsts.all()) {
+      all.reserve(f.uniform_dsts.all()->size());
+      for (const auto& d : *f.uniform_dsts.all()) all.push_back(t_.find(d));
+    }
+    ids = std::make_shared<const std::vector<int>>(std::move(all));
+  }
+  return f.uniform_dsts.same_view(ids);
+}
+
 }  // namespace ibcc::net

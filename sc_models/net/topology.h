@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "net/scenario.h"
+#include "net/shared_seq.h"
 
 namespace ibcc::net {
 
@@ -55,5 +57,19 @@ struct Topology {
 
 // Checks the wiring, assigns LIDs and computes (or takes) the forwarding tables.
 Topology build_topology(const Scenario& s);
+
+// A flow's uniform destination names (FlowSpec::uniform_dsts) as node ids, -1 for a name
+// that is no node. The flows of one pattern share one list of names: it is looked up once,
+// however many flows hold it (an 11,664-host uniform pattern: 11,664 lookups, not 136 M).
+// Used by the fabric builder and by `ibcc topo`.
+class UniformDestinations {
+ public:
+  explicit UniformDestinations(const Topology& t) : t_(t) {}
+  SharedSeq<int> of(const FlowSpec& f);
+
+ private:
+  const Topology& t_;
+  std::map<const void*, std::shared_ptr<const std::vector<int>>> ids_;
+};
 
 }  // namespace ibcc::net

@@ -8,6 +8,7 @@
 #include "net/latency_histogram.h"
 #include "net/metrics.h"
 #include "net/scenario_yaml.h"
+#include "net/topology.h"
 #include "tests/net/base_scenario.h"
 
 namespace ibcc::net {
@@ -65,6 +66,25 @@ TEST(Traffic, RingAllToAllAndSkew) {
   EXPECT_EQ(*starts.begin(), 5000000u);
   EXPECT_EQ(*starts.rbegin(), 5000000u + 6 * 10000000u);
   EXPECT_EQ(starts.size(), 7u);
+}
+
+// The fabric builder and `ibcc topo` resolve a pattern's destination names through one
+// UniformDestinations: each flow's ids are its own names' nodes, in its order, and the flows
+// of the pattern share one resolved list (looked up once).
+TEST(Traffic, UniformDestinationsResolvedOncePerSharedList) {
+  const Scenario a2a = with_patterns("    - {name: a, type: all_to_all}\n");
+  const Topology t = build_topology(a2a);
+  UniformDestinations u(t);
+  const SharedSeq<int> first = u.of(a2a.flows.front());
+  for (const auto& f : a2a.flows) {
+    const SharedSeq<int> ids = u.of(f);
+    EXPECT_EQ(ids.all().get(), first.all().get()) << f.name << ": resolved again";
+    ASSERT_EQ(ids.size(), f.uniform_dsts.size());
+    for (size_t k = 0; k < ids.size(); ++k) {
+      EXPECT_EQ(ids[k], t.find(f.uniform_dsts[k])) << f.name << " #" << k;
+      EXPECT_NE(ids[k], t.find(f.src));
+    }
+  }
 }
 
 TEST(Traffic, AllToAllVisitsEveryDestination) {

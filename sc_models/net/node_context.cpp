@@ -1,0 +1,87 @@
+// NodeContext: the clock, the node table, port wiring and a SystemC-free event loop.
+#include "net/node_context.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace ibcc::net {
+
+NodeContext::NodeContext(const Scenario& s, Topology topo) : s_(s), topo_(std::move(topo)) {
+  ps_per_cycle_ = static_cast<uint64_t>(std::llround(1e12 / static_cast<double>(s.fabric.core_clock_hz)));
+  if (ps_per_cycle_ == 0) ps_per_cycle_ = 1;
+}
+
+NodeContext::~NodeContext() = default;
+
+Node& NodeContext::add_node(std::unique_ptr<Node> n) {
+  if (nodes_.size() >= topo_.nodes.size()) {
+    throw std::logic_error(fmt::format("NodeContext::add_node: the topology has {} nodes", topo_.nodes.size()));
+  }
+  nodes_.push_back(std::move(n));
+  return *nodes_.back();
+}
+
+void NodeContext::wire_ports() {
+  if (nodes_.size() != topo_.nodes.size()) {
+    throw std::logic_error(fmt::format("NodeContext::wire_ports: {} of {} nodes added", nodes_.size(), topo_.nodes.size()));
+  }
+  const unsigned nvl = s_.fabric.vls;
+  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
+    Node& node = *nodes_[n];
+    const auto& tn = topo_.nodes[n];
+    node.out.resize(std::max<size_t>(node.out.size(), tn.ports + 1));
+    node.in.resize(std::max<size_t>(node.in.size(), tn.ports + 1));
+    for (unsigned p = 1; p <= tn.ports; ++p) {
+      const PortWire& w = topo_.wire[n][p];
+      InPort& ip = node.in[p];
+      const uint64_t buf = tn.is_switch ? s_.fabric.switch_buffer_per_vl : s_.fabric.hca_buffer_per_vl;
+      ip.capacity = static_cast<uint32_t>(buf / 64);
+      ip.vl.assign(nvl, InPort::Vl{});
+      OutPort& op = node.out[p];
+      op.credits.assign(nvl, 0);
+      op.need.assign(nvl, UINT32_MAX);
+      op.on_wire.assign(nvl, 0);
+      op.returning.assign(nvl, 0);
+      if (w.peer < 0) continue;
+      const LinkSpec& l = s_.links[w.link];
+      op.peer = w.peer;
+      op.peer_port = w.peer_port;
+      const double bytes_per_ps = l.data_bps / 8.0 / 1e12;
+      op.rate_bytes_per_cycle = bytes_per_ps * static_cast<double>(ps_per_cycle_);
+      op.cycles_per_byte = 1.0 / op.rate_bytes_per_cycle;
+      op.prop_cycles = cycles(l.propagation_ps);
+      ip.upstream = w.peer;
+      ip.upstream_port = w.peer_port;
+      ip.xbar_capacity = op.rate_bytes_per_cycle * s_.fabric.crossbar_speedup;
+    }
+  }
+  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
+    for (unsigned p = 1; p < nodes_[n]->out.size(); ++p) {
+      OutPort& op = nodes_[n]->out[p];
+      if (op.peer < 0) continue;
+      op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
+      op.credits.assign(nvl, op.capacity);
+    }
+  }
+}
+
+uint64_t NodeContext::run_until(uint64_t last) {
+  uint64_t ran = 0;
+  while (!queue_.empty() && queue_.next_cycle() <= last) {
+    now_ = queue_.next_cycle();
+    std::vector<Event>& bucket = queue_.open(now_);
+    for (size_t i = 0; i < bucket.size(); ++i) {
+      const Event e = bucket[i];
+      ++events;
+      ++ran;
+      if (e.node >= nodes_.size()) throw std::logic_error(fmt::format("NodeContext::run_until: event for node {}", e.node));
+      nodes_[e.node]->handle(e);
+    }
+    queue_.done(now_);
+  }
+  if (now_ < last) now_ = last;
+  return ran;
+}
+
+}  // namespace ibcc::net

@@ -1,0 +1,162 @@
+// The Switch alone: probes on its ports send what a test scripts and record what leaves it
+// (tests/net/node_bench.h). Cut-through timing, credit flow control, round robin between
+// inputs, a missing route, and FECN marking when an output is oversubscribed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "net/switch.h"
+#include "tests/net/base_scenario.h"
+#include "tests/net/node_bench.h"
+
+namespace ibcc::net {
+namespace {
+
+using testing::base_text;
+using testing::bench;
+using testing::data_header;
+using testing::probe;
+using testing::Probe;
+
+// base.yaml: S1 (node 0) has H1 on port 1, H2 on port 2 and S2 on port 4; H3 is behind S2.
+constexpr unsigned kS1 = 0;
+
+std::unique_ptr<NodeContext> switch_bench(const Scenario& s, bool markers) {
+  auto ctx = bench(s, kS1, [&](NodeContext& c, unsigned n) {
+    auto sw = std::make_unique<Switch>("S1", c, n, c.topology().nodes[n].ports);
+    sw->latency = c.cycles(s.fabric.switch_latency_ps);
+    return sw;
+  });
+  if (markers) {
+    Switch& sw = static_cast<Switch&>(ctx->node(kS1));
+    const unsigned inputs = sw.number_marker_inputs();
+    for (unsigned p = 1; p <= sw.ports(); ++p) {
+      if (sw.out[p].peer < 0) continue;
+      cc::FecnMarkerParams mp;
+      mp.num_inputs = inputs;
+      mp.num_vls = s.fabric.vls;
+      mp.fill_width = 16;
+      mp.port_num = p;
+      mp.tick_cycles = static_cast<uint32_t>(ctx->cycles(1024000));
+      sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s.cc.sw, nullptr, false, sw.in[p].capacity));
+    }
+  }
+  return ctx;
+}
+
+Scenario no_cc() { return load_scenario_text(base_text(), "base.yaml", {{"cc.enabled", "false"}}); }
+
+TEST(Switch, CutsThroughAfterItsLatency) {
+  const Scenario s = no_cc();
+  auto ctx = switch_bench(s, false);
+  Switch& sw = static_cast<Switch&>(ctx->node(kS1));
+  Probe& h1 = probe(*ctx, "H1");
+  Probe& s2 = probe(*ctx, "S2");
+  const IbExtension hdr = data_header(*ctx, "H1", "H3", 2048);
+  h1.send(1, hdr);
+  ctx->run_until(ctx->cycles(100000000));  // 100 us
+
+  const uint64_t prop = ctx->cycles(s.links.front().propagation_ps);
+  const uint64_t lat = sw.latency;
+  const uint64_t ser = ser_cycles(h1.out[1], hdr.wire_bytes);
+  ASSERT_GT(lat, 0u);
+  ASSERT_EQ(s2.got.size(), 1u);
+  EXPECT_EQ(s2.got[0].port, 4u);
+  // The head leaves S1 once the switch latency has passed, before its tail is in.
+  EXPECT_EQ(s2.got[0].head, prop + lat + prop);
+  EXPECT_EQ(s2.got[0].tail, prop + std::max(lat + ser, ser) + prop);
+  EXPECT_EQ(s2.got[0].hdr.dlid, hdr.dlid);
+  EXPECT_FALSE(s2.got[0].hdr.fecn);
+  // Everything returned: H1's credits toward S1 and S1's toward S2 are full again.
+  EXPECT_EQ(h1.out[1].credits[0], h1.out[1].capacity);
+  EXPECT_EQ(sw.out[4].credits[0], sw.out[4].capacity);
+  EXPECT_EQ(sw.queued_packets(), 0u);
+  EXPECT_EQ(ctx->pool().live(), 0u);
+}
+
+TEST(Switch, StopsWithoutCreditsAndResumesWhenTheyReturn) {
+  const Scenario s = no_cc();
+  auto ctx = switch_bench(s, false);
+  Switch& sw = static_cast<Switch&>(ctx->node(kS1));
+  Probe& h1 = probe(*ctx, "H1");
+  Probe& s2 = probe(*ctx, "S2");
+  s2.drain = false;
+  const IbExtension hdr = data_header(*ctx, "H1", "H3", 2048);
+  const unsigned fit = sw.out[4].capacity / hdr.credits;  // packets S2's buffer holds
+  const unsigned n = fit + 3;
+  for (unsigned i = 0; i < n; ++i) h1.send(1, hdr);
+  ctx->run_until(ctx->cycles(200000000));
+  EXPECT_EQ(s2.got.size(), fit) << "S1 sent more than S2 had credits for";
+  EXPECT_EQ(sw.queued_packets(), 3u);
+  EXPECT_LT(sw.out[4].credits[0], hdr.credits);
+  s2.drain = true;
+  s2.release_held();
+  ctx->run_until(ctx->cycles(400000000));
+  EXPECT_EQ(s2.got.size(), n);
+  EXPECT_EQ(sw.queued_packets(), 0u);
+  EXPECT_EQ(h1.unsent(), 0u);
+  EXPECT_EQ(ctx->pool().live(), 0u);
+}
+
+TEST(Switch, RoundRobinAlternatesTwoBackloggedInputsBackToBack) {
+  const Scenario s = no_cc();
+  auto ctx = switch_bench(s, false);
+  Probe& h1 = probe(*ctx, "H1");
+  Probe& h2 = probe(*ctx, "H2");
+  Probe& s2 = probe(*ctx, "S2");
+  const IbExtension a = data_header(*ctx, "H1", "H3", 2048), b = data_header(*ctx, "H2", "H3", 2048);
+  for (int i = 0; i < 6; ++i) {
+    h1.send(1, a);
+    h2.send(1, b);
+  }
+  ctx->run_until(ctx->cycles(200000000));
+  ASSERT_EQ(s2.got.size(), 12u);
+  const uint64_t ser = ser_cycles(h1.out[1], a.wire_bytes);
+  for (size_t i = 1; i < s2.got.size(); ++i) {
+    EXPECT_NE(s2.got[i].hdr.slid, s2.got[i - 1].hdr.slid) << "packet " << i;
+    EXPECT_EQ(s2.got[i].head - s2.got[i - 1].head, ser) << "the output idled before packet " << i;
+  }
+}
+
+TEST(Switch, NoRouteIsAModelError) {
+  const Scenario s = no_cc();
+  auto ctx = switch_bench(s, false);
+  IbExtension hdr = data_header(*ctx, "H1", "H3", 256);
+  hdr.dlid = 999;
+  probe(*ctx, "H1").send(1, hdr);
+  try {
+    ctx->run_until(ctx->cycles(10000000));
+    FAIL() << "no error";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("no route for DLID 999"), std::string::npos) << e.what();
+  }
+}
+
+// How many of the packets S2 receives carry FECN when H1 alone, or H1 and H2 together,
+// send `per_source` packets to H3 through S1's port 4.
+size_t marked(bool both, int per_source, size_t* received) {
+  const Scenario s = load_scenario_text(base_text(), "base.yaml", {});
+  auto ctx = switch_bench(s, true);
+  Probe& s2 = probe(*ctx, "S2");
+  for (int i = 0; i < per_source; ++i) {
+    probe(*ctx, "H1").send(1, data_header(*ctx, "H1", "H3", 2048));
+    if (both) probe(*ctx, "H2").send(1, data_header(*ctx, "H2", "H3", 2048));
+  }
+  ctx->run_until(ctx->cycles(1000000000));
+  *received = s2.got.size();
+  return static_cast<size_t>(std::count_if(s2.got.begin(), s2.got.end(), [](const Probe::Got& g) { return g.hdr.fecn; }));
+}
+
+TEST(Switch, MarksFecnOnlyWhenItsOutputIsOversubscribed) {
+  size_t got1 = 0, got2 = 0;
+  const size_t alone = marked(false, 40, &got1);
+  const size_t shared = marked(true, 40, &got2);
+  EXPECT_EQ(got1, 40u);
+  EXPECT_EQ(got2, 80u);
+  EXPECT_EQ(alone, 0u) << "one line-rate input never fills the VoQs past the threshold";
+  EXPECT_GT(shared, 10u) << "two line-rate inputs into one output: the root of congestion marks";
+}
+
+}  // namespace
+}  // namespace ibcc::net
