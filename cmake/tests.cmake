@@ -123,6 +123,12 @@ add_test(NAME regmap_generated_files_current
           ${CMAKE_SOURCE_DIR}/rtl/regs/fecn_marker.yaml ${CMAKE_SOURCE_DIR}/rtl/regs/ccti_block.yaml)
 set_tests_properties(regmap_generated_files_current PROPERTIES LABELS "regmap;unit" TIMEOUT 60)
 
+# --- Others' references (label oracle): the CC attribute layouts against libibmad's field table.
+add_test(NAME oracle_ibmad_layout
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_ibmad_layout.py
+          ${CMAKE_SOURCE_DIR}/rtl/regs/fecn_marker.yaml ${CMAKE_SOURCE_DIR}/rtl/regs/ccti_block.yaml)
+set_tests_properties(oracle_ibmad_layout PROPERTIES LABELS "oracle;regmap" TIMEOUT 120)
+
 # --- Lint: verilator -Wall on each block -----------------------------------------------------
 foreach(top fecn_marker ccti_block)
   add_test(NAME lint_${top}

@@ -17,7 +17,8 @@ module ccti_block #(
   input  logic [QpWidth-1:0] becn_qp_i,
   input  logic [3:0]         becn_sl_i,
   input  logic [23:0]        becn_rqpn_i,
-  input  logic [15:0]        becn_rlid_i,
+  input  logic [15:0]        becn_rlid_i,   // the BECN packet's SLID
+  input  logic [15:0]        becn_llid_i,   // its DLID: the local LID it was sent to
   input  logic [3:0]         becn_st_i,
   // IRD lookup for the send arbiter: answered after the edge
   input  logic [QpWidth-1:0] query_qp_i,
@@ -68,7 +69,7 @@ module ccti_block #(
   localparam logic [11:0] AddrLogTs      = ccti_block_reg_pkg::LOG_TIMESTAMP_OFFSET;
   localparam logic [11:0] AddrEvLqpn     = ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET;
   localparam logic [11:0] AddrEvRqpn     = ccti_block_reg_pkg::LOG_EVENT_RQPN_OFFSET;
-  localparam logic [11:0] AddrEvInfo     = ccti_block_reg_pkg::LOG_EVENT_INFO_OFFSET;
+  localparam logic [11:0] AddrEvLids     = ccti_block_reg_pkg::LOG_EVENT_LIDS_OFFSET;
   localparam logic [11:0] AddrEvTs       = ccti_block_reg_pkg::LOG_EVENT_TIMESTAMP_OFFSET;
   localparam int unsigned EvStride       = ccti_block_reg_pkg::LOG_EVENT_LQPN_STRIDE;
   localparam logic [11:0] AddrTimestamp  = ccti_block_reg_pkg::TIMESTAMP_OFFSET;
@@ -370,8 +371,8 @@ module ccti_block #(
   logic [11:0]        r_sl_off, r_pair_off, r_flow_off, r_ev_off;
   logic               r_sl, r_pair, r_flow, r_ev;
   logic [3:0]         ev_idx;
-  // An event: {local QPN, remote QPN, SL, service type, remote LID, TimeStamp}.
-  localparam int unsigned EventWidth = QpWidth + 24 + 4 + 4 + 16 + 32;
+  // An event: {local QPN, remote QPN, SL, service type, local LID, remote LID, TimeStamp}.
+  localparam int unsigned EventWidth = QpWidth + 24 + 4 + 4 + 16 + 16 + 32;
   logic [EventWidth-1:0] ev_event;
   logic                  ev_valid, log_wrap;
   logic [3:0]            log_count;
@@ -394,7 +395,7 @@ module ccti_block #(
   // The CA CongestionLog: its read port serves the event the CSR read addresses.
   ibcc_event_log #(.Depth(LogDepth), .Width(EventWidth)) u_log (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(log_clear), .push_i(trigger),
-    .event_i({becn_qp_i, becn_rqpn_i, becn_sl_i, becn_st_i, becn_rlid_i, timestamp}),
+    .event_i({becn_qp_i, becn_rqpn_i, becn_sl_i, becn_st_i, becn_llid_i, becn_rlid_i, timestamp}),
     .rd_index_i(ev_idx), .rd_valid_o(ev_valid), .rd_event_o(ev_event),
     .count_o(log_count), .counter_o(log_events), .wrap_o(log_wrap)
   );
@@ -411,9 +412,9 @@ module ccti_block #(
     if (r_flow) array_rdata = {12'b0, flow_sl_q[r_flow_idx], 16'(ccti_q[r_flow_idx])};
     if (r_ev && ev_valid) begin
       unique case (r_ev_off[3:2])
-        2'd0:    array_rdata = {24'(ev_event[EventWidth-1 -: QpWidth]), 8'b0};  // local QPN
-        2'd1:    array_rdata = {ev_event[79:56], 8'b0};                         // remote QPN
-        2'd2:    array_rdata = {ev_event[55:48], 8'b0, ev_event[47:32]};        // SL, ST, RLID
+        2'd0:    array_rdata = {24'(ev_event[EventWidth-1 -: QpWidth]), ev_event[71:64]};  // local QPN, SL, ST
+        2'd1:    array_rdata = {ev_event[95:72], 8'b0};                                     // remote QPN
+        2'd2:    array_rdata = ev_event[63:32];                                             // local LID, remote LID
         default: array_rdata = ev_event[31:0];                                  // TimeStamp
       endcase
     end
@@ -456,7 +457,7 @@ module ccti_block #(
   // The array decode above relies on this layout of the generated register map.
   initial begin
     if (AddrSlMin != AddrSlTimer + 12'd4 || SlStride != 8) $fatal(1, "CA_SL_* layout changed");
-    if (AddrEvRqpn != AddrEvLqpn + 12'd4 || AddrEvInfo != AddrEvLqpn + 12'd8 ||
+    if (AddrEvRqpn != AddrEvLqpn + 12'd4 || AddrEvLids != AddrEvLqpn + 12'd8 ||
         AddrEvTs != AddrEvLqpn + 12'd12 || EvStride != 16) begin
       $fatal(1, "LOG_EVENT_* layout changed");
     end

@@ -95,6 +95,12 @@ package ccti_block_reg_pkg;
   localparam int unsigned LOG_EVENT_LQPN_LOCAL_QPN_LSB = 8;
   localparam int unsigned LOG_EVENT_LQPN_LOCAL_QPN_WIDTH = 24;
   localparam logic [23:0] LOG_EVENT_LQPN_LOCAL_QPN_RESET = 24'd0;
+  localparam int unsigned LOG_EVENT_LQPN_SL_LSB = 4;
+  localparam int unsigned LOG_EVENT_LQPN_SL_WIDTH = 4;
+  localparam logic [3:0] LOG_EVENT_LQPN_SL_RESET = 4'd0;
+  localparam int unsigned LOG_EVENT_LQPN_SERVICE_TYPE_LSB = 0;
+  localparam int unsigned LOG_EVENT_LQPN_SERVICE_TYPE_WIDTH = 4;
+  localparam logic [3:0] LOG_EVENT_LQPN_SERVICE_TYPE_RESET = 4'd0;
 
   // LOG_EVENT_RQPN: CongestionLog (0x13) event e, word 1 (ro)
   localparam logic [11:0] LOG_EVENT_RQPN_OFFSET = 12'h310;
@@ -104,19 +110,16 @@ package ccti_block_reg_pkg;
   localparam int unsigned LOG_EVENT_RQPN_REMOTE_QPN_WIDTH = 24;
   localparam logic [23:0] LOG_EVENT_RQPN_REMOTE_QPN_RESET = 24'd0;
 
-  // LOG_EVENT_INFO: CongestionLog (0x13) event e, word 2 (ro)
-  localparam logic [11:0] LOG_EVENT_INFO_OFFSET = 12'h314;
-  localparam int unsigned LOG_EVENT_INFO_COUNT = 13;
-  localparam int unsigned LOG_EVENT_INFO_STRIDE = 16;
-  localparam int unsigned LOG_EVENT_INFO_SL_LSB = 28;
-  localparam int unsigned LOG_EVENT_INFO_SL_WIDTH = 4;
-  localparam logic [3:0] LOG_EVENT_INFO_SL_RESET = 4'd0;
-  localparam int unsigned LOG_EVENT_INFO_SERVICE_TYPE_LSB = 24;
-  localparam int unsigned LOG_EVENT_INFO_SERVICE_TYPE_WIDTH = 4;
-  localparam logic [3:0] LOG_EVENT_INFO_SERVICE_TYPE_RESET = 4'd0;
-  localparam int unsigned LOG_EVENT_INFO_RLID_LSB = 0;
-  localparam int unsigned LOG_EVENT_INFO_RLID_WIDTH = 16;
-  localparam logic [15:0] LOG_EVENT_INFO_RLID_RESET = 16'd0;
+  // LOG_EVENT_LIDS: CongestionLog (0x13) event e, word 2 (ro)
+  localparam logic [11:0] LOG_EVENT_LIDS_OFFSET = 12'h314;
+  localparam int unsigned LOG_EVENT_LIDS_COUNT = 13;
+  localparam int unsigned LOG_EVENT_LIDS_STRIDE = 16;
+  localparam int unsigned LOG_EVENT_LIDS_LOCAL_LID_LSB = 16;
+  localparam int unsigned LOG_EVENT_LIDS_LOCAL_LID_WIDTH = 16;
+  localparam logic [15:0] LOG_EVENT_LIDS_LOCAL_LID_RESET = 16'd0;
+  localparam int unsigned LOG_EVENT_LIDS_RLID_LSB = 0;
+  localparam int unsigned LOG_EVENT_LIDS_RLID_WIDTH = 16;
+  localparam logic [15:0] LOG_EVENT_LIDS_RLID_RESET = 16'd0;
 
   // LOG_EVENT_TIMESTAMP: CongestionLog (0x13) event e, word 3 (ro)
   localparam logic [11:0] LOG_EVENT_TIMESTAMP_OFFSET = 12'h318;

@@ -49,7 +49,7 @@ std::vector<CsrOp> read_everything() {
 std::vector<CsrOp> read_log() {
   std::vector<CsrOp> ops{rd(r::kLogHeaderOffset), rd(r::kLogEventMapOffset), rd(r::kLogTimestampOffset)};
   for (uint32_t e = 0; e < r::kLogEventLqpnCount; ++e) {
-    for (uint32_t base : {r::kLogEventLqpnOffset, r::kLogEventRqpnOffset, r::kLogEventInfoOffset,
+    for (uint32_t base : {r::kLogEventLqpnOffset, r::kLogEventRqpnOffset, r::kLogEventLidsOffset,
                           r::kLogEventTimestampOffset}) {
       ops.push_back(rd(base + e * r::kLogEventLqpnStride));
     }
@@ -85,6 +85,7 @@ class CctiCosim : public CosimHarness {
     ref_.becn_sl_i(becn_sl_);
     ref_.becn_rqpn_i(becn_rqpn_);
     ref_.becn_rlid_i(becn_rlid_);
+    ref_.becn_llid_i(becn_llid_);
     ref_.becn_st_i(becn_st_);
     ref_.query_qp_i(query_qp_);
     ref_.query_sl_i(query_sl_);
@@ -94,7 +95,7 @@ class CctiCosim : public CosimHarness {
     ref_.trigger_event_o(ref_trigger_);
     ref_.axil.bind(axil_in, axil_ref);
     rtl_ = make_ccti_rtl("rtl", {&clk, &rst_n, &becn_valid_, &becn_qp_, &becn_sl_, &becn_rqpn_,
-                                 &becn_rlid_, &becn_st_, &query_qp_, &query_sl_, &rtl_ird_,
+                                 &becn_rlid_, &becn_llid_, &becn_st_, &query_qp_, &query_sl_, &rtl_ird_,
                                  &rtl_ccti_, &rtl_expired_, &rtl_trigger_, &axil_in, &axil_rtl});
     declare_coverage();
   }
@@ -126,6 +127,7 @@ class CctiCosim : public CosimHarness {
     becn_sl_.write(stim_.becn_sl);
     becn_rqpn_.write(stim_.becn_rqpn);
     becn_rlid_.write(stim_.becn_rlid);
+    becn_llid_.write(stim_.becn_llid);
     becn_st_.write(stim_.becn_st);
     query_qp_.write(stim_.query_qp);
     query_sl_.write(stim_.query_sl);
@@ -150,6 +152,7 @@ class CctiCosim : public CosimHarness {
     stim_.becn_sl = sl & 0xf;
     stim_.becn_rqpn = urand(0, 0xffffff);
     stim_.becn_rlid = urand(0, 0xffff);
+    stim_.becn_llid = urand(0, 0xffff);
     stim_.becn_st = urand(0, 3);
   }
   void query(uint32_t qp, uint32_t sl) {
@@ -163,7 +166,7 @@ class CctiCosim : public CosimHarness {
 
   sc_core::sc_signal<bool> becn_valid_{"becn_valid"};
   sc_core::sc_signal<uint32_t> becn_qp_{"becn_qp"}, becn_sl_{"becn_sl"}, becn_rqpn_{"becn_rqpn"};
-  sc_core::sc_signal<uint32_t> becn_rlid_{"becn_rlid"}, becn_st_{"becn_st"};
+  sc_core::sc_signal<uint32_t> becn_rlid_{"becn_rlid"}, becn_llid_{"becn_llid"}, becn_st_{"becn_st"};
   sc_core::sc_signal<uint32_t> query_qp_{"query_qp"}, query_sl_{"query_sl"};
   sc_core::sc_signal<uint32_t> rtl_ird_{"rtl_ird"}, ref_ird_{"ref_ird"};
   sc_core::sc_signal<uint32_t> rtl_ccti_{"rtl_ccti"}, ref_ccti_{"ref_ccti"};

@@ -100,6 +100,7 @@ std::unique_ptr<RtlModel> make_ccti_rtl(const char* name, const CctiSignals& s) 
   d.becn_sl_i(*s.becn_sl);
   d.becn_rqpn_i(*s.becn_rqpn);
   d.becn_rlid_i(*s.becn_rlid);
+  d.becn_llid_i(*s.becn_llid);
   d.becn_st_i(*s.becn_st);
   d.query_qp_i(*s.query_qp);
   d.query_sl_i(*s.query_sl);

@@ -62,6 +62,7 @@ struct CctiSignals {
   sc_core::sc_signal<uint32_t>* becn_sl;
   sc_core::sc_signal<uint32_t>* becn_rqpn;
   sc_core::sc_signal<uint32_t>* becn_rlid;
+  sc_core::sc_signal<uint32_t>* becn_llid;
   sc_core::sc_signal<uint32_t>* becn_st;
   sc_core::sc_signal<uint32_t>* query_qp;
   sc_core::sc_signal<uint32_t>* query_sl;

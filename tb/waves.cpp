@@ -113,7 +113,7 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows, unsigned qp_
   config.signals.push_back({r("limit", 7), kDec});
   g.push_back(config);
   g.push_back({"Inputs", {{"becn_valid_i", kBin}, {w("becn_qp_i", qp_bits), kDec}, {w("becn_sl_i", 4), kDec},
-                          {w("becn_rqpn_i", 24), kHex}, {w("becn_rlid_i", 16), kHex},
+                          {w("becn_rqpn_i", 24), kHex}, {w("becn_rlid_i", 16), kHex}, {w("becn_llid_i", 16), kHex},
                           {w("query_qp_i", qp_bits), kDec}, {w("query_sl_i", 4), kDec}}});
   WaveGroup timers{"Per-SL timers", {}};
   if (rtl) timers.signals.push_back({"tick", kBin});

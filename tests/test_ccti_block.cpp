@@ -46,6 +46,7 @@ class CctiBlockTest : public ::testing::Test {
     in.becn_sl = sl;
     in.becn_rqpn = 0x123456;
     in.becn_rlid = 0x42;
+    in.becn_llid = 0x17;
     in.becn_st = 1;
     b.step(in);
   }
@@ -149,14 +150,15 @@ TEST_F(CctiBlockTest, TriggerThresholdLogsCrossings) {
   becn(20, 7);  // 8: already above
   EXPECT_EQ(b.log_count(), 1u);
   uint32_t v = 0;
+  // The IBA CongestionLogEvent layout (libibmad's; verif/check_ibmad_layout.py): word 0
+  // local QP 31:8, SL 7:4, service type 3:0; word 1 remote QP; word 2 local LID 31:16,
+  // remote LID 15:0.
   ASSERT_TRUE(b.read_csr(r::kLogEventLqpnOffset, &v));
-  EXPECT_EQ(r::kLogEventLqpnLocalQpn.get(v), 20u);
+  EXPECT_EQ(v, (20u << 8) | (7u << 4) | 1u);
   ASSERT_TRUE(b.read_csr(r::kLogEventRqpnOffset, &v));
-  EXPECT_EQ(r::kLogEventRqpnRemoteQpn.get(v), 0x123456u);
-  ASSERT_TRUE(b.read_csr(r::kLogEventInfoOffset, &v));
-  EXPECT_EQ(r::kLogEventInfoSl.get(v), 7u);
-  EXPECT_EQ(r::kLogEventInfoServiceType.get(v), 1u);
-  EXPECT_EQ(r::kLogEventInfoRlid.get(v), 0x42u);
+  EXPECT_EQ(v, 0x123456u << 8);
+  ASSERT_TRUE(b.read_csr(r::kLogEventLidsOffset, &v));
+  EXPECT_EQ(v, (0x17u << 16) | 0x42u);
   ASSERT_TRUE(b.read_csr(r::kLogEventMapOffset, &v));
   EXPECT_EQ(r::kLogEventMapEventMap.get(v), 1u << 7);
   for (uint32_t qp = 30; qp < 45; ++qp) {

@@ -23,6 +23,12 @@ class RegmapError(Exception):
     pass
 
 
+REG_KEYS = {"name", "offset", "count", "stride", "access", "attribute", "desc", "fields"}
+# ibmad / ibmad_differs: the libibmad field(s) this field is, for the layout check against
+# an outside reference (verif/check_ibmad_layout.py; the register descriptions say how).
+FIELD_KEYS = {"name", "lsb", "width", "reset", "access", "desc", "ibmad", "ibmad_differs"}
+
+
 def load(path):
     with open(path) as f:
         spec = yaml.safe_load(f)
@@ -49,7 +55,14 @@ def load(path):
                 raise RegmapError(f"{path}: register {name}[{i}] overlaps {words[addr]} at 0x{addr:x}")
             words[addr] = name
         used = 0
+        unknown = set(reg) - REG_KEYS
+        if unknown:
+            raise RegmapError(f"{path}: register {name}: unknown key(s) {sorted(unknown)}; expected {sorted(REG_KEYS)}")
         for fld in reg["fields"]:
+            unknown = set(fld) - FIELD_KEYS
+            if unknown:
+                raise RegmapError(f"{path}: field {name}.{fld.get('name', '?')}: unknown key(s) {sorted(unknown)}; "
+                                  f"expected {sorted(FIELD_KEYS)}")
             for key in ("name", "lsb", "width", "reset", "desc"):
                 if key not in fld:
                     raise RegmapError(f"{path}: field {name}.{fld.get('name', '?')}: missing key '{key}'")

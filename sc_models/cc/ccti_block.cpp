@@ -218,7 +218,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   }
   if (trigger) {
     const auto pushed = log_.push({in.becn_qp & (params_.num_qps - 1u), in.becn_rqpn & 0xffffffu, bsl,
-                                   in.becn_st & 0xfu, in.becn_rlid & 0xffffu, timebase_.timestamp()});
+                                   in.becn_st & 0xfu, in.becn_llid & 0xffffu, in.becn_rlid & 0xffffu, timebase_.timestamp()});
     events_.log_wrapped = pushed.wrapped;
     events_.log_counter_saturated = pushed.saturated;
     event_map_ |= 1u << bsl;
@@ -310,14 +310,17 @@ bool CctiBlock::read_csr(uint32_t addr, uint32_t* data) const {
   } else if (addr == r::kLogTimestampOffset || addr == r::kTimestampOffset) {
     v = timebase_.timestamp();
   } else if ((i = array_index(addr, r::kLogEventLqpnOffset, r::kLogEventLqpnCount, r::kLogEventLqpnStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_.count()) v = r::kLogEventLqpnLocalQpn.put(log_event(i).local_qpn);
-  } else if ((i = array_index(addr, r::kLogEventRqpnOffset, r::kLogEventRqpnCount, r::kLogEventRqpnStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_.count()) v = r::kLogEventRqpnRemoteQpn.put(log_event(i).remote_qpn);
-  } else if ((i = array_index(addr, r::kLogEventInfoOffset, r::kLogEventInfoCount, r::kLogEventInfoStride)) >= 0) {
     if (static_cast<unsigned>(i) < log_.count()) {
       const CaLogEvent& e = log_event(i);
-      v = r::kLogEventInfoSl.put(e.sl) | r::kLogEventInfoServiceType.put(e.service_type) |
-          r::kLogEventInfoRlid.put(e.rlid);
+      v = r::kLogEventLqpnLocalQpn.put(e.local_qpn) | r::kLogEventLqpnSl.put(e.sl) |
+          r::kLogEventLqpnServiceType.put(e.service_type);
+    }
+  } else if ((i = array_index(addr, r::kLogEventRqpnOffset, r::kLogEventRqpnCount, r::kLogEventRqpnStride)) >= 0) {
+    if (static_cast<unsigned>(i) < log_.count()) v = r::kLogEventRqpnRemoteQpn.put(log_event(i).remote_qpn);
+  } else if ((i = array_index(addr, r::kLogEventLidsOffset, r::kLogEventLidsCount, r::kLogEventLidsStride)) >= 0) {
+    if (static_cast<unsigned>(i) < log_.count()) {
+      const CaLogEvent& e = log_event(i);
+      v = r::kLogEventLidsLocalLid.put(e.llid) | r::kLogEventLidsRlid.put(e.rlid);
     }
   } else if ((i = array_index(addr, r::kLogEventTimestampOffset, r::kLogEventTimestampCount, r::kLogEventTimestampStride)) >= 0) {
     if (static_cast<unsigned>(i) < log_.count()) v = log_event(i).timestamp;

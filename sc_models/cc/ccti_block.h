@@ -27,7 +27,8 @@ struct CctiBlockInputs {
   uint32_t becn_qp = 0;
   uint32_t becn_sl = 0;
   uint32_t becn_rqpn = 0;   // remote QP, for the log
-  uint32_t becn_rlid = 0;   // remote LID, for the log
+  uint32_t becn_rlid = 0;   // remote LID (the BECN packet's SLID), for the log
+  uint32_t becn_llid = 0;   // local LID (its DLID), for the log
   uint32_t becn_st = 0;     // service type, for the log
   uint32_t query_qp = 0;    // the flow whose IRD the send arbiter asks for
   uint32_t query_sl = 0;
@@ -47,6 +48,7 @@ struct CaLogEvent {
   uint32_t remote_qpn = 0;
   uint32_t sl = 0;
   uint32_t service_type = 0;
+  uint32_t llid = 0;
   uint32_t rlid = 0;
   uint32_t timestamp = 0;
 };

@@ -64,6 +64,8 @@ inline constexpr uint32_t kLogEventLqpnOffset = 0x30c;
 inline constexpr uint32_t kLogEventLqpnCount = 13;
 inline constexpr uint32_t kLogEventLqpnStride = 16;
 inline constexpr RegField kLogEventLqpnLocalQpn{8, 24, 0u};
+inline constexpr RegField kLogEventLqpnSl{4, 4, 0u};
+inline constexpr RegField kLogEventLqpnServiceType{0, 4, 0u};
 
 // LOG_EVENT_RQPN: CongestionLog (0x13) event e, word 1 (ro)
 inline constexpr uint32_t kLogEventRqpnOffset = 0x310;
@@ -71,13 +73,12 @@ inline constexpr uint32_t kLogEventRqpnCount = 13;
 inline constexpr uint32_t kLogEventRqpnStride = 16;
 inline constexpr RegField kLogEventRqpnRemoteQpn{8, 24, 0u};
 
-// LOG_EVENT_INFO: CongestionLog (0x13) event e, word 2 (ro)
-inline constexpr uint32_t kLogEventInfoOffset = 0x314;
-inline constexpr uint32_t kLogEventInfoCount = 13;
-inline constexpr uint32_t kLogEventInfoStride = 16;
-inline constexpr RegField kLogEventInfoSl{28, 4, 0u};
-inline constexpr RegField kLogEventInfoServiceType{24, 4, 0u};
-inline constexpr RegField kLogEventInfoRlid{0, 16, 0u};
+// LOG_EVENT_LIDS: CongestionLog (0x13) event e, word 2 (ro)
+inline constexpr uint32_t kLogEventLidsOffset = 0x314;
+inline constexpr uint32_t kLogEventLidsCount = 13;
+inline constexpr uint32_t kLogEventLidsStride = 16;
+inline constexpr RegField kLogEventLidsLocalLid{16, 16, 0u};
+inline constexpr RegField kLogEventLidsRlid{0, 16, 0u};
 
 // LOG_EVENT_TIMESTAMP: CongestionLog (0x13) event e, word 3 (ro)
 inline constexpr uint32_t kLogEventTimestampOffset = 0x318;

@@ -110,7 +110,7 @@ CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32
   configure_ccti(core_, ca, mtu_tx_cycles);
 }
 
-void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid) {
+void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid, uint32_t llid) {
   // As MarkerPort::depart: the edge of `cycle`, or the next one if that already ran.
   const uint64_t edge = std::max(cycle, done_ + 1);
   advance_to(edge - 1);
@@ -119,6 +119,7 @@ void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid) {
   in.becn_qp = qp;
   in.becn_sl = sl;
   in.becn_rlid = rlid;
+  in.becn_llid = llid;
   in.becn_rqpn = qp;
   in.becn_st = 0;  // RC
   core_.step(in);

@@ -107,7 +107,7 @@ class CctiPort {
  public:
   CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles);
 
-  void becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid);
+  void becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid, uint32_t llid);
   // The IRD of flow (qp, sl) at `cycle`, core cycles.
   uint32_t ird(uint64_t cycle, uint32_t qp, uint32_t sl) {
     advance_to(cycle);

@@ -221,7 +221,7 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     if (e.fecn && !e.becn && !e.multicast && cc_enabled) send_cnp(e);
   } else if (e.becn && cc_enabled) {
     if (e.flow >= 0) all[e.flow].stats.becn_received++;
-    ccti->becn(now, e.qp, e.sl, e.slid);
+    ccti->becn(now, e.qp, e.sl, e.slid, e.dlid);
     if (NetWaves* w = ctx_.waves; w && e.flow >= 0) {
       w->flow_becn(e.flow, all[e.flow].stats.becn_received);
       w->flow_ccti(e.flow, ccti->core().ccti(ccti->core().flow_index(e.qp, e.sl)));

@@ -23,6 +23,7 @@ class CctiBlockSc : public sc_core::sc_module {
   sc_core::sc_in<uint32_t> becn_sl_i{"becn_sl_i"};
   sc_core::sc_in<uint32_t> becn_rqpn_i{"becn_rqpn_i"};
   sc_core::sc_in<uint32_t> becn_rlid_i{"becn_rlid_i"};
+  sc_core::sc_in<uint32_t> becn_llid_i{"becn_llid_i"};
   sc_core::sc_in<uint32_t> becn_st_i{"becn_st_i"};
   sc_core::sc_in<uint32_t> query_qp_i{"query_qp_i"};
   sc_core::sc_in<uint32_t> query_sl_i{"query_sl_i"};
@@ -72,6 +73,7 @@ class CctiBlockSc : public sc_core::sc_module {
     trace_port_bits(tf, becn_sl_i, p + "becn_sl_i", 4);
     trace_port_bits(tf, becn_rqpn_i, p + "becn_rqpn_i", 24);
     trace_port_bits(tf, becn_rlid_i, p + "becn_rlid_i", 16);
+    trace_port_bits(tf, becn_llid_i, p + "becn_llid_i", 16);
     trace_port_bits(tf, becn_st_i, p + "becn_st_i", 4);
     trace_port_bits(tf, query_qp_i, p + "query_qp_i", qp_bits);
     trace_port_bits(tf, query_sl_i, p + "query_sl_i", 4);
@@ -90,6 +92,7 @@ class CctiBlockSc : public sc_core::sc_module {
       in_.becn_sl = becn_sl_i.read();
       in_.becn_rqpn = becn_rqpn_i.read();
       in_.becn_rlid = becn_rlid_i.read();
+      in_.becn_llid = becn_llid_i.read();
       in_.becn_st = becn_st_i.read();
       in_.query_qp = query_qp_i.read();
       in_.query_sl = query_sl_i.read();

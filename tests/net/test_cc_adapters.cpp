@@ -132,7 +132,7 @@ TEST(CcAdapters, CctiPortEqualsSteppingEveryEdge) {
       cycle += rng() % 3 == 0 ? 0 : rng() % 200;
       const uint32_t qp = rng() % 16, sl = rng() % 4;
       if (rng() % 2) {
-        lazy.becn(cycle, qp, sl, 7);
+        lazy.becn(cycle, qp, sl, 7, 9);
         const uint64_t edge = std::max(cycle, done + 1);
         step_ref_to(edge - 1);
         cc::CctiBlockInputs in;
@@ -140,6 +140,7 @@ TEST(CcAdapters, CctiPortEqualsSteppingEveryEdge) {
         in.becn_qp = qp;
         in.becn_sl = sl;
         in.becn_rlid = 7;
+        in.becn_llid = 9;
         in.becn_rqpn = qp;
         ref.step(in);
         done = edge;
