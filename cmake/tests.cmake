@@ -1,5 +1,5 @@
 # Tests (CTest). Labels: unit, smoke (short co-simulations), regression (the long
-# co-simulation runs with coverage), mutation, waves, lint, regmap, synth, coverage, network,
+# co-simulation runs with coverage), mutation, waves, lint, regmap, oracle, formal, synth, coverage, network,
 # workflow, validation, sanitize (ASan + UBSan build), fuzz (libFuzzer on the parsers).
 # Every test has a timeout.
 enable_testing()
@@ -128,6 +128,15 @@ add_test(NAME oracle_ibmad_layout
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_ibmad_layout.py
           ${CMAKE_SOURCE_DIR}/rtl/regs/fecn_marker.yaml ${CMAKE_SOURCE_DIR}/rtl/regs/ccti_block.yaml)
 set_tests_properties(oracle_ibmad_layout PROPERTIES LABELS "oracle;regmap" TIMEOUT 120)
+# The AXI4-Lite slave proven against our property set (bounded, induction, covers), and every
+# broken slave of verif/formal/axil_mutants.yaml refuted by a counterexample.
+add_test(NAME oracle_axil_formal COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/formal_axil.py)
+add_test(NAME oracle_axil_formal_mutants
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/formal_axil.py --mutants)
+set_tests_properties(oracle_axil_formal oracle_axil_formal_mutants PROPERTIES LABELS "oracle;formal" TIMEOUT 300)
+# A second lint: slang -Weverything, each warning fixed or waived with its reason.
+add_test(NAME oracle_lint_slang COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/lint_slang.py)
+set_tests_properties(oracle_lint_slang PROPERTIES LABELS "oracle;lint" TIMEOUT 120)
 
 # --- Lint: verilator -Wall on each block -----------------------------------------------------
 foreach(top fecn_marker ccti_block)

@@ -151,7 +151,7 @@ module ccti_block #(
   assign becn_flow = sl_based_q ? QpWidth'(becn_sl_i) : becn_qp_i;
 
   always_comb begin
-    for (int s = 0; s < NumSls; s++) begin
+    for (int unsigned s = 0; s < NumSls; s++) begin
       expired[s] = tick && timer_running_q[s] && (timer_count_q[s] == 16'd1);
     end
   end
@@ -249,14 +249,14 @@ module ccti_block #(
 
   always_comb begin
     expired_count = '0;
-    for (int s = 0; s < NumSls; s++) expired_count = expired_count + 32'(expired[s]);
+    for (int unsigned s = 0; s < NumSls; s++) expired_count = expired_count + 32'(expired[s]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sl_based_q    <= ccti_block_reg_pkg::CA_SETTING_PORT_CONTROL_RESET[0];
       control_map_q <= ccti_block_reg_pkg::CA_SETTING_CONTROL_MAP_RESET;
-      for (int s = 0; s < NumSls; s++) begin
+      for (int unsigned s = 0; s < NumSls; s++) begin
         timer_reload_q[s]  <= ccti_block_reg_pkg::CA_SL_TIMER_CCTI_TIMER_RESET;
         increase_q[s]      <= ccti_block_reg_pkg::CA_SL_TIMER_CCTI_INCREASE_RESET;
         trigger_q[s]       <= ccti_block_reg_pkg::CA_SL_TIMER_TRIGGER_THRESHOLD_RESET;
@@ -264,10 +264,10 @@ module ccti_block #(
         timer_count_q[s]   <= '0;
       end
       cct_limit_q   <= ccti_block_reg_pkg::CCT_LIMIT_CCTI_LIMIT_RESET;
-      for (int k = 0; k < CctPairs; k++) cct_q[k] <= '0;
+      for (int unsigned k = 0; k < CctPairs; k++) cct_q[k] <= '0;
       ird_formula_q <= ccti_block_reg_pkg::IMPL_CTRL_IRD_FORMULA_RESET[0];
       mtu_cycles_q  <= ccti_block_reg_pkg::MTU_TX_CYCLES_CYCLES_RESET;
-      for (int f = 0; f < NumQps; f++) begin
+      for (int unsigned f = 0; f < NumQps; f++) begin
         ccti_q[f]    <= '0;
         flow_sl_q[f] <= '0;
       end
@@ -294,7 +294,7 @@ module ccti_block #(
       if (expired != '0) begin
         logic [NumSls-1:0] above_min;
         above_min = '0;
-        for (int f = 0; f < NumQps; f++) begin
+        for (int unsigned f = 0; f < NumQps; f++) begin
           logic                 governed;
           logic [3:0]           sl, sl_after;
           logic [CctiWidth-1:0] after;
@@ -309,7 +309,7 @@ module ccti_block #(
           ccti_q[f] <= after;
           if (governed && (8'(after) > min_q[sl_after])) above_min[sl_after] = 1'b1;
         end
-        for (int s = 0; s < NumSls; s++) begin
+        for (int unsigned s = 0; s < NumSls; s++) begin
           if (expired[s]) begin
             timer_running_q[s] <= above_min[s];
             timer_count_q[s]   <= above_min[s] ? timer_reload_q[s] : 16'd0;
@@ -321,7 +321,7 @@ module ccti_block #(
         if (!sl_based_q) flow_sl_q[becn_flow] <= becn_sl_i;
       end
       // A BECN arms an idle timer; a running timer is never restarted by a BECN.
-      for (int s = 0; s < NumSls; s++) begin
+      for (int unsigned s = 0; s < NumSls; s++) begin
         if (!expired[s]) begin
           if (becn && becn_sl_i == 4'(s) && !timer_running_q[s]) begin
             timer_running_q[s] <= 1'b1;
@@ -411,7 +411,7 @@ module ccti_block #(
     if (r_pair) array_rdata = cct_q[r_pair_off[PairWidth+1:2]];
     if (r_flow) array_rdata = {12'b0, flow_sl_q[r_flow_idx], 16'(ccti_q[r_flow_idx])};
     if (r_ev && ev_valid) begin
-      unique case (r_ev_off[3:2])
+      case (r_ev_off[3:2])
         2'd0:    array_rdata = {24'(ev_event[EventWidth-1 -: QpWidth]), ev_event[71:64]};  // local QPN, SL, ST
         2'd1:    array_rdata = {ev_event[95:72], 8'b0};                                     // remote QPN
         2'd2:    array_rdata = ev_event[63:32];                                             // local LID, remote LID
@@ -423,7 +423,7 @@ module ccti_block #(
   always_comb begin
     reg_rdata  = '0;
     reg_rerror = 1'b0;
-    unique case (reg_raddr)
+    case (reg_raddr)
       AddrCongInfo:  reg_rdata = {16'b0, 8'(CctEntries / 64), 8'b0};
       AddrCaSetting: reg_rdata = {15'b0, sl_based_q, control_map_q};
       AddrCctLimit:  reg_rdata = {cct_limit_q, 16'b0};

@@ -177,7 +177,7 @@ module fecn_marker #(
   assign exit_level  = (enter_level > hyst_ext + 5'd1) ? enter_level - hyst_ext : 5'd1;
 
   always_comb begin
-    for (int v = 0; v < NumVls; v++) begin
+    for (int unsigned v = 0; v < NumVls; v++) begin
       logic [SumWidth-1:0]  sum;
       logic [CntWidth-1:0]  contributors;
       logic                 any_over;
@@ -191,14 +191,14 @@ module fecn_marker #(
       sum = '0;
       contributors = '0;
       any_over = 1'b0;
-      for (int p = 0; p < NumInputs; p++) begin
+      for (int unsigned p = 0; p < NumInputs; p++) begin
         logic [FillWidth-1:0] fill;
         fill = voq_fill_q[(p * NumVls + v) * FillWidth +: FillWidth];
         sum = sum + SumWidth'(fill);
         contributors = contributors + CntWidth'(fill != '0);
         any_over = any_over | (TripWidth'({fill, 4'b0}) >= trip);
       end
-      unique case (mapping_q)
+      case (mapping_q)
         MappingSum:         measure = MeasWidth'({sum, 4'b0});
         MappingSumDivPorts: measure = MeasWidth'({sum, 4'b0}) * MeasWidth'(contributors);
         default:            measure = '0;
@@ -228,7 +228,7 @@ module fecn_marker #(
 
   always_comb begin
     mark = 1'b0;
-    for (int v = 0; v < NumVls; v++) begin
+    for (int unsigned v = 0; v < NumVls; v++) begin
       if (eligible && vl_onehot[v] && skip_q[v] == '0) mark = 1'b1;
     end
   end
@@ -331,7 +331,7 @@ module fecn_marker #(
 
   always_comb begin
     entered_count = '0;
-    for (int v = 0; v < NumVls; v++) entered_count = entered_count + 32'(entered[v]);
+    for (int unsigned v = 0; v < NumVls; v++) entered_count = entered_count + 32'(entered[v]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -353,7 +353,7 @@ module fecn_marker #(
       voq_fill_q          <= '0;
       credits_q           <= '0;
       cong_q              <= '0;
-      for (int v = 0; v < NumVls; v++) skip_q[v] <= '0;
+      for (int unsigned v = 0; v < NumVls; v++) skip_q[v] <= '0;
       port_map_q     <= 1'b0;
       pkts_sent_q    <= '0;
       pkts_marked_q  <= '0;
@@ -365,7 +365,7 @@ module fecn_marker #(
       voq_fill_q <= voq_fill_i;
       credits_q  <= credits_i;
       cong_q     <= cong_d;
-      for (int v = 0; v < NumVls; v++) begin
+      for (int unsigned v = 0; v < NumVls; v++) begin
         if (eligible && vl_onehot[v]) skip_q[v] <= (skip_q[v] == '0) ? skip_reload : skip_q[v] - 1'b1;
       end
       if (mark && marking_mode_q) lfsr_q <= {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0);
@@ -447,7 +447,7 @@ module fecn_marker #(
     if (r_victim && r_victim_off[4:2] == 3'(MaskWord)) array_rdata = 32'(victim_mask_q) << MaskBit;
     if (r_portmap && r_portmap_off[4:2] == 3'(MaskWord)) array_rdata = 32'(port_map_q) << MaskBit;
     if (r_log && log_rd_valid) begin
-      unique case (r_event_word)
+      case (r_event_word)
         2'd0:    array_rdata = log_rd_event[67:36];                // SLID, DLID
         2'd1:    array_rdata = {log_rd_event[35:32], 28'b0};       // SL
         default: array_rdata = log_rd_event[31:0];                 // TimeStamp
@@ -458,7 +458,7 @@ module fecn_marker #(
   always_comb begin
     reg_rdata  = '0;
     reg_rerror = 1'b0;
-    unique case (reg_raddr)
+    case (reg_raddr)
       AddrCongInfo:     reg_rdata = '0;
       AddrControlMap:   reg_rdata = control_map_q;
       AddrSwThreshold:  reg_rdata = {sw_threshold_q, 4'b0, sw_packet_size_q, 16'b0};

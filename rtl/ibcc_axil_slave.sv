@@ -133,5 +133,15 @@ module ibcc_axil_slave #(
   SlvErrWrite_C: cover property (@(posedge clk_i) bvalid_o && bresp_o == RespSlvErr);
   SlvErrRead_C: cover property (@(posedge clk_i) rvalid_o && rresp_o == RespSlvErr);
 `endif
+`ifdef FORMAL
+  // Invariants of this implementation, for the induction step of the AXI4-Lite proof
+  // (verif/formal_axil.py): a request is held only while its channel has no response
+  // pending. Not visible at the ports while a response waits, so stated here.
+  always @* begin
+    held_aw_no_b: assert (!(bvalid_q && aw_held_q));
+    held_w_no_b: assert (!(bvalid_q && w_held_q));
+    held_ar_no_r: assert (!(rvalid_q && ar_held_q));
+  end
+`endif
 
 endmodule : ibcc_axil_slave

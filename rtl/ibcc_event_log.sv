@@ -32,7 +32,7 @@ module ibcc_event_log #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int e = 0; e < Depth; e++) events_q[e] <= '0;
+      for (int unsigned e = 0; e < Depth; e++) events_q[e] <= '0;
       head_q    <= '0;
       count_q   <= '0;
       counter_q <= '0;

@@ -27,7 +27,7 @@ module ibcc_timebase #(
       prescale_q  <= '0;
       timestamp_q <= timestamp_q + 32'd1;
     end else begin
-      prescale_q  <= prescale_q + PrescaleWidth'(1);
+      prescale_q  <= prescale_q + PrescaleWidth'(1'b1);
     end
   end
 

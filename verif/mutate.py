@@ -13,9 +13,19 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def mutations():
-    with open(os.path.join(ROOT, "verif", "mutations.yaml")) as f:
+def mutations(path=os.path.join(ROOT, "verif", "mutations.yaml")):
+    with open(path) as f:
         return yaml.safe_load(f)
+
+
+def apply(m, text):
+    """`text` (the content of m["file"]) with mutation m applied; ValueError unless its `from`
+    occurs exactly once."""
+    count = text.count(m["from"])
+    if count != 1:
+        raise ValueError(f"{m['name']}: '{m['from']}' occurs {count} times in {m['file']}, expected "
+                         f"once (the RTL changed: update the mutation list)")
+    return text.replace(m["from"], m["to"])
 
 
 def main():
@@ -33,12 +43,11 @@ def main():
     for src in glob.glob(os.path.join(ROOT, "rtl", "*.sv")):
         text = open(src).read()
         if os.path.basename(src) == os.path.basename(m["file"]):
-            count = text.count(m["from"])
-            if count != 1:
-                print(f"mutate.py: {name}: '{m['from']}' occurs {count} times in {m['file']}, expected "
-                      f"once (the RTL changed: update verif/mutations.yaml)", file=sys.stderr)
+            try:
+                text = apply(m, text)
+            except ValueError as e:
+                print(f"mutate.py: {e}", file=sys.stderr)
                 return 1
-            text = text.replace(m["from"], m["to"])
         dst = os.path.join(out, os.path.basename(src))
         # Write only on change, so an unchanged mutant is not Verilated again.
         if not os.path.exists(dst) or open(dst).read() != text:
