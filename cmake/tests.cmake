@@ -1,5 +1,5 @@
 # Tests (CTest). Labels: unit, smoke (short co-simulations), regression (the long
-# co-simulation runs with coverage), mutation, waves, lint, regmap, oracle, formal, synth, coverage, network,
+# co-simulation runs with coverage), mutation, rtl_in_loop, waves, lint, regmap, oracle, formal, synth, coverage, network,
 # workflow, validation, sanitize (ASan + UBSan build), fuzz (libFuzzer on the parsers).
 # Every test has a timeout.
 enable_testing()
@@ -137,6 +137,28 @@ set_tests_properties(oracle_axil_formal oracle_axil_formal_mutants PROPERTIES LA
 # A second lint: slang -Weverything, each warning fixed or waived with its reason.
 add_test(NAME oracle_lint_slang COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/lint_slang.py)
 set_tests_properties(oracle_lint_slang PROPERTIES LABELS "oracle;lint" TIMEOUT 120)
+
+# --- RTL in the loop: scenario 1 (contributors started 0.25 s apart, 1 s simulated) with the
+# Verilated FECN marker at S1's congested output gives byte-identical results; a mutant's
+# marker (fecn_skip_counter) must change them. The Verilated engines are cached in the build.
+set(IBCC_LOOP_ARGS --sim-time 1s
+    --set traffic.flows[1].start=0s --set traffic.flows[2].start=250ms --set traffic.flows[3].start=500ms
+    --set traffic.flows[4].start=750ms --rtl S1/36)
+add_test(NAME rtl_in_loop_scenario1
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_in_loop.py $<TARGET_FILE:ibcc> $<TARGET_FILE:ibcc>
+          ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop ${IBCC_LOOP_ARGS})
+set_tests_properties(rtl_in_loop_scenario1 PROPERTIES LABELS rtl_in_loop TIMEOUT 900)
+if(TARGET ibcc-mutant-fecn_skip_counter)
+  add_test(NAME rtl_in_loop_mutant_fecn_skip_counter
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_in_loop.py $<TARGET_FILE:ibcc>
+            $<TARGET_FILE:ibcc-mutant-fecn_skip_counter> ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml
+            ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop_mutant ${IBCC_LOOP_ARGS} --expect-differ)
+  set_tests_properties(rtl_in_loop_mutant_fecn_skip_counter PROPERTIES LABELS rtl_in_loop TIMEOUT 900)
+endif()
+set_tests_properties(rtl_in_loop_scenario1 PROPERTIES ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
+if(TEST rtl_in_loop_mutant_fecn_skip_counter)
+  set_tests_properties(rtl_in_loop_mutant_fecn_skip_counter PROPERTIES ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
+endif()
 
 # --- Lint: verilator -Wall on each block -----------------------------------------------------
 foreach(top fecn_marker ccti_block)

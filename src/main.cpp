@@ -240,6 +240,12 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
   run_cmd->add_flag("--force", run.force, "--out may hold an earlier run's results: they are removed first");
 
+  run_cmd->add_option("--rtl", run.rtl,
+                      "Put the Verilated FECN marker (rtl/fecn_marker.sv) on these switch output ports "
+                      "(SWITCH/PORT,...) in place of the C++ core: Verilated for each port's parameters on first "
+                      "use (cached in ~/.cache/ibcc/rtl-loop), configured through its AXI4-Lite port, clocked "
+                      "every cycle")
+      ->delimiter(',');
   run_cmd->add_option("--opensm-conf", run.opensm_conf,
                       "Take the CC settings from an OpenSM configuration (cc_* options, OpenSM's semantics); "
                       "--set still overrides them")

@@ -18,8 +18,10 @@
 #include "net/import_opensm.h"
 #include "net/metrics.h"
 #include "net/net_waves.h"
+#include "net/rtl_loop.h"
 #include "net/units.h"
 #include "progress.h"
+#include "tb/rtl_variant.h"
 
 namespace ibcc::net {
 namespace {
@@ -379,6 +381,7 @@ int run_scenario(const RunOptions& opt) {
     return 2;
   }
   std::unique_ptr<Scenario> s;
+  std::unique_ptr<RtlLoop> rtl_loop;  // outlives the fabric: the engines live in its libraries
   std::unique_ptr<Fabric> fabric;
   std::unique_ptr<RunDir> dir;
   Provenance prov;
@@ -406,7 +409,22 @@ int run_scenario(const RunOptions& opt) {
     // input leaves nothing behind.
     setup.stage(fmt::format("building the fabric: {} switches, {} HCAs, {} flows; routing and route checks",
                             s->switches.size(), s->hcas.size(), s->flows.size()));
-    fabric = std::make_unique<Fabric>("fabric", *s);
+    if (!opt.rtl.empty()) {
+      RtlLoopConfig rc;
+      rc.rtl_dir = tb::rtl_source_dir();
+      rc.engine_dir = std::string(IBCC_SOURCE_DIR) + "/rtl_loop";
+      rc.model_dir = std::string(IBCC_SOURCE_DIR) + "/sc_models";
+      const char* xdg = std::getenv("XDG_CACHE_HOME");
+      const char* home = std::getenv("HOME");
+      rc.cache_dir = xdg && *xdg ? std::string(xdg) + "/ibcc/rtl-loop"
+                     : home && *home ? std::string(home) + "/.cache/ibcc/rtl-loop" : std::string("/tmp/ibcc-rtl-loop");
+      rc.variant = tb::rtl_variant();
+      rc.half_period_ps = std::max<uint64_t>(1, static_cast<uint64_t>(1e12 / s->fabric.core_clock_hz / 2));
+      setup.stage(fmt::format("Verilating the RTL for {} port(s) in the loop ({}, cached in {})", opt.rtl.size(),
+                              rc.rtl_dir, rc.cache_dir));
+      rtl_loop = std::make_unique<RtlLoop>(rc);
+    }
+    fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get(), opt.rtl);
     setup.stage("fabric built; opening --out");
     dir = std::make_unique<RunDir>(opt);
     write_file_atomic(dir->path("resolved.yaml"), resolved);
@@ -420,6 +438,9 @@ int run_scenario(const RunOptions& opt) {
   } catch (const ProvenanceError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
     return 2;
+  } catch (const RtlLoopError& e) {
+    std::cerr << "ibcc run: error: --rtl: " << e.what() << "\n";
+    return 1;
   }
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!opt.quiet) {

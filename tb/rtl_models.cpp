@@ -113,6 +113,7 @@ std::unique_ptr<RtlModel> make_ccti_rtl(const char* name, const CctiSignals& s) 
 }
 
 const char* rtl_variant() { return IBCC_RTL_VARIANT; }
+const char* rtl_source_dir() { return IBCC_RTL_DIR; }
 
 bool rtl_coverage_enabled() { return VM_COVERAGE != 0; }
 

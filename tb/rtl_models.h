@@ -10,6 +10,7 @@
 
 #include "wrappers/axil_ports.h"
 #include "wrappers/vl_types.h"
+#include "tb/rtl_variant.h"
 
 // The parameters the co-simulation RTL is Verilated with (CMake passes the same values to
 // Verilator as -G options and to this code as definitions).
@@ -85,8 +86,6 @@ class RtlModel {
 std::unique_ptr<RtlModel> make_fecn_rtl(const char* name, const FecnSignals& s);
 std::unique_ptr<RtlModel> make_ccti_rtl(const char* name, const CctiSignals& s);
 
-// Which RTL this binary runs: "rtl", or the name of a mutant.
-const char* rtl_variant();
 // Line/toggle coverage (only in the coverage build): write the data file.
 bool rtl_coverage_enabled();
 void rtl_write_coverage(const std::string& path);

@@ -10,8 +10,8 @@
 namespace ibcc::net {
 namespace {
 
-template <typename Core>
-void write(Core& core, uint32_t addr, uint32_t value, const char* what) {
+template <typename Block>
+void write(Block& core, uint32_t addr, uint32_t value, const char* what) {
   if (!core.write_csr(addr, value, 0xfu)) {
     throw std::logic_error(std::string("CC register write refused: ") + what);
   }
@@ -19,10 +19,10 @@ void write(Core& core, uint32_t addr, uint32_t value, const char* what) {
 
 }  // namespace
 
-void configure_marker(cc::FecnMarker& core_, const SwitchCcSpec& sw, const PortCcOverride* port, bool victim_mask,
-                      uint32_t buffer_credits) {
+template <typename Block>
+void configure_marker(Block& core_, const cc::FecnMarkerParams& params, const SwitchCcSpec& sw,
+                      const PortCcOverride* port, bool victim_mask, uint32_t buffer_credits) {
   namespace r = regs::fecn_marker;
-  const cc::FecnMarkerParams& params = core_.params();
   // Control_Map: Victim_Mask, Threshold + Packet_Size, Marking_Rate (OpenSM bit order).
   write(core_, r::kSwControlMapOffset, 0x1u | 0x4u | 0x10u, "Control_Map");
   if (victim_mask) {
@@ -47,12 +47,33 @@ void configure_marker(cc::FecnMarker& core_, const SwitchCcSpec& sw, const PortC
   write(core_, r::kBufferCapacityOffset, r::kBufferCapacityCredits.put(buffer_credits), "BUFFER_CAPACITY");
 }
 
+template void configure_marker(cc::FecnMarker&, const cc::FecnMarkerParams&, const SwitchCcSpec&,
+                               const PortCcOverride*, bool, uint32_t);
+template void configure_marker(RtlMarkerEngine&, const cc::FecnMarkerParams&, const SwitchCcSpec&,
+                               const PortCcOverride*, bool, uint32_t);
+
 MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
-                       bool victim_mask, uint32_t buffer_credits)
+                       bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl)
     : core_(params), in_(params), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u),
-      stats_(params.num_vls) {
+      stats_(params.num_vls), rtl_(std::move(rtl)) {
   in_.tracked = true;  // fills change through set_fill only
-  configure_marker(core_, sw, port, victim_mask, buffer_credits);
+  configure_marker(core_, params, sw, port, victim_mask, buffer_credits);
+  if (rtl_) {
+    // The same writes through the RTL's AXI4-Lite port; they take edges the core does not,
+    // so the RTL's timebase is then brought to a tick boundary, where the core's is. What
+    // differs is its TimeStamp (by whole ticks): it appears in the block's log registers,
+    // which the network model does not read.
+    configure_marker(*rtl_, params, sw, port, victim_mask, buffer_credits);
+    rtl_->align_timebase();
+  }
+}
+
+void MarkerPort::rtl_advance_to(uint64_t cycle) {
+  while (done_ < cycle) {
+    rtl_->edge(in_);
+    ++done_;
+    count_congested(1);
+  }
 }
 
 bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid, unsigned dlid, unsigned credits) {
@@ -61,6 +82,21 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
   // edge. Every edge runs exactly once, so the core's timebase stays with the fabric.
   const uint64_t edge = std::max(cycle, done_ + 1);
   advance_to(edge - 1);
+  if (rtl_) {
+    in_.pkt_valid = true;
+    in_.pkt_vl = vl;
+    in_.pkt_sl = sl;
+    in_.pkt_slid = slid;
+    in_.pkt_dlid = dlid;
+    in_.pkt_len = credits > 255 ? 255 : credits;
+    rtl_->edge(in_);
+    in_.pkt_valid = false;
+    done_ = edge;
+    count_congested(1);
+    const bool mark = rtl_->fecn_mark();
+    if (mark) ++stats_[vl].marks;
+    return mark;
+  }
   in_.pkt_valid = true;
   in_.pkt_vl = vl;
   in_.pkt_sl = sl;

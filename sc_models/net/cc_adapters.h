@@ -5,25 +5,31 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "cc/ccti_block.h"
 #include "cc/fecn_marker.h"
+#include "net/rtl_engine.h"
 #include "net/scenario.h"
 
 namespace ibcc::net {
 
 // Programs a core through its registers, as a management agent would (the register map the
-// RTL shares). Throws std::logic_error if the core refuses a write.
-void configure_marker(cc::FecnMarker& core, const SwitchCcSpec& sw, const PortCcOverride* port, bool victim_mask,
-                      uint32_t buffer_credits);
+// RTL shares): the C++ core, or the RTL through its AXI4-Lite port (anything with
+// write_csr(addr, data, strb)). Throws std::logic_error if the block refuses a write.
+template <typename Block>
+void configure_marker(Block& block, const cc::FecnMarkerParams& params, const SwitchCcSpec& sw,
+                      const PortCcOverride* port, bool victim_mask, uint32_t buffer_credits);
 void configure_ccti(cc::CctiBlock& core, const CaCcSpec& ca, uint32_t mtu_tx_cycles);
 
 // One switch output's FECN marker. Convention: a change made at cycle t is seen by the
 // edge of cycle t + 1 (the core registers its inputs); a departure at t is the edge of t.
 class MarkerPort {
  public:
+  // `rtl`, if given, is the Verilated block that decides instead of the C++ core (ibcc run
+  // --rtl): configured the same way, clocked edge by edge where the core advances lazily.
   MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
-             bool victim_mask, uint32_t buffer_credits);
+             bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl = nullptr);
 
   void set_fill(uint64_t cycle, unsigned input, unsigned vl, uint32_t credits) {
     advance_to(cycle);
@@ -47,6 +53,7 @@ class MarkerPort {
   // Runs the edges up to and including `cycle` (a sampler at cycle T asks for T - 1, so
   // that a departure later in cycle T still takes edge T).
   void advance_to(uint64_t cycle) {
+    if (rtl_) return rtl_advance_to(cycle);
     // Edges that may still change the state (inputs changed less than 3 edges ago, and the
     // core not at its fixed point) run one at a time, so that the congested edges are
     // counted exactly; after that the state holds.
@@ -68,6 +75,16 @@ class MarkerPort {
       count_congested(n);
     }
   }
+  // The congestion state of each VL (bit v), of the RTL when it is in the loop.
+  uint32_t cong_state() const {
+    if (!rtl_) return core_.outputs().cong_state;
+    uint32_t s = 0;
+    for (unsigned v = 0; v < num_vls_; ++v) s |= static_cast<uint32_t>(rtl_->congested(v)) << v;
+    return s;
+  }
+  bool congested(unsigned vl) const { return rtl_ ? rtl_->congested(vl) : core_.congested(vl); }
+  RtlMarkerEngine* rtl() { return rtl_.get(); }
+  // The C++ core (configured, but not clocked while the RTL is in the loop).
   const cc::FecnMarker& core() const { return core_; }
 
   // Statistics the model keeps (not registers of the block): edges each VL spent in the
@@ -90,14 +107,16 @@ class MarkerPort {
   uint64_t done_ = 0;     // edges up to and including this cycle are done
   unsigned settled_ = 0;  // idle edges run since the inputs last changed (capped at 3)
   std::vector<Stats> stats_;
+  std::unique_ptr<RtlMarkerEngine> rtl_;
 
+  void rtl_advance_to(uint64_t cycle);
   // The changed fills the core has registered need not be listed any more.
   void forget_registered_changes() {
     if (!in_.changed.empty() && core_.registered_fill_version() == in_.fill_version) in_.fills_registered();
   }
   void count_congested(uint64_t edges) {
     for (unsigned v = 0; v < stats_.size(); ++v) {
-      if (core_.congested(v)) stats_[v].congested_edges += edges;
+      if (congested(v)) stats_[v].congested_edges += edges;
     }
   }
 };

@@ -11,12 +11,13 @@
 
 #include "net/hca.h"
 #include "net/net_waves.h"
+#include "net/rtl_loop.h"
 #include "net/switch.h"
 
 namespace ibcc::net {
 
-Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s)
-    : sc_module(name), NodeContext(s, build_topology(s)) {
+Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl, const std::vector<std::string>& rtl_ports)
+    : sc_module(name), NodeContext(s, build_topology(s)), rtl_(rtl), rtl_ports_(rtl_ports) {
   end_cycle_ = s.sim.sim_time_ps / ps_per_cycle_;
   log_cycles_ = std::max<uint64_t>(1, cycles(s.sim.log_interval_ps));
   uint64_t dl = s.sim.deadlock_timeout_ps;
@@ -58,6 +59,18 @@ void Fabric::build() {
     if (sw < 0 || !topo_.nodes[sw].is_switch) throw ScenarioError(fmt::format("{}:{}: cc.ports[].port: no switch named '{}'", s_.file, o.line, o.switch_name));
     if (o.port > topo_.nodes[sw].ports) throw ScenarioError(fmt::format("{}:{}: cc.ports[].port: {} has ports 1..{}", s_.file, o.line, o.switch_name, topo_.nodes[sw].ports));
   }
+  // RTL in the loop: the switch ports named, each checked to exist and to have a marker.
+  std::vector<bool> rtl_used(rtl_ports_.size(), false);
+  auto rtl_here = [&](unsigned node, unsigned port) {
+    const std::string name = fmt::format("{}/{}", topo_.nodes[node].name, port);
+    for (size_t i = 0; i < rtl_ports_.size(); ++i) {
+      if (rtl_ports_[i] == name) {
+        rtl_used[i] = true;
+        return true;
+      }
+    }
+    return false;
+  };
   for (unsigned n = 0; n < topo_.num_switches; ++n) {
     Switch& sw = static_cast<Switch&>(*nodes_[n]);
     const unsigned marker_inputs = std::max(1u, sw.number_marker_inputs());
@@ -77,7 +90,15 @@ void Fabric::build() {
       mp.fill_width = 16;
       mp.port_num = p;
       mp.tick_cycles = static_cast<uint32_t>(tick_cycles);
-      sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity));
+      std::unique_ptr<RtlMarkerEngine> engine;
+      if (rtl_ && rtl_here(n, p)) engine = rtl_->marker(mp);
+      sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity, std::move(engine)));
+    }
+  }
+  for (size_t i = 0; i < rtl_ports_.size(); ++i) {
+    if (!rtl_used[i]) {
+      throw ScenarioError(fmt::format("{}: no CC-enabled switch output port '{}' for the RTL (expected SWITCH/PORT of "
+                                      "a linked port, with cc.enabled)", s_.file, rtl_ports_[i]));
     }
   }
   // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs
@@ -263,7 +284,7 @@ void Fabric::log_tick() {
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         InPort& ip = sw.in[p];
         const MarkerPort::Stats st = m ? m->take_stats(v) : MarkerPort::Stats{};
-        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, m && m->core().congested(v), st.congested_edges,
+        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, m && m->congested(v), st.congested_edges,
                                 st.marks});
         ip.vl[v].peak = ip.vl[v].used;
       }

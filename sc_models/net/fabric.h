@@ -31,6 +31,7 @@
 namespace ibcc::net {
 
 class NetWaves;
+class RtlLoop;
 
 class Switch;
 class Hca;
@@ -47,7 +48,10 @@ struct PortSample {  // ports.csv
 class Fabric : public sc_core::sc_module, public NodeContext {
  public:
   SC_HAS_PROCESS(Fabric);
-  Fabric(sc_core::sc_module_name name, const Scenario& s);
+  // `rtl` (optional): builds the Verilated blocks for the switch ports in `rtl_ports`
+  // ("SWITCH/PORT"), which then decide in place of the C++ cores (ibcc run --rtl).
+  Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl = nullptr,
+         const std::vector<std::string>& rtl_ports = {});
   ~Fabric() override;
 
   // Runs to the scenario's sim time; throws ModelError on a broken invariant or deadlock.
@@ -90,6 +94,8 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   std::string cycle_report(const std::vector<BufferId>& cycle) const;
 
  private:
+  RtlLoop* rtl_ = nullptr;
+  std::vector<std::string> rtl_ports_;
   void pump();
   void log_tick();
   void build();

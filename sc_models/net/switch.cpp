@@ -96,7 +96,7 @@ void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
   markers_[o]->set_fill(ctx_.now(), marker_input_[e.in_port], e.vl, fill);
   if (NetWaves* w = ctx_.waves) {
     w->fill(index_, o, e.in_port, e.vl, fill);
-    w->congestion(index_, o, markers_[o]->core().outputs().cong_state);
+    w->congestion(index_, o, markers_[o]->cong_state());
   }
 }
 
@@ -244,7 +244,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
     w->credits(index_, o, vl, op.credits[vl]);
     if (markers_[o]) {
       w->fill(index_, o, ip, vl, fill_[voq_index(ip, vl, o)]);
-      w->congestion(index_, o, markers_[o]->core().outputs().cong_state);
+      w->congestion(index_, o, markers_[o]->cong_state());
     }
   }
 }

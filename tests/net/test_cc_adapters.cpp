@@ -30,7 +30,7 @@ TEST(CcAdapters, MarkerPortEqualsSteppingEveryEdge) {
     const uint32_t capacity = 256;
     MarkerPort lazy(p, sw, nullptr, victim, capacity);
     cc::FecnMarker ref(p);
-    configure_marker(ref, sw, nullptr, victim, capacity);
+    configure_marker(ref, ref.params(), sw, nullptr, victim, capacity);
     cc::FecnMarkerInputs in(p);
     uint64_t done = 0;  // the reference's edges, by the adapter's documented convention
     std::vector<uint64_t> congested_edges(p.num_vls, 0);  // counted at every edge of the reference
