@@ -82,13 +82,13 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
   // edge. Every edge runs exactly once, so the core's timebase stays with the fabric.
   const uint64_t edge = std::max(cycle, done_ + 1);
   advance_to(edge - 1);
+  in_.pkt_valid = true;
+  in_.pkt_vl = vl;
+  in_.pkt_sl = sl;
+  in_.pkt_slid = slid;
+  in_.pkt_dlid = dlid;
+  in_.pkt_len = credits > 255 ? 255 : credits;
   if (rtl_) {
-    in_.pkt_valid = true;
-    in_.pkt_vl = vl;
-    in_.pkt_sl = sl;
-    in_.pkt_slid = slid;
-    in_.pkt_dlid = dlid;
-    in_.pkt_len = credits > 255 ? 255 : credits;
     rtl_->edge(in_);
     in_.pkt_valid = false;
     done_ = edge;
@@ -97,12 +97,6 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
     if (mark) ++stats_[vl].marks;
     return mark;
   }
-  in_.pkt_valid = true;
-  in_.pkt_vl = vl;
-  in_.pkt_sl = sl;
-  in_.pkt_slid = slid;
-  in_.pkt_dlid = dlid;
-  in_.pkt_len = credits > 255 ? 255 : credits;
   core_.step(in_);
   in_.pkt_valid = false;
   forget_registered_changes();
