@@ -139,26 +139,39 @@ add_test(NAME oracle_lint_slang COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR
 set_tests_properties(oracle_lint_slang PROPERTIES LABELS "oracle;lint" TIMEOUT 120)
 
 # --- RTL in the loop: scenario 1 (contributors started 0.25 s apart, 1 s simulated) with the
-# Verilated FECN marker at S1's congested output gives byte-identical results; a mutant's
-# marker (fecn_skip_counter) must change them. The Verilated engines are cached in the build.
-set(IBCC_LOOP_ARGS --sim-time 1s
-    --set traffic.flows[1].start=0s --set traffic.flows[2].start=250ms --set traffic.flows[3].start=500ms
-    --set traffic.flows[4].start=750ms --rtl S1/36)
+# Verilated FECN marker at S1's congested output and the Verilated CCTI block in the four
+# contributors' HCAs gives byte-identical results; a mutant's marker (fecn_skip_counter) or
+# CCTI block (ccti_timer_restart) must change them (0.3 s suffices). The waves test opens the
+# in-loop blocks' FST in GTKWave and matches the marker's marks with the network's. The
+# Verilated engines are cached in the build.
+set(IBCC_LOOP_FLOWS --set traffic.flows[1].start=0s --set traffic.flows[2].start=250ms
+    --set traffic.flows[3].start=500ms --set traffic.flows[4].start=750ms)
+set(IBCC_LOOP_SCENARIO ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml)
 add_test(NAME rtl_in_loop_scenario1
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_in_loop.py $<TARGET_FILE:ibcc> $<TARGET_FILE:ibcc>
-          ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop ${IBCC_LOOP_ARGS})
-set_tests_properties(rtl_in_loop_scenario1 PROPERTIES LABELS rtl_in_loop TIMEOUT 900)
-if(TARGET ibcc-mutant-fecn_skip_counter)
-  add_test(NAME rtl_in_loop_mutant_fecn_skip_counter
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_in_loop.py $<TARGET_FILE:ibcc>
-            $<TARGET_FILE:ibcc-mutant-fecn_skip_counter> ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml
-            ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop_mutant ${IBCC_LOOP_ARGS} --expect-differ)
-  set_tests_properties(rtl_in_loop_mutant_fecn_skip_counter PROPERTIES LABELS rtl_in_loop TIMEOUT 900)
-endif()
-set_tests_properties(rtl_in_loop_scenario1 PROPERTIES ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
-if(TEST rtl_in_loop_mutant_fecn_skip_counter)
-  set_tests_properties(rtl_in_loop_mutant_fecn_skip_counter PROPERTIES ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
-endif()
+          ${IBCC_LOOP_SCENARIO} ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop --sim-time 1s ${IBCC_LOOP_FLOWS}
+          --rtl S1/36,H2,H3,H6,H7)
+set_tests_properties(rtl_in_loop_scenario1 PROPERTIES LABELS rtl_in_loop TIMEOUT 2400)
+set(IBCC_LOOP_TESTS rtl_in_loop_scenario1)
+foreach(case "fecn_skip_counter;S1/36" "ccti_timer_restart;H2,H3,H6,H7")
+  list(GET case 0 mutant)
+  list(GET case 1 blocks)
+  if(TARGET ibcc-mutant-${mutant})
+    add_test(NAME rtl_in_loop_mutant_${mutant}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_in_loop.py $<TARGET_FILE:ibcc>
+              $<TARGET_FILE:ibcc-mutant-${mutant}> ${IBCC_LOOP_SCENARIO} ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop_${mutant}
+              --sim-time 300ms ${IBCC_LOOP_FLOWS} --rtl ${blocks} --expect-differ)
+    set_tests_properties(rtl_in_loop_mutant_${mutant} PROPERTIES LABELS rtl_in_loop TIMEOUT 900)
+    list(APPEND IBCC_LOOP_TESTS rtl_in_loop_mutant_${mutant})
+  endif()
+endforeach()
+add_test(NAME rtl_in_loop_waves
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_waves.py $<TARGET_FILE:ibcc> ${IBCC_LOOP_SCENARIO}
+          ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop_waves S1/36 H2 --sim-time 6ms --set traffic.flows[1].start=0s
+          --set traffic.flows[2].start=5ms --waves-window 5ms..6ms)
+set_tests_properties(rtl_in_loop_waves PROPERTIES LABELS "rtl_in_loop;waves" TIMEOUT 600)
+list(APPEND IBCC_LOOP_TESTS rtl_in_loop_waves)
+set_tests_properties(${IBCC_LOOP_TESTS} PROPERTIES ENVIRONMENT "XDG_CACHE_HOME=${CMAKE_BINARY_DIR}/cache")
 
 # --- Lint: verilator -Wall on each block -----------------------------------------------------
 foreach(top fecn_marker ccti_block)

@@ -25,6 +25,11 @@ module ccti_block #(
   input  logic [3:0]         query_sl_i,
   output logic [31:0]        ird_o,            // core cycles
   output logic [15:0]        ccti_o,
+  // The same lookup of the state after the last edge for the query inputs now (ird_o and
+  // ccti_o register it at the next edge): what a transmit scheduler asks in the cycle it
+  // schedules, and what the network model reads with the block in its loop.
+  output logic [31:0]        ird_next_o,
+  output logic [15:0]        ccti_next_o,
   output logic [15:0]        timer_expired_o,  // SL timers that expired at the last edge
   output logic               trigger_event_o,  // a Trigger_Threshold event at the last edge
   // AXI4-Lite CSR port
@@ -176,20 +181,30 @@ module ccti_block #(
   logic [31:0]          entry_pair_q;
   logic                 entry_odd_q, query_enabled_q;
   logic [CctiWidth-1:0] query_ccti_q;
-  logic [15:0]          entry;
-  logic [31:0]          ird_omnipath, ird_shift_left;
 
   assign query_flow  = sl_based_q ? QpWidth'(query_sl_i) : query_qp_i;
   assign query_ccti  = ccti_q[query_flow];
   assign query_floor = (8'(query_ccti) > min_q[query_sl_i]) ? 8'(query_ccti) : min_q[query_sl_i];
   assign query_index = (query_floor > 8'(limit)) ? limit : query_floor[CctiWidth-1:0];
 
-  assign entry          = entry_odd_q ? entry_pair_q[15:0] : entry_pair_q[31:16];
-  assign ird_omnipath   = (32'(mtu_cycles_q) >> entry[15:14]) * 32'(entry[13:0]);
-  assign ird_shift_left = 32'(entry[13:0]) << entry[15:14];
-  assign ird_o          = !query_enabled_q ? 32'd0 :
-                          ird_formula_q ? ird_shift_left : ird_omnipath;
-  assign ccti_o         = 16'(query_ccti_q);
+  // IRD of one CCT entry pair: the entry the index's low bit selects, by the IRD formula
+  // (shift_left: multiplier << shift; omnipath: (MTU cycles >> shift) * multiplier).
+  function automatic logic [31:0] ird_of(input logic [31:0] pair, input logic odd,
+                                         input logic enabled, input logic shift_left,
+                                         input logic [15:0] mtu_cycles);
+    logic [15:0] entry;
+    entry = odd ? pair[15:0] : pair[31:16];
+    if (!enabled) return 32'd0;
+    return shift_left ? 32'(entry[13:0]) << entry[15:14]
+                      : (32'(mtu_cycles) >> entry[15:14]) * 32'(entry[13:0]);
+  endfunction
+
+  assign ird_o       = ird_of(entry_pair_q, entry_odd_q, query_enabled_q, ird_formula_q,
+                              mtu_cycles_q);
+  assign ccti_o      = 16'(query_ccti_q);
+  assign ird_next_o  = ird_of(cct_q[query_index[CctiWidth-1:1]], query_index[0],
+                              control_map_q[query_sl_i], ird_formula_q, mtu_cycles_q);
+  assign ccti_next_o = 16'(query_ccti);
 
   // ---------------------------------------------------------------------------------------
   // CSR write decode

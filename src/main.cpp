@@ -241,10 +241,11 @@ int sc_main(int argc, char** argv) {
   run_cmd->add_flag("--force", run.force, "--out may hold an earlier run's results: they are removed first");
 
   run_cmd->add_option("--rtl", run.rtl,
-                      "Put the Verilated FECN marker (rtl/fecn_marker.sv) on these switch output ports "
-                      "(SWITCH/PORT,...) in place of the C++ core: Verilated for each port's parameters on first "
-                      "use (cached in ~/.cache/ibcc/rtl-loop), configured through its AXI4-Lite port, clocked "
-                      "every cycle")
+                      "RTL in the loop (sets cc.rtl): the Verilated FECN marker (rtl/fecn_marker.sv) on these "
+                      "switch output ports (SWITCH/PORT) and the Verilated CCTI block (rtl/ccti_block.sv) in "
+                      "these HCAs (NAME), comma-separated, in place of the C++ cores: Verilated for each "
+                      "parameter set on first use (cached in ~/.cache/ibcc/rtl-loop), configured through the "
+                      "AXI4-Lite port, clocked every cycle; with --waves, each block's FST and .gtkw too")
       ->delimiter(',');
   run_cmd->add_option("--opensm-conf", run.opensm_conf,
                       "Take the CC settings from an OpenSM configuration (cc_* options, OpenSM's semantics); "

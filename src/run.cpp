@@ -21,6 +21,7 @@
 #include "net/rtl_loop.h"
 #include "net/units.h"
 #include "progress.h"
+#include "rtl_waves.h"
 #include "tb/rtl_variant.h"
 
 namespace ibcc::net {
@@ -352,6 +353,11 @@ std::vector<Override> overrides_of(const RunOptions& opt, std::vector<std::strin
   if (opt.cc) ov.push_back({"cc.enabled", *opt.cc ? "true" : "false", "--cc"});
   if (opt.seed) ov.push_back({"sim.seed", std::to_string(*opt.seed), "--seed"});
   if (opt.sim_time) ov.push_back({"sim.time", *opt.sim_time, "--sim-time " + *opt.sim_time});
+  if (!opt.rtl.empty()) {
+    std::string list;
+    for (const auto& r : opt.rtl) list += (list.empty() ? "" : ", ") + r;
+    ov.push_back({"cc.rtl", "[" + list + "]", "--rtl " + list});
+  }
   if (opt.log_interval) ov.push_back({"sim.log_interval", *opt.log_interval, "--log-interval " + *opt.log_interval});
   return ov;
 }
@@ -409,7 +415,7 @@ int run_scenario(const RunOptions& opt) {
     // input leaves nothing behind.
     setup.stage(fmt::format("building the fabric: {} switches, {} HCAs, {} flows; routing and route checks",
                             s->switches.size(), s->hcas.size(), s->flows.size()));
-    if (!opt.rtl.empty()) {
+    if (!s->cc.rtl.empty()) {
       RtlLoopConfig rc;
       rc.rtl_dir = tb::rtl_source_dir();
       rc.engine_dir = std::string(IBCC_SOURCE_DIR) + "/rtl_loop";
@@ -419,12 +425,11 @@ int run_scenario(const RunOptions& opt) {
       rc.cache_dir = xdg && *xdg ? std::string(xdg) + "/ibcc/rtl-loop"
                      : home && *home ? std::string(home) + "/.cache/ibcc/rtl-loop" : std::string("/tmp/ibcc-rtl-loop");
       rc.variant = tb::rtl_variant();
-      rc.half_period_ps = std::max<uint64_t>(1, static_cast<uint64_t>(1e12 / s->fabric.core_clock_hz / 2));
-      setup.stage(fmt::format("Verilating the RTL for {} port(s) in the loop ({}, cached in {})", opt.rtl.size(),
+      setup.stage(fmt::format("Verilating the RTL for {} block(s) in the loop ({}, cached in {})", s->cc.rtl.size(),
                               rc.rtl_dir, rc.cache_dir));
       rtl_loop = std::make_unique<RtlLoop>(rc);
     }
-    fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get(), opt.rtl);
+    fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get());
     setup.stage("fabric built; opening --out");
     dir = std::make_unique<RunDir>(opt);
     write_file_atomic(dir->path("resolved.yaml"), resolved);
@@ -439,7 +444,7 @@ int run_scenario(const RunOptions& opt) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
     return 2;
   } catch (const RtlLoopError& e) {
-    std::cerr << "ibcc run: error: --rtl: " << e.what() << "\n";
+    std::cerr << "ibcc run: error: cc.rtl: " << e.what() << "\n";
     return 1;
   }
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -459,6 +464,7 @@ int run_scenario(const RunOptions& opt) {
   }
   fabric->set_stats_window(window.from_ps, window.to_ps);
   std::unique_ptr<NetWaves> waves;
+  std::vector<RtlWaveFile> rtl_waves;  // the blocks of cc.rtl, with --waves
   if (!opt.waves_dir.empty()) {
     // --trace ports=A,B,flows=C,D: a bare item continues the list before it. Without it:
     // every linked switch port and every flow of a small fabric.
@@ -515,6 +521,12 @@ int run_scenario(const RunOptions& opt) {
       return 2;
     }
     fabric->waves = waves.get();
+    try {
+      rtl_waves = open_rtl_waves(*fabric, opt.waves_dir, from, to);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "ibcc run: error: --waves: " << e.what() << "\n";
+      return 1;
+    }
   }
   {
     Fabric* fp = fabric.get();
@@ -537,6 +549,7 @@ int run_scenario(const RunOptions& opt) {
   } catch (const ModelError& e) {
     std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
     if (waves) waves->finish();  // the waves up to the failure are what one debugs it with
+    close_rtl_waves(*fabric);
     // What was measured up to the failure is still useful for debugging.
     try {
       write_outputs(opt, *s, *fabric, build_s, "failed", e.what(), window, *dir, prov);
@@ -547,7 +560,13 @@ int run_scenario(const RunOptions& opt) {
   }
   if (waves) {
     waves->finish();
-    if (!opt.quiet) std::cout << "waves: " << waves->vcd_path() << ", open with: gtkwave " << waves->gtkw_path() << "\n";
+    close_rtl_waves(*fabric);
+    if (!opt.quiet) {
+      std::cout << "waves: " << waves->vcd_path() << ", open with: gtkwave " << waves->gtkw_path() << "\n";
+      for (const auto& f : rtl_waves) {
+        std::cout << "waves of the RTL at " << f.block << ": " << f.fst << ", open with: gtkwave " << f.gtkw << "\n";
+      }
+    }
   }
   const bool interrupted = fabric->interrupted();
   try {

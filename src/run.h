@@ -28,7 +28,7 @@ struct RunOptions {
   bool waves_all_signals = false;       // --waves-all-signals: also VoQs and VLs no flow can use
   std::string trace;                    // --trace ports=S/P,...,flows=F,...
   std::string waves_window;             // --waves-window FROM..TO
-  std::vector<std::string> rtl;         // --rtl SWITCH/PORT,...: Verilated FECN markers in the loop
+  std::vector<std::string> rtl;         // --rtl SWITCH/PORT,HCA,...: Verilated blocks in the loop (cc.rtl)
   bool quiet = false;
   bool force = false;                   // --force: --out may hold an earlier run's results (cleared)
   std::vector<std::string> command;     // the command line, for summary.json

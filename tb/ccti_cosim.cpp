@@ -91,12 +91,14 @@ class CctiCosim : public CosimHarness {
     ref_.query_sl_i(query_sl_);
     ref_.ird_o(ref_ird_);
     ref_.ccti_o(ref_ccti_);
+    ref_.ird_next_o(ref_ird_next_);
+    ref_.ccti_next_o(ref_ccti_next_);
     ref_.timer_expired_o(ref_expired_);
     ref_.trigger_event_o(ref_trigger_);
     ref_.axil.bind(axil_in, axil_ref);
     rtl_ = make_ccti_rtl("rtl", {&clk, &rst_n, &becn_valid_, &becn_qp_, &becn_sl_, &becn_rqpn_,
                                  &becn_rlid_, &becn_llid_, &becn_st_, &query_qp_, &query_sl_, &rtl_ird_,
-                                 &rtl_ccti_, &rtl_expired_, &rtl_trigger_, &axil_in, &axil_rtl});
+                                 &rtl_ccti_, &rtl_ird_next_, &rtl_ccti_next_, &rtl_expired_, &rtl_trigger_, &axil_in, &axil_rtl});
     declare_coverage();
   }
 
@@ -114,6 +116,8 @@ class CctiCosim : public CosimHarness {
   void compare_outputs() override {
     check("ird_o", rtl_ird_.read(), ref_ird_.read());
     check("ccti_o", rtl_ccti_.read(), ref_ccti_.read());
+    check("ird_next_o", rtl_ird_next_.read(), ref_ird_next_.read());
+    check("ccti_next_o", rtl_ccti_next_.read(), ref_ccti_next_.read());
     check("timer_expired_o", rtl_expired_.read(), ref_expired_.read());
     check("trigger_event_o", rtl_trigger_.read(), ref_trigger_.read());
     check_axil();
@@ -169,6 +173,8 @@ class CctiCosim : public CosimHarness {
   sc_core::sc_signal<uint32_t> becn_rlid_{"becn_rlid"}, becn_llid_{"becn_llid"}, becn_st_{"becn_st"};
   sc_core::sc_signal<uint32_t> query_qp_{"query_qp"}, query_sl_{"query_sl"};
   sc_core::sc_signal<uint32_t> rtl_ird_{"rtl_ird"}, ref_ird_{"ref_ird"};
+  sc_core::sc_signal<uint32_t> rtl_ird_next_{"rtl_ird_next"}, ref_ird_next_{"ref_ird_next"};
+  sc_core::sc_signal<uint32_t> rtl_ccti_next_{"rtl_ccti_next"}, ref_ccti_next_{"ref_ccti_next"};
   sc_core::sc_signal<uint32_t> rtl_ccti_{"rtl_ccti"}, ref_ccti_{"ref_ccti"};
   sc_core::sc_signal<uint32_t> rtl_expired_{"rtl_expired"}, ref_expired_{"ref_expired"};
   sc_core::sc_signal<bool> rtl_trigger_{"rtl_trigger"}, ref_trigger_{"ref_trigger"};

@@ -106,6 +106,8 @@ std::unique_ptr<RtlModel> make_ccti_rtl(const char* name, const CctiSignals& s) 
   d.query_sl_i(*s.query_sl);
   d.ird_o(*s.ird);
   d.ccti_o(*s.ccti);
+  d.ird_next_o(*s.ird_next);
+  d.ccti_next_o(*s.ccti_next);
   d.timer_expired_o(*s.timer_expired);
   d.trigger_event_o(*s.trigger_event);
   bind_axil(d, *s.axil_in, *s.axil_out);

@@ -69,6 +69,8 @@ struct CctiSignals {
   sc_core::sc_signal<uint32_t>* query_sl;
   sc_core::sc_signal<uint32_t>* ird;
   sc_core::sc_signal<uint32_t>* ccti;
+  sc_core::sc_signal<uint32_t>* ird_next;
+  sc_core::sc_signal<uint32_t>* ccti_next;
   sc_core::sc_signal<uint32_t>* timer_expired;
   sc_core::sc_signal<bool>* trigger_event;
   sc::AxilMasterSignals* axil_in;

@@ -58,7 +58,7 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_inputs, unsigned num_v
   std::vector<WaveGroup> g;
   g.push_back({"Config", {{r("threshold", 4), kDec}, {r("packet_size", 8), kDec}, {r("marking_rate", 16), kDec},
                           {r("mapping_q", 2), kDec}, {"marking_mode_q", kDec},
-                          {r("hysteresis_q", 4), kDec}, {r("capacity_q", 12), kDec}, {"victim_mask_q", kBin}}});
+                          {r("hysteresis_q", 4), kDec}, {r("capacity_q", fill_width), kDec}, {"victim_mask_q", kBin}}});
   g.push_back({"Inputs", {{"pkt_valid_i", kBin}, {w("pkt_vl_i", 4), kDec}, {w("pkt_sl_i", 4), kDec},
                           {w("pkt_len_i", 8), kDec}, {w("pkt_slid_i", 16), kHex}, {w("pkt_dlid_i", 16), kHex}}});
   // The fill and credit buses split per input and VL, as registered at the last edge.
@@ -78,7 +78,7 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_inputs, unsigned num_v
   g.push_back(credits);
   WaveGroup state{"Congestion state", {}};
   if (rtl) {
-    state.signals = {{"enter_level[4:0]", kDec}, {"exit_level[4:0]", kDec}, {"cong_d[3:0]", kBin}};
+    state.signals = {{"enter_level[4:0]", kDec}, {"exit_level[4:0]", kDec}, {r("cong_d", num_vls), kBin}};
   }
   state.signals.push_back({r("cong_state_o", num_vls), kBin});
   g.push_back(state);
@@ -133,10 +133,9 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows, unsigned qp_
   ccti.signals.push_back({r("timestamp", 32), kDec});
   g.push_back(ccti);
   WaveGroup ird{"IRD", {}};
-  if (rtl) {
-    ird.signals.push_back({"query_index[6:0]", kDec});
-    ird.signals.push_back({"entry[15:0]", kHex});
-  }
+  if (rtl) ird.signals.push_back({"query_index[6:0]", kDec});
+  ird.signals.push_back({w("ccti_next_o", 16), kDec});
+  ird.signals.push_back({"ird_next_o[31:0]", kDec});
   ird.signals.push_back({w("ccti_o", 16), kDec});
   ird.signals.push_back({"ird_o[31:0]", kDec});
   g.push_back(ird);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""RTL in the loop: the same run with the C++ cores and with the Verilated FECN marker at the
-named ports (ibcc run --rtl) must write byte-identical results (flows.csv, ports.csv,
+"""RTL in the loop: the same run with the C++ cores and with the Verilated blocks at the named
+switch ports (FECN marker) and HCAs (CCTI block) (ibcc run --rtl) must write byte-identical results (flows.csv, ports.csv,
 ccti.csv, latency.csv), the same packet counts (summary.json) and metrics (metrics.json).
 
   check_rtl_in_loop.py IBCC_REF IBCC_RTL SCENARIO OUT_DIR --rtl PORTS [--expect-differ] [ibcc run options...]

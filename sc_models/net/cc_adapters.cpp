@@ -109,9 +109,9 @@ bool MarkerPort::depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid,
   return core_.outputs().fecn_mark;
 }
 
-void configure_ccti(cc::CctiBlock& core_, const CaCcSpec& ca, uint32_t mtu_tx_cycles) {
+template <typename Block>
+void configure_ccti(Block& core_, const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles) {
   namespace r = regs::ccti_block;
-  const cc::CctiBlockParams& params = core_.params();
   write(core_, r::kCaSettingOffset,
         r::kCaSettingPortControl.put(ca.sl_based ? 1u : 0u) | r::kCaSettingControlMap.put(ca.control_map), "CA setting");
   for (unsigned sl = 0; sl < cc::CctiBlock::kNumSls; ++sl) {
@@ -136,8 +136,19 @@ void configure_ccti(cc::CctiBlock& core_, const CaCcSpec& ca, uint32_t mtu_tx_cy
         "MTU_TX_CYCLES");
 }
 
-CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles) : core_(params) {
-  configure_ccti(core_, ca, mtu_tx_cycles);
+template void configure_ccti(cc::CctiBlock&, const cc::CctiBlockParams&, const CaCcSpec&, uint32_t);
+template void configure_ccti(RtlCctiEngine&, const cc::CctiBlockParams&, const CaCcSpec&, uint32_t);
+
+CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles,
+                   std::unique_ptr<RtlCctiEngine> rtl)
+    : core_(params), rtl_(std::move(rtl)) {
+  configure_ccti(core_, params, ca, mtu_tx_cycles);
+  if (rtl_) {
+    // As MarkerPort: the same writes through the AXI4-Lite port, then the timebase (which
+    // drives the CCTI_Timers) brought to the core's phase.
+    configure_ccti(*rtl_, params, ca, mtu_tx_cycles);
+    rtl_->align_timebase();
+  }
 }
 
 void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid, uint32_t llid) {
@@ -152,7 +163,11 @@ void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid, uin
   in.becn_llid = llid;
   in.becn_rqpn = qp;
   in.becn_st = 0;  // RC
-  core_.step(in);
+  if (rtl_) {
+    rtl_->edge(in);
+  } else {
+    core_.step(in);
+  }
   done_ = edge;
 }
 

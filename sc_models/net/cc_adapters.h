@@ -20,7 +20,8 @@ namespace ibcc::net {
 template <typename Block>
 void configure_marker(Block& block, const cc::FecnMarkerParams& params, const SwitchCcSpec& sw,
                       const PortCcOverride* port, bool victim_mask, uint32_t buffer_credits);
-void configure_ccti(cc::CctiBlock& core, const CaCcSpec& ca, uint32_t mtu_tx_cycles);
+template <typename Block>
+void configure_ccti(Block& block, const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles);
 
 // One switch output's FECN marker. Convention: a change made at cycle t is seen by the
 // edge of cycle t + 1 (the core registers its inputs); a departure at t is the edge of t.
@@ -121,33 +122,51 @@ class MarkerPort {
   }
 };
 
-// One HCA's CCTI block.
+// One HCA's CCTI block. Convention as MarkerPort's: a BECN at cycle t takes the edge of t
+// (or the next one, if that edge already ran); a question at t is answered from the state
+// after the edge of t.
 class CctiPort {
  public:
-  CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles);
+  // `rtl`, if given, is the Verilated block that decides instead of the C++ core (ibcc run
+  // --rtl): configured the same way, clocked edge by edge, its lookahead outputs
+  // (ird_next_o, ccti_next_o) read where the core's ird_now() is.
+  CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles,
+           std::unique_ptr<RtlCctiEngine> rtl = nullptr);
 
   void becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid, uint32_t llid);
   // The IRD of flow (qp, sl) at `cycle`, core cycles.
   uint32_t ird(uint64_t cycle, uint32_t qp, uint32_t sl) {
     advance_to(cycle);
-    return core_.ird_now(qp, sl);
+    return rtl_ ? rtl_->ird_next(qp, sl) : core_.ird_now(qp, sl);
   }
   uint32_t ccti(uint64_t cycle, uint32_t qp, uint32_t sl) {
     advance_to(cycle);
-    return core_.ccti(core_.flow_index(qp, sl));
+    return rtl_ ? rtl_->ccti_next(qp, sl) : core_.ccti(core_.flow_index(qp, sl));
   }
   void advance_to(uint64_t cycle) {
-    if (cycle > done_) {
-      core_.advance_idle(idle_, cycle - done_);
-      done_ = cycle;
+    if (cycle <= done_) return;
+    if (rtl_) {
+      while (done_ < cycle) {
+        rtl_->edge(idle_);
+        ++done_;
+      }
+      return;
     }
+    core_.advance_idle(idle_, cycle - done_);
+    done_ = cycle;
   }
+  // The C++ core (configured, but not clocked while the RTL is in the loop): what the
+  // model asks it is static configuration (SL-based or not, the number of flows).
   const cc::CctiBlock& core() const { return core_; }
+  RtlCctiEngine* rtl() { return rtl_.get(); }
+  // Edges run so far (the fabric cycle of the last one).
+  uint64_t done() const { return done_; }
 
  private:
   cc::CctiBlock core_;
   cc::CctiBlockInputs idle_;
   uint64_t done_ = 0;
+  std::unique_ptr<RtlCctiEngine> rtl_;
 };
 
 }  // namespace ibcc::net

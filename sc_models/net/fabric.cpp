@@ -16,8 +16,12 @@
 
 namespace ibcc::net {
 
-Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl, const std::vector<std::string>& rtl_ports)
-    : sc_module(name), NodeContext(s, build_topology(s)), rtl_(rtl), rtl_ports_(rtl_ports) {
+Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl)
+    : sc_module(name), NodeContext(s, build_topology(s)), rtl_(rtl), rtl_ports_(s.cc.rtl) {
+  if (!rtl_ports_.empty() && !rtl_) {
+    throw ScenarioError(fmt::format("{}: cc.rtl names blocks for the RTL, but this fabric was built without an RTL "
+                                    "loop (net::RtlLoop)", s.file));
+  }
   end_cycle_ = s.sim.sim_time_ps / ps_per_cycle_;
   log_cycles_ = std::max<uint64_t>(1, cycles(s.sim.log_interval_ps));
   uint64_t dl = s.sim.deadlock_timeout_ps;
@@ -59,17 +63,12 @@ void Fabric::build() {
     if (sw < 0 || !topo_.nodes[sw].is_switch) throw ScenarioError(fmt::format("{}:{}: cc.ports[].port: no switch named '{}'", s_.file, o.line, o.switch_name));
     if (o.port > topo_.nodes[sw].ports) throw ScenarioError(fmt::format("{}:{}: cc.ports[].port: {} has ports 1..{}", s_.file, o.line, o.switch_name, topo_.nodes[sw].ports));
   }
-  // RTL in the loop: the switch ports named, each checked to exist and to have a marker.
-  std::vector<bool> rtl_used(rtl_ports_.size(), false);
+  // RTL in the loop: the switch ports and HCAs named, each checked to exist and to have a
+  // CC block (after the HCAs are built).
+  rtl_used_.assign(rtl_ports_.size(), false);
   auto rtl_here = [&](unsigned node, unsigned port) {
     const std::string name = fmt::format("{}/{}", topo_.nodes[node].name, port);
-    for (size_t i = 0; i < rtl_ports_.size(); ++i) {
-      if (rtl_ports_[i] == name) {
-        rtl_used[i] = true;
-        return true;
-      }
-    }
-    return false;
+    return rtl_named(name);
   };
   for (unsigned n = 0; n < topo_.num_switches; ++n) {
     Switch& sw = static_cast<Switch&>(*nodes_[n]);
@@ -91,14 +90,12 @@ void Fabric::build() {
       mp.port_num = p;
       mp.tick_cycles = static_cast<uint32_t>(tick_cycles);
       std::unique_ptr<RtlMarkerEngine> engine;
-      if (rtl_ && rtl_here(n, p)) engine = rtl_->marker(mp);
+      if (rtl_ && rtl_here(n, p)) {
+        engine = rtl_->marker(mp);
+        rtl_blocks_.push_back({fmt::format("{}/{}", topo_.nodes[n].name, p), true, engine.get(), mp.num_inputs,
+                               mp.num_vls, mp.fill_width, 0});
+      }
       sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity, std::move(engine)));
-    }
-  }
-  for (size_t i = 0; i < rtl_ports_.size(); ++i) {
-    if (!rtl_used[i]) {
-      throw ScenarioError(fmt::format("{}: no CC-enabled switch output port '{}' for the RTL (expected SWITCH/PORT of "
-                                      "a linked port, with cc.enabled)", s_.file, rtl_ports_[i]));
     }
   }
   // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs
@@ -189,7 +186,18 @@ void Fabric::build() {
       // interface, if slower).
       const double cpb = std::max(link_cpb, h.host_cycles_per_byte);
       const uint32_t mtu_tx = static_cast<uint32_t>(std::ceil(wire_bytes(s_.fabric.mtu) * cpb));
-      h.attach_ccti(std::make_unique<CctiPort>(cp, s_.cc.ca, mtu_tx));
+      std::unique_ptr<RtlCctiEngine> engine;
+      if (rtl_ && rtl_named(topo_.nodes[n].name)) {
+        engine = rtl_->ccti(cp);
+        rtl_blocks_.push_back({topo_.nodes[n].name, false, engine.get(), 0, 0, 0, cp.num_qps});
+      }
+      h.attach_ccti(std::make_unique<CctiPort>(cp, s_.cc.ca, mtu_tx, std::move(engine)));
+    }
+  }
+  for (size_t i = 0; i < rtl_ports_.size(); ++i) {
+    if (!rtl_used_[i]) {
+      throw ScenarioError(fmt::format("{}: no CC block named '{}' for the RTL (expected SWITCH/PORT of a linked switch "
+                                      "port or the name of an HCA, with cc.enabled)", s_.file, rtl_ports_[i]));
     }
   }
   for (unsigned i = 0; i < flows_.size(); ++i) {

@@ -48,10 +48,21 @@ struct PortSample {  // ports.csv
 class Fabric : public sc_core::sc_module, public NodeContext {
  public:
   SC_HAS_PROCESS(Fabric);
-  // `rtl` (optional): builds the Verilated blocks for the switch ports in `rtl_ports`
-  // ("SWITCH/PORT"), which then decide in place of the C++ cores (ibcc run --rtl).
-  Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl = nullptr,
-         const std::vector<std::string>& rtl_ports = {});
+  // `rtl` (optional): builds the Verilated blocks for the switch ports ("SWITCH/PORT": the
+  // FECN marker) and HCAs (a name: the CCTI block) in `s.cc.rtl`, which then decide in
+  // place of the C++ cores (ibcc run --rtl).
+  Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl = nullptr);
+
+  // The Verilated blocks in the loop (cc.rtl): switch ports, then HCAs, with what their
+  // waveform views need.
+  struct RtlBlock {
+    std::string name;  // SWITCH/PORT or the HCA
+    bool marker;       // the FECN marker (else the CCTI block)
+    RtlEngine* engine;
+    unsigned num_inputs = 0, num_vls = 0, fill_width = 0;  // marker
+    unsigned num_qps = 0;                                   // CCTI block
+  };
+  const std::vector<RtlBlock>& rtl_blocks() const { return rtl_blocks_; }
   ~Fabric() override;
 
   // Runs to the scenario's sim time; throws ModelError on a broken invariant or deadlock.
@@ -96,6 +107,16 @@ class Fabric : public sc_core::sc_module, public NodeContext {
  private:
   RtlLoop* rtl_ = nullptr;
   std::vector<std::string> rtl_ports_;
+  std::vector<bool> rtl_used_;
+  std::vector<RtlBlock> rtl_blocks_;
+  // Whether `name` (SWITCH/PORT or an HCA) is one the RTL goes in; marks it used.
+  bool rtl_named(const std::string& name) {
+    bool hit = false;
+    for (size_t i = 0; i < rtl_ports_.size(); ++i) {
+      if (rtl_ports_[i] == name) hit = rtl_used_[i] = true;
+    }
+    return hit;
+  }
   void pump();
   void log_tick();
   void build();

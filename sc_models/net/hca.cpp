@@ -224,7 +224,7 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     ccti->becn(now, e.qp, e.sl, e.slid, e.dlid);
     if (NetWaves* w = ctx_.waves; w && e.flow >= 0) {
       w->flow_becn(e.flow, all[e.flow].stats.becn_received);
-      w->flow_ccti(e.flow, ccti->core().ccti(ccti->core().flow_index(e.qp, e.sl)));
+      w->flow_ccti(e.flow, ccti->ccti(now, e.qp, e.sl));
     }
   }
   sink_.push(pkt);

@@ -60,6 +60,12 @@ const char* const kCommonRtl[] = {"ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibc
 
 }  // namespace
 
+// How each block is Verilated (part of the cache key): every signal traced, arrays included,
+// as the co-simulation's build does.
+constexpr const char* kVerilatorFlags =
+    "--cc --trace-fst --trace-max-array 1024 --trace-max-width 1024 -O3 --x-assign fast --x-initial fast "
+    "-Wno-fatal -Wno-lint -Wno-style";
+
 RtlLoop::RtlLoop(RtlLoopConfig config) : config_(std::move(config)) {}
 
 RtlLoop::~RtlLoop() {
@@ -76,13 +82,14 @@ void* RtlLoop::load(const std::string& top, const std::string& params_key,
   sources.push_back(rtl / (top + ".sv"));
   const fs::path engine = fs::path(config_.engine_dir) / (top + "_loop.cpp");
   const fs::path iface = fs::path(config_.model_dir) / "net" / "rtl_engine.h";
+  const fs::path driver = fs::path(config_.engine_dir) / "loop_driver.h";
 
   const std::string verilator = first_line("verilator --version");
   if (verilator.empty()) throw RtlLoopError("--rtl needs verilator (Debian package verilator; scripts/bootstrap.sh installs it)");
   const std::string compiler = first_line("c++ --version");
-  std::string key_text = params_key + "\n" + verilator + "\n" + compiler + "\n" + config_.variant + "\n";
+  std::string key_text = params_key + "\n" + kVerilatorFlags + "\n" + verilator + "\n" + compiler + "\n" + config_.variant + "\n";
   for (const auto& s : sources) key_text += slurp(s);
-  key_text += slurp(engine) + slurp(iface);
+  key_text += slurp(engine) + slurp(iface) + slurp(driver);
   const std::string key = fmt::format("{}-{:016x}", top, std::hash<std::string>{}(key_text));
   const fs::path dir = fs::path(config_.cache_dir) / key;
   const fs::path so = dir / ("lib" + top + "_loop.so");
@@ -100,9 +107,8 @@ void* RtlLoop::load(const std::string& top, const std::string& params_key,
     std::string files;
     for (const auto& s : sources) files += " " + quote(s.string());
     const std::string cflags = "-fPIC -O2 -fvisibility=hidden";
-    run(fmt::format("verilator --cc --trace-fst -O3 --x-assign fast --x-initial fast -Wno-fatal -Wno-lint -Wno-style "
-                    "--prefix V{0} --top-module {0} {1} --Mdir {2} -CFLAGS {3}{4}",
-                    top, generics, quote((tmp / "obj").string()), quote(cflags), files),
+    run(fmt::format("verilator {5} --prefix V{0} --top-module {0} {1} --Mdir {2} -CFLAGS {3}{4}",
+                    top, generics, quote((tmp / "obj").string()), quote(cflags), files, kVerilatorFlags),
         tmp / "verilator.log", "verilator (" + description + ")");
     // The model's archive and Verilator's runtime objects (VK_GLOBAL_OBJS: verilated.o,
     // verilated_fst_c.o, ...), named through a makefile beside the generated one.
@@ -115,7 +121,8 @@ void* RtlLoop::load(const std::string& top, const std::string& params_key,
         tmp / "make.log", "compiling the Verilated " + description);
     run(fmt::format("c++ -std=c++17 -shared {} -Wl,-Bsymbolic {} -I{} -I{}/include -I{}/include/vltstd -I{} {} "
                     "-o {} {}/V{}__ALL.a {}/verilated*.o -lz -lpthread",
-                    cflags, defines, quote((tmp / "obj").string()), quote(root), quote(root), quote(config_.model_dir),
+                    cflags, defines, quote((tmp / "obj").string()), quote(root), quote(root),
+                    quote(config_.model_dir) + " -I" + quote(config_.engine_dir),
                     quote(engine.string()), quote((tmp / so.filename()).string()), quote((tmp / "obj").string()), top,
                     quote((tmp / "obj").string())),
         tmp / "link.log", "linking the " + description + " engine");
@@ -137,15 +144,26 @@ std::unique_ptr<RtlMarkerEngine> RtlLoop::marker(const cc::FecnMarkerParams& p) 
   const std::string generics = fmt::format("-GNumInputs={} -GNumVls={} -GFillWidth={} -GPortNum={} -GTickCycles={}",
                                            p.num_inputs, p.num_vls, p.fill_width, p.port_num, p.tick_cycles);
   const std::string defines =
-      fmt::format("-DIBCC_LOOP_INPUTS={} -DIBCC_LOOP_VLS={} -DIBCC_LOOP_FILL_WIDTH={} -DIBCC_LOOP_TICK_CYCLES={} "
-                  "-DIBCC_LOOP_HALF_PERIOD_PS={}",
-                  p.num_inputs, p.num_vls, p.fill_width, p.tick_cycles, config_.half_period_ps);
+      fmt::format("-DIBCC_LOOP_INPUTS={} -DIBCC_LOOP_VLS={} -DIBCC_LOOP_FILL_WIDTH={} -DIBCC_LOOP_TICK_CYCLES={}",
+                  p.num_inputs, p.num_vls, p.fill_width, p.tick_cycles);
   const std::string description = fmt::format("fecn_marker {} inputs, {} VLs, port {}", p.num_inputs, p.num_vls, p.port_num);
   void* handle = load("fecn_marker", generics + " " + defines, defines, generics, description);
   using Factory = RtlMarkerEngine* (*)();
   auto make = reinterpret_cast<Factory>(dlsym(handle, "ibcc_rtl_marker_new"));
   if (!make) throw RtlLoopError("the FECN marker engine has no ibcc_rtl_marker_new");
   return std::unique_ptr<RtlMarkerEngine>(make());
+}
+
+std::unique_ptr<RtlCctiEngine> RtlLoop::ccti(const cc::CctiBlockParams& p) {
+  const std::string generics =
+      fmt::format("-GNumQps={} -GCctEntries={} -GTickCycles={}", p.num_qps, p.cct_entries, p.tick_cycles);
+  const std::string defines = fmt::format("-DIBCC_LOOP_QPS={}u -DIBCC_LOOP_TICK_CYCLES={}", p.num_qps, p.tick_cycles);
+  const std::string description = fmt::format("ccti_block {} QPs, {} CCT entries", p.num_qps, p.cct_entries);
+  void* handle = load("ccti_block", generics + " " + defines, defines, generics, description);
+  using Factory = RtlCctiEngine* (*)();
+  auto make = reinterpret_cast<Factory>(dlsym(handle, "ibcc_rtl_ccti_new"));
+  if (!make) throw RtlLoopError("the CCTI block engine has no ibcc_rtl_ccti_new");
+  return std::unique_ptr<RtlCctiEngine>(make());
 }
 
 }  // namespace ibcc::net

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cc/ccti_block.h"
 #include "cc/fecn_marker.h"
 #include "net/rtl_engine.h"
 
@@ -26,7 +27,6 @@ struct RtlLoopConfig {
   std::string model_dir;   // sc_models/ of the source tree (the engines include net/rtl_engine.h)
   std::string cache_dir;   // where the built objects are kept
   std::string variant;     // "rtl" or the mutant's name, part of the cache key
-  uint64_t half_period_ps = 2000;
   unsigned jobs = 2;
 };
 
@@ -39,6 +39,8 @@ class RtlLoop {
 
   // A fresh, reset FECN marker for these parameters (built on first use).
   std::unique_ptr<RtlMarkerEngine> marker(const cc::FecnMarkerParams& params);
+  // A fresh, reset CCTI block for these parameters (built on first use).
+  std::unique_ptr<RtlCctiEngine> ccti(const cc::CctiBlockParams& params);
   // What was built or reused, for the run's provenance and the user.
   const std::map<std::string, std::string>& built() const { return built_; }
   const RtlLoopConfig& config() const { return config_; }

@@ -86,6 +86,7 @@ struct CcSpec {
   SwitchCcSpec sw;
   std::vector<PortCcOverride> ports;
   CaCcSpec ca;
+  std::vector<std::string> rtl;  // RTL in the loop: SWITCH/PORT (FECN marker) or HCA (CCTI block)
 };
 
 // Which QP a flow's messages use (what the CCTI table is indexed by with `control: qp`).

@@ -100,6 +100,9 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
       cc.ports.push_back(o);
     }
   }
+  if (n["rtl"]) {
+    for (const auto& r : rd.list(n["rtl"], "cc.rtl")) cc.rtl.push_back(rd.str(r, "cc.rtl[]"));
+  }
   if (const auto ca = n["ca"]) {
     rd.expect_map(ca, "cc.ca");
     if (ca["control"]) {

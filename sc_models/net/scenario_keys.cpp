@@ -225,6 +225,11 @@ std::vector<KeyDecl> build_table() {
       Uint("cc.ports[].packet_size", 0, 255).unit("64-byte credits").def_doc("`cc.switch.packet_size`").doc("this port's Packet_Size"),
       Uint("cc.ports[].marking_rate", 0, 0xffff).def_doc("`cc.switch.marking_rate`").doc("this port's Marking_Rate"),
       Bool("cc.ports[].victim_mask").def_doc("from `cc.switch.victim_mask`").doc("this port's Victim_Mask bit"),
+      List("cc.rtl").def_doc("none: the C++ cores everywhere")
+          .doc("RTL in the loop: the switch output ports (`SWITCH/PORT`: the Verilated FECN marker) and HCAs (a name: the "
+               "Verilated CCTI block) where the RTL decides in place of the C++ core, clocked every cycle (needs "
+               "verilator; much slower); `ibcc run --rtl` sets it"),
+      Form("cc.rtl[]", "`SWITCH/PORT` or an HCA name", kEndpointSchema).doc("one block in the loop"),
       Map("cc.ca").ref("$sl").doc("every HCA's CC (CACongestionSetting, CongestionControlTable); the SL keys set every SL"),
       Enum("cc.ca.control", "qp|sl").def("qp").doc("CCTI per QP or per SL (Port_Control)"),
       Uint("cc.ca.control_map", 0, 0xffff).def("0xffff").unit("bit mask").doc("SLs with CC"),

@@ -145,6 +145,11 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
   for (uint16_t e : cc.ca.cct) cct.push_back(fmt::format("{}:{}", e >> 14, e & 0x3fff));
   ca["cct"] = flow(cct);
   c["ca"] = ca;
+  if (!cc.rtl.empty()) {
+    YAML::Node r(YAML::NodeType::Sequence);
+    for (const auto& b : cc.rtl) r.push_back(b);
+    c["rtl"] = flow(r);
+  }
   root["cc"] = c;
 
   YAML::Emitter out;

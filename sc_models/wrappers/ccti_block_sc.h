@@ -29,6 +29,8 @@ class CctiBlockSc : public sc_core::sc_module {
   sc_core::sc_in<uint32_t> query_sl_i{"query_sl_i"};
   sc_core::sc_out<uint32_t> ird_o{"ird_o"};
   sc_core::sc_out<uint32_t> ccti_o{"ccti_o"};
+  sc_core::sc_out<uint32_t> ird_next_o{"ird_next_o"};    // combinational: the query now
+  sc_core::sc_out<uint32_t> ccti_next_o{"ccti_next_o"};
   sc_core::sc_out<uint32_t> timer_expired_o{"timer_expired_o"};
   sc_core::sc_out<bool> trigger_event_o{"trigger_event_o"};
   AxilSlavePorts axil;
@@ -40,6 +42,10 @@ class CctiBlockSc : public sc_core::sc_module {
     SC_METHOD(on_edge);
     sensitive << clk_i.pos() << rst_ni.neg();
     dont_initialize();
+    // The lookahead outputs follow the query inputs and the state after each edge (one
+    // delta after on_edge, so that they read the stepped core).
+    SC_METHOD(on_query);
+    sensitive << query_qp_i << query_sl_i << stepped_;
   }
 
   cc::CctiBlock& core() { return core_; }
@@ -55,6 +61,7 @@ class CctiBlockSc : public sc_core::sc_module {
     sc_core::sc_trace(tf, rst_ni, p + "rst_ni");
     sc_core::sc_trace(tf, becn_valid_i, p + "becn_valid_i");
     sc_core::sc_trace(tf, ird_o, p + "ird_o");
+    sc_core::sc_trace(tf, ird_next_o, p + "ird_next_o");
     sc_core::sc_trace(tf, trigger_event_o, p + "trigger_event_o");
     sc_core::sc_trace(tf, mirror_.sl_based, p + "sl_based_q");
     sc_core::sc_trace(tf, mirror_.timer_running, p + "timer_running_q", 16);
@@ -78,6 +85,7 @@ class CctiBlockSc : public sc_core::sc_module {
     trace_port_bits(tf, query_qp_i, p + "query_qp_i", qp_bits);
     trace_port_bits(tf, query_sl_i, p + "query_sl_i", 4);
     trace_port_bits(tf, ccti_o, p + "ccti_o", 16);
+    trace_port_bits(tf, ccti_next_o, p + "ccti_next_o", 16);
     trace_port_bits(tf, timer_expired_o, p + "timer_expired_o", 16);
     trace_axil_ports(tf, axil, p);
   }
@@ -105,7 +113,14 @@ class CctiBlockSc : public sc_core::sc_module {
     timer_expired_o.write(out.timer_expired);
     trigger_event_o.write(out.trigger_event);
     axil.drive(out.axi);
+    stepped_.notify(sc_core::SC_ZERO_TIME);
     if (tracing_) update_mirror();
+  }
+
+  void on_query() {
+    const uint32_t qp = query_qp_i.read(), sl = query_sl_i.read();
+    ird_next_o.write(core_.ird_now(qp, sl));
+    ccti_next_o.write(core_.ccti(core_.flow_index(qp, sl)));
   }
 
   void update_mirror() {
@@ -133,6 +148,7 @@ class CctiBlockSc : public sc_core::sc_module {
 
   cc::CctiBlock core_;
   cc::CctiBlockInputs in_;
+  sc_core::sc_event stepped_;
   bool tracing_ = false;
   Mirror mirror_;
 };

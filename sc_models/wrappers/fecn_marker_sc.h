@@ -77,7 +77,7 @@ class FecnMarkerSc : public sc_core::sc_module {
     sc_core::sc_trace(tf, mirror_.mapping, p + "mapping_q", 2);
     sc_core::sc_trace(tf, mirror_.marking_mode, p + "marking_mode_q", 1);
     sc_core::sc_trace(tf, mirror_.hysteresis, p + "hysteresis_q", 4);
-    sc_core::sc_trace(tf, mirror_.capacity, p + "capacity_q", 12);
+    sc_core::sc_trace(tf, mirror_.capacity, p + "capacity_q", static_cast<int>(core_.params().fill_width));
     sc_core::sc_trace(tf, mirror_.victim_mask, p + "victim_mask_q");
     sc_core::sc_trace(tf, mirror_.lfsr, p + "lfsr_q", 16);
     sc_core::sc_trace(tf, mirror_.timestamp, p + "timestamp", 32);

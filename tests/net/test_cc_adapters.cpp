@@ -118,7 +118,7 @@ TEST(CcAdapters, CctiPortEqualsSteppingEveryEdge) {
     for (unsigned i = 0; i < 128; ++i) ca.cct.push_back(static_cast<uint16_t>((rng() % 4) << 14 | i));
     CctiPort lazy(p, ca, 300);
     cc::CctiBlock ref(p);
-    configure_ccti(ref, ca, 300);
+    configure_ccti(ref, ref.params(), ca, 300);
     cc::CctiBlockInputs idle;
     uint64_t done = 0;
     auto step_ref_to = [&](uint64_t cycle) {
