@@ -194,9 +194,9 @@ module ccti_block #(
                                          input logic [15:0] mtu_cycles);
     logic [15:0] entry;
     entry = odd ? pair[15:0] : pair[31:16];
-    if (!enabled) return 32'd0;
-    return shift_left ? 32'(entry[13:0]) << entry[15:14]
-                      : (32'(mtu_cycles) >> entry[15:14]) * 32'(entry[13:0]);
+    if (!enabled)        ird_of = 32'd0;
+    else if (shift_left) ird_of = 32'(entry[13:0]) << entry[15:14];
+    else                 ird_of = (32'(mtu_cycles) >> entry[15:14]) * 32'(entry[13:0]);
   endfunction
 
   assign ird_o       = ird_of(entry_pair_q, entry_odd_q, query_enabled_q, ird_formula_q,

@@ -66,6 +66,33 @@ void Fabric::build() {
   // RTL in the loop: the switch ports and HCAs named, each checked to exist and to have a
   // CC block (after the HCAs are built).
   rtl_used_.assign(rtl_ports_.size(), false);
+  // Every name is checked before any block is Verilated (which takes seconds each).
+  for (size_t i = 0; i < rtl_ports_.size(); ++i) {
+    const std::string& name = rtl_ports_[i];
+    const auto slash = name.find('/');
+    const int node = topo_.find(name.substr(0, slash));
+    bool ok = s_.cc.enabled && node >= 0;
+    if (ok && slash == std::string::npos) {
+      ok = !topo_.nodes[node].is_switch;
+    } else if (ok) {
+      unsigned port = 0;
+      try {
+        size_t used = 0;
+        port = static_cast<unsigned>(std::stoul(name.substr(slash + 1), &used));
+        ok = used == name.size() - slash - 1;
+      } catch (const std::exception&) {
+        ok = false;
+      }
+      ok = ok && topo_.nodes[node].is_switch && port >= 1 && port <= topo_.nodes[node].ports &&
+           topo_.wire[node][port].peer >= 0;
+    }
+    if (!ok) {
+      const int line = i < s_.cc.rtl_lines.size() ? s_.cc.rtl_lines[i] : 0;
+      throw ScenarioError(fmt::format("{}{}: cc.rtl: no CC block named '{}' (expected SWITCH/PORT of a linked switch "
+                                      "port or the name of an HCA, with cc.enabled)",
+                                      s_.file, line > 0 ? fmt::format(":{}", line) : "", name));
+    }
+  }
   auto rtl_here = [&](unsigned node, unsigned port) {
     const std::string name = fmt::format("{}/{}", topo_.nodes[node].name, port);
     return rtl_named(name);
@@ -195,10 +222,7 @@ void Fabric::build() {
     }
   }
   for (size_t i = 0; i < rtl_ports_.size(); ++i) {
-    if (!rtl_used_[i]) {
-      throw ScenarioError(fmt::format("{}: no CC block named '{}' for the RTL (expected SWITCH/PORT of a linked switch "
-                                      "port or the name of an HCA, with cc.enabled)", s_.file, rtl_ports_[i]));
-    }
+    if (!rtl_used_[i]) throw std::logic_error("cc.rtl: '" + rtl_ports_[i] + "' passed the check but got no block");
   }
   for (unsigned i = 0; i < flows_.size(); ++i) {
     Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);

@@ -87,6 +87,7 @@ struct CcSpec {
   std::vector<PortCcOverride> ports;
   CaCcSpec ca;
   std::vector<std::string> rtl;  // RTL in the loop: SWITCH/PORT (FECN marker) or HCA (CCTI block)
+  std::vector<int> rtl_lines;    // each one's line in the file (0: from the command line)
 };
 
 // Which QP a flow's messages use (what the CCTI table is indexed by with `control: qp`).

@@ -101,7 +101,10 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
     }
   }
   if (n["rtl"]) {
-    for (const auto& r : rd.list(n["rtl"], "cc.rtl")) cc.rtl.push_back(rd.str(r, "cc.rtl[]"));
+    for (const auto& r : rd.list(n["rtl"], "cc.rtl")) {
+      cc.rtl.push_back(rd.str(r, "cc.rtl[]"));
+      cc.rtl_lines.push_back(rd.line_of(r));
+    }
   }
   if (const auto ca = n["ca"]) {
     rd.expect_map(ca, "cc.ca");
