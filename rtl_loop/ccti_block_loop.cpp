@@ -3,20 +3,12 @@
 // (IBCC_LOOP_* definitions), into a shared object the network model loads.
 #include "Vccti_block.h"
 #include "loop_driver.h"
-#include "net/rtl_engine.h"
 
 namespace {
 
-class CctiLoop final : public ibcc::net::RtlCctiEngine {
+class CctiLoop final : public ibcc::loop::DrivenEngine<ibcc::net::RtlCctiEngine, Vccti_block> {
  public:
-  CctiLoop() : d_("ccti_block", IBCC_LOOP_TICK_CYCLES) {}
-
-  bool write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) override { return d_.write_csr(addr, wdata, wstrb); }
-  void align_timebase() override { d_.align_timebase(); }
-  void open_trace(const char* path, uint64_t edge0, uint64_t period_ps, uint64_t from, uint64_t to) override {
-    d_.open_trace(path, edge0, period_ps, from, to);
-  }
-  void close() override { d_.close(); }
+  CctiLoop() : DrivenEngine("ccti_block", IBCC_LOOP_TICK_CYCLES) {}
 
   void edge(const ibcc::cc::CctiBlockInputs& in) override {
     Vccti_block& m = d_.model();
@@ -39,8 +31,6 @@ class CctiLoop final : public ibcc::net::RtlCctiEngine {
   }
 
  private:
-  ibcc::loop::LoopDriver<Vccti_block> d_;
-
   // The lookahead outputs are combinational in the query inputs: set them and settle.
   void query(uint32_t qp, uint32_t sl) {
     Vccti_block& m = d_.model();

@@ -3,7 +3,6 @@
 // (IBCC_LOOP_* definitions), into a shared object the network model loads.
 #include "Vfecn_marker.h"
 #include "loop_driver.h"
-#include "net/rtl_engine.h"
 
 namespace {
 
@@ -13,16 +12,9 @@ constexpr unsigned kFillWidth = IBCC_LOOP_FILL_WIDTH;
 
 using ibcc::loop::put_bits;
 
-class FecnLoop final : public ibcc::net::RtlMarkerEngine {
+class FecnLoop final : public ibcc::loop::DrivenEngine<ibcc::net::RtlMarkerEngine, Vfecn_marker> {
  public:
-  FecnLoop() : d_("fecn_marker", IBCC_LOOP_TICK_CYCLES) {}
-
-  bool write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) override { return d_.write_csr(addr, wdata, wstrb); }
-  void align_timebase() override { d_.align_timebase(); }
-  void open_trace(const char* path, uint64_t edge0, uint64_t period_ps, uint64_t from, uint64_t to) override {
-    d_.open_trace(path, edge0, period_ps, from, to);
-  }
-  void close() override { d_.close(); }
+  FecnLoop() : DrivenEngine("fecn_marker", IBCC_LOOP_TICK_CYCLES) {}
 
   void edge(const ibcc::cc::FecnMarkerInputs& in) override {
     Vfecn_marker& m = d_.model();
@@ -44,7 +36,6 @@ class FecnLoop final : public ibcc::net::RtlMarkerEngine {
   bool congested(unsigned vl) const override { return (d_.model().cong_state_o >> vl) & 1u; }
 
  private:
-  ibcc::loop::LoopDriver<Vfecn_marker> d_;
   uint64_t fill_version_ = 0;
   bool fills_known_ = false;
 };

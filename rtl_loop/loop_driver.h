@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "net/rtl_engine.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -128,5 +129,24 @@ void put_bits(Port& port, unsigned lsb, unsigned width, uint32_t value) {
     word = ((value >> b) & 1u) ? (word | mask) : (word & ~mask);
   }
 }
+
+// An engine of the network model (`Interface`: net::RtlMarkerEngine, net::RtlCctiEngine)
+// whose register writes, timebase alignment and waves are the driver's; the engine adds
+// its block's inputs and outputs.
+template <typename Interface, typename Model>
+class DrivenEngine : public Interface {
+ public:
+  DrivenEngine(const char* name, unsigned tick_cycles) : d_(name, tick_cycles) {}
+
+  bool write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) override { return d_.write_csr(addr, wdata, wstrb); }
+  void align_timebase() override { d_.align_timebase(); }
+  void open_trace(const char* path, uint64_t edge0, uint64_t period_ps, uint64_t from, uint64_t to) override {
+    d_.open_trace(path, edge0, period_ps, from, to);
+  }
+  void close() override { d_.close(); }
+
+ protected:
+  LoopDriver<Model> d_;
+};
 
 }  // namespace ibcc::loop
