@@ -127,9 +127,18 @@ void* RtlLoop::load(const std::string& top, const std::string& params_key,
                     quote((tmp / "obj").string())),
         tmp / "link.log", "linking the " + description + " engine");
     fs::remove_all(tmp / "obj", ec);
-    fs::remove_all(dir, ec);
+    // A directory without the object is left from a failed attempt; one with it was put in
+    // place by another run building the same entry meanwhile (a rename onto a non-empty
+    // directory fails): that one is used, as loaded processes may hold it.
+    if (fs::exists(dir) && !fs::exists(so)) fs::remove_all(dir, ec);
     fs::rename(tmp, dir, ec);
-    if (ec) throw RtlLoopError(fmt::format("cannot move {} to {}: {}", tmp.string(), dir.string(), ec.message()));
+    if (ec) {
+      std::error_code ignored;
+      fs::remove_all(tmp, ignored);
+      if (!fs::exists(so)) {
+        throw RtlLoopError(fmt::format("cannot move {} to {}: {}", tmp.string(), dir.string(), ec.message()));
+      }
+    }
   }
   built_[description] = so.string();
   auto it = libraries_.find(so.string());
