@@ -84,7 +84,6 @@ class MarkerPort {
     return s;
   }
   bool congested(unsigned vl) const { return rtl_ ? rtl_->congested(vl) : core_.congested(vl); }
-  RtlMarkerEngine* rtl() { return rtl_.get(); }
   // The C++ core (configured, but not clocked while the RTL is in the loop).
   const cc::FecnMarker& core() const { return core_; }
 
@@ -158,9 +157,6 @@ class CctiPort {
   // The C++ core (configured, but not clocked while the RTL is in the loop): what the
   // model asks it is static configuration (SL-based or not, the number of flows).
   const cc::CctiBlock& core() const { return core_; }
-  RtlCctiEngine* rtl() { return rtl_.get(); }
-  // Edges run so far (the fabric cycle of the last one).
-  uint64_t done() const { return done_; }
 
  private:
   cc::CctiBlock core_;
