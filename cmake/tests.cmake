@@ -246,6 +246,12 @@ foreach(study clos648 pingpong dynamics)
   set_tests_properties(study_${study} PROPERTIES LABELS "network;validation" TIMEOUT 900)
 endforeach()
 
+# Issue 12: a user's SystemC module bound into a fabric link through the ports' TLM-2.0 sockets.
+add_test(NAME tlm_link_tap
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tlm_link_tap.py $<TARGET_FILE:ibcc_tlm_link_tap>
+          $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/tlm_link_tap)
+set_tests_properties(tlm_link_tap PROPERTIES LABELS network TIMEOUT 600)
+
 # libFuzzer (clang, ASan + UBSan) on every input parser for 60 s each, seeded with the shipped
 # inputs and the bad-input cases; a finding fails the test and leaves its input in build/fuzz.
 add_test(NAME fuzz_parsers COMMAND ${CMAKE_SOURCE_DIR}/verif/fuzz.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 60)

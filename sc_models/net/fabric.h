@@ -5,7 +5,7 @@
 // kernel's time follows the calendar (one SC_METHOD wakes at each busy cycle).
 //
 // Walk of one packet (docs/architecture.md has it with line references):
-//   Hca::try_send -> Port::transmit -> peer->nb_transport_fw (BEGIN_REQ, delay = propagation)
+//   Hca::try_send -> transmit -> out socket->nb_transport_fw (BEGIN_REQ, delay = propagation)
 //   -> Switch::on_arrive (buffer, route by LFT, VoQ, marker fill) -> Switch::arbitrate
 //   -> MarkerPort::depart (FECN) -> transmit -> ... -> Hca::on_arrive (sink, CNP on FECN)
 //   -> Hca::sink_done (credits back) ; the CNP returns -> CctiPort::becn -> IRD grows.
@@ -118,6 +118,7 @@ class Fabric : public sc_core::sc_module, public NodeContext {
     return hit;
   }
   void pump();
+  void before_end_of_elaboration() override { bind_links(); }
   void log_tick();
   void build();
 

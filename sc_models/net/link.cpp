@@ -13,11 +13,56 @@ uint64_t ser_cycles(const OutPort& o, uint32_t wire_bytes) {
   return static_cast<uint64_t>(std::ceil(wire_bytes * o.cycles_per_byte - 1e-9));
 }
 
-tlm::tlm_sync_enum Node::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-  (void)phase;
-  const uint64_t cyc = ctx_.now() + delay.value() / ctx_.ps_per_cycle();
-  ctx_.schedule(cyc, EventKind::kArrive, index_, ib(gp).in_port, 0, 0, &gp);
+PortEnd::PortEnd(Node& node, unsigned port)
+    : out(fmt::format("out_{}", port).c_str()), in(fmt::format("in_{}", port).c_str()), node_(node), port_(port) {
+  in.bind(*this);
+  out.bind(*this);
+  credit_.set_extension(&credit_ext_);
+}
+
+PortEnd::~PortEnd() { credit_.clear_extension(&credit_ext_); }
+
+tlm::tlm_sync_enum PortEnd::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  NodeContext& f = node_.context();
+  // An IbPacket carries its extension inside it (packet.h); any other payload does not.
+  const bool ours = gp.get_extension<IbExtension>() == &ib(gp);
+  if (phase != tlm::BEGIN_REQ || !ours) {
+    throw ModelError(fmt::format("link protocol: {}/{} got {} with phase {}; a link takes IbPackets of the fabric's "
+                                 "pool with BEGIN_REQ (docs/network_model.md)",
+                                 node_.basename(), port_, ours ? "a packet" : "a payload that is not an IbPacket",
+                                 phase.get_name()));
+  }
+  ib(gp).in_port = static_cast<uint16_t>(port_);
+  const uint64_t cyc = f.now() + delay.value() / f.ps_per_cycle();
+  f.schedule(cyc, EventKind::kArrive, node_.index(), port_, 0, 0, &gp);
   return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  NodeContext& f = node_.context();
+  const IbCredit* c = gp.get_extension<IbCredit>();
+  if (phase != IB_CREDIT || !c || c->vl >= f.num_vls()) {
+    throw ModelError(fmt::format("link protocol: {}/{} got phase {} on the backward path; credits come back with IB_CREDIT "
+                                 "and an IbCredit extension naming one of the {} VLs (docs/network_model.md)",
+                                 node_.basename(), port_, phase.get_name(), f.num_vls()));
+  }
+  OutPort& o = node_.out[port_];
+  o.returning[c->vl] += c->credits;
+  f.schedule(f.now() + delay.value() / f.ps_per_cycle(), EventKind::kCredit, node_.index(), port_, c->vl, c->credits);
+  return tlm::TLM_ACCEPTED;
+}
+
+void PortEnd::b_transport(tlm_generic_payload&, sc_core::sc_time&) {
+  throw ModelError(fmt::format("link protocol: b_transport called at {}/{}; a link is non-blocking only (docs/network_model.md)",
+                               node_.basename(), port_));
+}
+
+void PortEnd::return_credits(unsigned vl, uint32_t credits, uint64_t delay_cycles) {
+  credit_ext_.vl = vl;
+  credit_ext_.credits = credits;
+  tlm::tlm_phase phase = IB_CREDIT;
+  sc_core::sc_time delay = sc_core::sc_time::from_value(delay_cycles * node_.context().ps_per_cycle());
+  in->nb_transport_bw(credit_, phase, delay);
 }
 
 // Starts sending `pkt` on port `port` of `from` at the current cycle; the head reaches the peer
@@ -34,7 +79,6 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   o.busy_until = end;
   o.packets++;
   o.bytes += e.wire_bytes;
-  e.in_port = static_cast<uint16_t>(o.peer_port);
   e.tail_cycle = end + o.prop_cycles;
   ++e.hop;
   ++f.on_wire;
@@ -42,7 +86,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   f.progress();
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::sc_time::from_value(o.prop_cycles * f.ps_per_cycle());
-  f.node(static_cast<unsigned>(o.peer)).nb_transport_fw(*pkt, phase, delay);
+  from.end(port).out->nb_transport_fw(*pkt, phase, delay);
   return end;
 }
 
@@ -68,11 +112,8 @@ void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint3
   InPort& in = at.in[port];
   in.vl[vl].used -= credits;
   in.vl[vl].moved = f.now();
-  OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
-  up.returning[vl] += credits;
-  f.schedule(f.now() + up.prop_cycles, EventKind::kCredit, static_cast<uint32_t>(in.upstream), in.upstream_port, vl,
-             leak ? 0u : credits);
-  if (leak) up.returning[vl] -= credits;  // the fault: these credits never come back
+  // The fault loses them on the way: the credit message carries none.
+  at.end(port).return_credits(vl, leak ? 0u : credits, in.prop_cycles);
 }
 
 }  // namespace ibcc::net

@@ -14,6 +14,12 @@ NodeContext::NodeContext(const Scenario& s, Topology topo) : s_(s), topo_(std::m
 
 NodeContext::~NodeContext() = default;
 
+Node::Node(sc_core::sc_module_name name, NodeContext& ctx, unsigned index) : sc_module(name), ctx_(ctx), index_(index) {
+  const unsigned ports = index < ctx.topology().nodes.size() ? ctx.topology().nodes[index].ports : 0;
+  ends_.resize(ports + 1);
+  for (unsigned p = 1; p <= ports; ++p) ends_[p] = std::make_unique<PortEnd>(*this, p);
+}
+
 Node& NodeContext::add_node(std::unique_ptr<Node> n) {
   if (nodes_.size() >= topo_.nodes.size()) {
     throw std::logic_error(fmt::format("NodeContext::add_node: the topology has {} nodes", topo_.nodes.size()));
@@ -51,6 +57,7 @@ void NodeContext::wire_ports() {
       op.rate_bytes_per_cycle = bytes_per_ps * static_cast<double>(ps_per_cycle_);
       op.cycles_per_byte = 1.0 / op.rate_bytes_per_cycle;
       op.prop_cycles = cycles(l.propagation_ps);
+      ip.prop_cycles = op.prop_cycles;  // one propagation per link, both ways
       ip.upstream = w.peer;
       ip.upstream_port = w.peer_port;
       ip.xbar_capacity = op.rate_bytes_per_cycle * s_.fabric.crossbar_speedup;
@@ -62,6 +69,25 @@ void NodeContext::wire_ports() {
       if (op.peer < 0) continue;
       op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
       op.credits.assign(nvl, op.capacity);
+    }
+  }
+}
+
+void NodeContext::claim_link(unsigned node, unsigned port) {
+  if (node >= nodes_.size() || port == 0 || port >= nodes_[node]->out.size() || nodes_[node]->out[port].peer < 0) {
+    throw std::invalid_argument(fmt::format("NodeContext::claim_link: node {} port {} has no link", node, port));
+  }
+  OutPort& o = nodes_[node]->out[port];
+  o.user_bound = true;
+  nodes_[static_cast<unsigned>(o.peer)]->out[o.peer_port].user_bound = true;
+}
+
+void NodeContext::bind_links() {
+  for (auto& n : nodes_) {
+    for (unsigned p = 1; p < n->out.size() && p <= n->num_ends(); ++p) {
+      const OutPort& o = n->out[p];
+      if (o.peer < 0 || o.user_bound) continue;
+      n->end(p).out.bind(nodes_[static_cast<unsigned>(o.peer)]->end(o.peer_port).in);
     }
   }
 }

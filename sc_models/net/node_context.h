@@ -18,6 +18,7 @@
 
 #include "net/event_calendar.h"
 #include "net/latency_histogram.h"
+#include "net/link_socket.h"
 #include "net/packet.h"
 #include "net/scenario.h"
 #include "net/shared_seq.h"
@@ -74,6 +75,7 @@ struct OutPort {
   unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
   double tx_rate = 0;
   bool tx_active = false;
+  bool user_bound = false;           // claimed: a user's module binds this link's sockets
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
   uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
   VlArbiter vlarb;                   // with VLArbitration tables
@@ -95,17 +97,23 @@ struct InPort {
   std::vector<Vl> vl;
   int upstream = -1;
   unsigned upstream_port = 0;
+  uint64_t prop_cycles = 0;     // the link's propagation (credits take it back upstream)
   double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
   double xbar_active = 0;
 };
 
-class Node : public sc_core::sc_module, public tlm::tlm_fw_nonblocking_transport_if<> {
+// A switch or an HCA: a SystemC module with one PortEnd (two TLM-2.0 sockets, link_socket.h)
+// per port of its topology node, made in the constructor.
+class Node : public sc_core::sc_module {
  public:
-  Node(sc_core::sc_module_name name, NodeContext& ctx, unsigned index) : sc_module(name), ctx_(ctx), index_(index) {}
+  Node(sc_core::sc_module_name name, NodeContext& ctx, unsigned index);
   virtual void handle(const Event& e) = 0;
 
-  // A packet's head enters `ib(gp).in_port` after `delay` (the link's propagation delay).
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
+  // Port `p`'s sockets (1-based).
+  PortEnd& end(unsigned p) { return *ends_[p]; }
+  unsigned num_ends() const { return static_cast<unsigned>(ends_.size() - 1); }
+  NodeContext& context() { return ctx_; }
+  unsigned index() const { return index_; }
 
   std::vector<OutPort> out;  // [port], 1-based
   std::vector<InPort> in;
@@ -113,6 +121,9 @@ class Node : public sc_core::sc_module, public tlm::tlm_fw_nonblocking_transport
  protected:
   NodeContext& ctx_;
   unsigned index_;
+
+ private:
+  std::vector<std::unique_ptr<PortEnd>> ends_;
 };
 
 struct FlowStats {
@@ -204,6 +215,15 @@ class NodeContext {
   // Sets up every added node's ports from the topology's wiring and the scenario's links and
   // buffers: rates, propagation, buffer capacities, and full credits toward each peer.
   void wire_ports();
+
+  // Binds the sockets of every link not claimed (claim_link): each port's initiator socket
+  // to its peer's target socket. Fabric calls it before the end of elaboration; a unit test
+  // calls it, then sc_start(SC_ZERO_TIME) to complete the binding.
+  void bind_links();
+  // Leaves the link at port `port` of node `node` (both its directions) for the caller to
+  // bind: node(node).end(port) and its peer's end. After wire_ports, before bind_links.
+  // Throws std::invalid_argument for an unconnected port.
+  void claim_link(unsigned node, unsigned port);
 
   // Runs the calendar's events up to and including cycle `last` in order, each at its cycle,
   // with no SystemC scheduler (unit tests of single nodes); returns how many ran.

@@ -104,9 +104,15 @@ class Probe : public Node {
 };
 
 // A context over `s`'s topology with probes everywhere but the node built by `make` at
-// index `real` (Make: unique_ptr<Node>(NodeContext&, unsigned index)).
+// index `real` (Make: unique_ptr<Node>(NodeContext&, unsigned index)). The links' sockets
+// are bound and elaborated (sc_start(SC_ZERO_TIME)); a test that makes a second bench gets a
+// fresh SystemC context for it (the first one's stays alive: its modules may still be).
 template <typename Make>
 std::unique_ptr<NodeContext> bench(const Scenario& s, unsigned real, Make make) {
+  if (sc_core::sc_get_curr_simcontext()->elaboration_done()) {
+    sc_core::sc_curr_simcontext = new sc_core::sc_simcontext;
+    sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
+  }
   auto ctx = std::make_unique<NodeContext>(s, build_topology(s));
   const Topology& t = ctx->topology();
   for (unsigned n = 0; n < t.nodes.size(); ++n) {
@@ -114,6 +120,9 @@ std::unique_ptr<NodeContext> bench(const Scenario& s, unsigned real, Make make) 
     else ctx->add_node(std::make_unique<Probe>(t.nodes[n].name, *ctx, n, t.nodes[n].ports));
   }
   ctx->wire_ports();
+  ctx->bind_links();
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
   return ctx;
 }
 

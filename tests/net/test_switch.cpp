@@ -1,6 +1,7 @@
 // The Switch alone: probes on its ports send what a test scripts and record what leaves it
 // (tests/net/node_bench.h). Cut-through timing, credit flow control, round robin between
-// inputs, a missing route, and FECN marking when an output is oversubscribed.
+// inputs, a missing route, FECN marking when an output is oversubscribed, and the link
+// protocol at its sockets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -131,6 +132,28 @@ TEST(Switch, NoRouteIsAModelError) {
   } catch (const ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("no route for DLID 999"), std::string::npos) << e.what();
   }
+}
+
+// The ports' sockets speak the link protocol of link_socket.h and nothing else.
+TEST(Switch, LinkSocketsRejectWhatIsNotTheLinkProtocol) {
+  const Scenario s = no_cc();
+  auto ctx = switch_bench(s, false);
+  PortEnd& port = ctx->node(kS1).end(1);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  tlm::tlm_generic_payload foreign;  // not an IbPacket of the fabric's pool
+  tlm::tlm_phase begin = tlm::BEGIN_REQ;
+  EXPECT_THROW(port.nb_transport_fw(foreign, begin, delay), ModelError);
+  tlm::tlm_generic_payload* pkt = ctx->pool().alloc();
+  tlm::tlm_phase end_req = tlm::END_REQ;
+  EXPECT_THROW(port.nb_transport_fw(*pkt, end_req, delay), ModelError);
+  tlm::tlm_phase credit = IB_CREDIT;
+  EXPECT_THROW(port.nb_transport_bw(foreign, credit, delay), ModelError) << "a credit payload carries IbCredit";
+  EXPECT_THROW(port.nb_transport_bw(*pkt, begin, delay), ModelError);
+  EXPECT_THROW(port.b_transport(*pkt, delay), ModelError);
+  // The right phase and payload are taken, and the head booked at the input it came in on.
+  EXPECT_EQ(port.nb_transport_fw(*pkt, begin, delay), tlm::TLM_ACCEPTED);
+  EXPECT_EQ(ib(pkt).in_port, 1u);
+  EXPECT_FALSE(ctx->idle());
 }
 
 // How many of the packets S2 receives carry FECN when H1 alone, or H1 and H2 together,

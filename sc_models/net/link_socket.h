@@ -1,0 +1,84 @@
+// The ports' TLM-2.0 sockets and the link protocol they speak. Every port of a Switch or an
+// Hca has a PortEnd: an initiator socket for the link out and a target socket for the link
+// in. The fabric builder binds each link's two ends (NodeContext::bind_links); a SystemC
+// user may claim a link first (NodeContext::claim_link) and bind their own module between
+// the ends instead (tb/tlm_link_tap.cpp). The protocol (docs/network_model.md, "Link
+// protocol"):
+//
+//   forward, initiator -> target:  nb_transport_fw(packet, BEGIN_REQ, delay)
+//       the packet's head reaches the target's input buffer `delay` after the call (the
+//       link's propagation). The target returns TLM_ACCEPTED and owns the packet from then
+//       on; it never answers with END_REQ or a response (a link has no handshake: the
+//       sender has already taken the credits the packet needs).
+//   backward, target -> initiator: nb_transport_bw(credit, IB_CREDIT, delay)
+//       the target freed `credits` 64-byte credits of VL `vl` (the IbCredit extension of
+//       the credit payload); they are back at the initiator's port `delay` after the call.
+//       The initiator returns TLM_ACCEPTED; the credit payload stays the target's.
+//
+// Packets are IbPackets from the fabric's PacketPool (packet.h): a payload of any other
+// memory manager is a protocol error. The sockets use their own protocol traits
+// (IbLinkProtocol), so that a socket of the TLM base protocol cannot be bound to a link by
+// mistake; b_transport, DMI and debug transport are not part of the protocol.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+#include <cstdint>
+
+namespace ibcc::net {
+
+class Node;
+
+struct IbLinkProtocol {
+  using tlm_payload_type = tlm::tlm_generic_payload;
+  using tlm_phase_type = tlm::tlm_phase;
+};
+
+DECLARE_EXTENDED_PHASE(IB_CREDIT);
+
+// The credits a credit payload returns.
+struct IbCredit : tlm::tlm_extension<IbCredit> {
+  uint32_t vl = 0;
+  uint32_t credits = 0;
+  tlm::tlm_extension_base* clone() const override { return new IbCredit(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const IbCredit&>(other); }
+};
+
+// One end of a link may stay unbound (an unconnected port).
+using LinkInitiatorSocket = tlm::tlm_initiator_socket<32, IbLinkProtocol, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+using LinkTargetSocket = tlm::tlm_target_socket<32, IbLinkProtocol, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+
+// A port's two sockets and the node's side of the protocol on them.
+class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm_bw_transport_if<IbLinkProtocol> {
+ public:
+  // Must be made while `node` is being constructed (SystemC creates sockets only there).
+  PortEnd(Node& node, unsigned port);
+  ~PortEnd() override;
+  PortEnd(const PortEnd&) = delete;
+  PortEnd& operator=(const PortEnd&) = delete;
+
+  LinkInitiatorSocket out;  // "out_<port>": the link toward the peer
+  LinkTargetSocket in;      // "in_<port>": the link from the peer
+
+  // Sends `credits` of VL `vl` back over the link in (they arrive `delay_cycles` later).
+  void return_credits(unsigned vl, uint32_t credits, uint64_t delay_cycles);
+
+  // Forward path (the target socket): a packet's head arrives.
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
+  // Backward path (the initiator socket): credits come back.
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
+  // Not part of the link protocol: b_transport throws ModelError, the others do nothing.
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+ private:
+  Node& node_;
+  unsigned port_;
+  tlm::tlm_generic_payload credit_;
+  IbCredit credit_ext_;
+};
+
+}  // namespace ibcc::net
