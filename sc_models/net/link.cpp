@@ -2,6 +2,7 @@
 #include "net/link.h"
 
 #include <algorithm>
+#include <typeinfo>
 
 #include <fmt/format.h>
 
@@ -14,55 +15,54 @@ uint64_t ser_cycles(const OutPort& o, uint32_t wire_bytes) {
 }
 
 PortEnd::PortEnd(Node& node, unsigned port)
-    : out(fmt::format("out_{}", port).c_str()), in(fmt::format("in_{}", port).c_str()), node_(node), port_(port) {
+    : ctx_(node.context()), node_(node), node_index_(node.index()), port_(port), out(fmt::format("out_{}", port).c_str()),
+      in(fmt::format("in_{}", port).c_str()) {
   in.bind(*this);
   out.bind(*this);
-  credit_.set_extension(&credit_ext_);
 }
 
-PortEnd::~PortEnd() { credit_.clear_extension(&credit_ext_); }
+PortEnd::FwIf* PortEnd::bound_fw() { return out.size() ? out.operator->() : nullptr; }
+PortEnd::BwIf* PortEnd::bound_bw() { return in.size() ? in.operator->() : nullptr; }
+
+void Node::end_of_elaboration() {
+  for (unsigned p = 1; p <= num_ends(); ++p) {
+    if (p < out.size()) {
+      out[p].fw = end(p).bound_fw();
+      end(p).credits_to_ = &out[p];
+    }
+    if (p < in.size()) in[p].bw = end(p).bound_bw();
+  }
+}
 
 tlm::tlm_sync_enum PortEnd::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-  NodeContext& f = node_.context();
   // An IbPacket carries its extension inside it (packet.h); any other payload does not.
-  const bool ours = gp.get_extension<IbExtension>() == &ib(gp);
-  if (phase != tlm::BEGIN_REQ || !ours) {
+  if (phase != tlm::BEGIN_REQ || typeid(gp) != typeid(IbPacket)) {
     throw ModelError(fmt::format("link protocol: {}/{} got {} with phase {}; a link takes IbPackets of the fabric's "
                                  "pool with BEGIN_REQ (docs/network_model.md)",
-                                 node_.basename(), port_, ours ? "a packet" : "a payload that is not an IbPacket",
+                                 node_.basename(), port_,
+                                 typeid(gp) == typeid(IbPacket) ? "a packet" : "a payload that is not an IbPacket",
                                  phase.get_name()));
   }
   ib(gp).in_port = static_cast<uint16_t>(port_);
-  const uint64_t cyc = f.now() + delay.value() / f.ps_per_cycle();
-  f.schedule(cyc, EventKind::kArrive, node_.index(), port_, 0, 0, &gp);
+  ctx_.schedule(ctx_.now() + delay.value() / ctx_.ps_per_cycle(), EventKind::kArrive, node_index_, port_, 0, 0, &gp);
   return tlm::TLM_ACCEPTED;
 }
 
 tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-  NodeContext& f = node_.context();
-  const IbCredit* c = gp.get_extension<IbCredit>();
-  if (phase != IB_CREDIT || !c || c->vl >= f.num_vls()) {
+  if (phase != IB_CREDIT || typeid(gp) != typeid(CreditPayload) || static_cast<CreditPayload&>(gp).credit.vl >= ctx_.num_vls()) {
     throw ModelError(fmt::format("link protocol: {}/{} got phase {} on the backward path; credits come back with IB_CREDIT "
-                                 "and an IbCredit extension naming one of the {} VLs (docs/network_model.md)",
-                                 node_.basename(), port_, phase.get_name(), f.num_vls()));
+                                 "in a CreditPayload naming one of the {} VLs (docs/network_model.md)",
+                                 node_.basename(), port_, phase.get_name(), ctx_.num_vls()));
   }
-  OutPort& o = node_.out[port_];
-  o.returning[c->vl] += c->credits;
-  f.schedule(f.now() + delay.value() / f.ps_per_cycle(), EventKind::kCredit, node_.index(), port_, c->vl, c->credits);
+  const IbCredit& c = static_cast<CreditPayload&>(gp).credit;
+  credits_to_->returning[c.vl] += c.credits;
+  ctx_.schedule(ctx_.now() + delay.value() / ctx_.ps_per_cycle(), EventKind::kCredit, node_index_, port_, c.vl, c.credits);
   return tlm::TLM_ACCEPTED;
 }
 
 void PortEnd::b_transport(tlm_generic_payload&, sc_core::sc_time&) {
   throw ModelError(fmt::format("link protocol: b_transport called at {}/{}; a link is non-blocking only (docs/network_model.md)",
                                node_.basename(), port_));
-}
-
-void PortEnd::return_credits(unsigned vl, uint32_t credits, uint64_t delay_cycles) {
-  credit_ext_.vl = vl;
-  credit_ext_.credits = credits;
-  tlm::tlm_phase phase = IB_CREDIT;
-  sc_core::sc_time delay = sc_core::sc_time::from_value(delay_cycles * node_.context().ps_per_cycle());
-  in->nb_transport_bw(credit_, phase, delay);
 }
 
 // Starts sending `pkt` on port `port` of `from` at the current cycle; the head reaches the peer
@@ -86,7 +86,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   f.progress();
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::sc_time::from_value(o.prop_cycles * f.ps_per_cycle());
-  from.end(port).out->nb_transport_fw(*pkt, phase, delay);
+  o.fw->nb_transport_fw(*pkt, phase, delay);  // the initiator socket's peer
   return end;
 }
 
@@ -112,8 +112,13 @@ void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint3
   InPort& in = at.in[port];
   in.vl[vl].used -= credits;
   in.vl[vl].moved = f.now();
-  // The fault loses them on the way: the credit message carries none.
-  at.end(port).return_credits(vl, leak ? 0u : credits, in.prop_cycles);
+  // Back through the target socket; the fault loses them on the way (the message carries none).
+  CreditPayload& c = f.credit_payload;
+  c.credit.vl = vl;
+  c.credit.credits = leak ? 0u : credits;
+  tlm::tlm_phase phase = IB_CREDIT;
+  sc_core::sc_time delay = sc_core::sc_time::from_value(in.prop_cycles * f.ps_per_cycle());
+  in.bw->nb_transport_bw(c, phase, delay);
 }
 
 }  // namespace ibcc::net

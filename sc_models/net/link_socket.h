@@ -11,9 +11,9 @@
 //       on; it never answers with END_REQ or a response (a link has no handshake: the
 //       sender has already taken the credits the packet needs).
 //   backward, target -> initiator: nb_transport_bw(credit, IB_CREDIT, delay)
-//       the target freed `credits` 64-byte credits of VL `vl` (the IbCredit extension of
-//       the credit payload); they are back at the initiator's port `delay` after the call.
-//       The initiator returns TLM_ACCEPTED; the credit payload stays the target's.
+//       the target freed `credits` 64-byte credits of VL `vl` (the IbCredit of a
+//       CreditPayload); they are back at the initiator's port `delay` after the call. The
+//       initiator returns TLM_ACCEPTED; the credit payload stays the target's.
 //
 // Packets are IbPackets from the fabric's PacketPool (packet.h): a payload of any other
 // memory manager is a protocol error. The sockets use their own protocol traits
@@ -29,6 +29,8 @@
 namespace ibcc::net {
 
 class Node;
+class NodeContext;
+struct OutPort;
 
 struct IbLinkProtocol {
   using tlm_payload_type = tlm::tlm_generic_payload;
@@ -45,6 +47,17 @@ struct IbCredit : tlm::tlm_extension<IbCredit> {
   void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const IbCredit&>(other); }
 };
 
+// The payload a target's credits travel in: a generic payload with its IbCredit inside it
+// (as IbPacket carries its IbExtension; also attached the TLM way, for get_extension).
+class CreditPayload : public tlm::tlm_generic_payload {
+ public:
+  CreditPayload() { set_extension(&credit); }
+  ~CreditPayload() override { clear_extension(&credit); }  // ours: the payload must not free it
+  CreditPayload(const CreditPayload&) = delete;
+  CreditPayload& operator=(const CreditPayload&) = delete;
+  IbCredit credit;
+};
+
 // One end of a link may stay unbound (an unconnected port).
 using LinkInitiatorSocket = tlm::tlm_initiator_socket<32, IbLinkProtocol, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 using LinkTargetSocket = tlm::tlm_target_socket<32, IbLinkProtocol, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
@@ -52,17 +65,31 @@ using LinkTargetSocket = tlm::tlm_target_socket<32, IbLinkProtocol, 1, sc_core::
 // A port's two sockets and the node's side of the protocol on them.
 class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm_bw_transport_if<IbLinkProtocol> {
  public:
+  using FwIf = tlm::tlm_fw_transport_if<IbLinkProtocol>;
+  using BwIf = tlm::tlm_bw_transport_if<IbLinkProtocol>;
+
   // Must be made while `node` is being constructed (SystemC creates sockets only there).
   PortEnd(Node& node, unsigned port);
-  ~PortEnd() override;
   PortEnd(const PortEnd&) = delete;
   PortEnd& operator=(const PortEnd&) = delete;
 
+ private:
+  // What a call on either path needs first, next to the object's vtable pointers.
+  NodeContext& ctx_;
+  Node& node_;
+  unsigned node_index_;
+  unsigned port_;
+  OutPort* credits_to_ = nullptr;  // the node's OutPort of this port, noted at the end of elaboration
+  friend class Node;
+
+ public:
   LinkInitiatorSocket out;  // "out_<port>": the link toward the peer
   LinkTargetSocket in;      // "in_<port>": the link from the peer
 
-  // Sends `credits` of VL `vl` back over the link in (they arrive `delay_cycles` later).
-  void return_credits(unsigned vl, uint32_t credits, uint64_t delay_cycles);
+  // After elaboration: the interfaces the two sockets are bound to (null if unbound). The
+  // hot path calls them as `out->` and `in->` would, without the socket's lookup.
+  FwIf* bound_fw();
+  BwIf* bound_bw();
 
   // Forward path (the target socket): a packet's head arrives.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
@@ -73,12 +100,6 @@ class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm
   bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
   unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
-
- private:
-  Node& node_;
-  unsigned port_;
-  tlm::tlm_generic_payload credit_;
-  IbCredit credit_ext_;
 };
 
 }  // namespace ibcc::net

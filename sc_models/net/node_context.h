@@ -62,6 +62,7 @@ struct Event {
 struct OutPort {
   int peer = -1;             // node, -1: unconnected
   unsigned peer_port = 0;
+  PortEnd::FwIf* fw = nullptr;       // what the port's initiator socket is bound to (after elaboration)
   double cycles_per_byte = 0;
   uint64_t prop_cycles = 0;
   double rate_bytes_per_cycle = 0;
@@ -98,6 +99,7 @@ struct InPort {
   int upstream = -1;
   unsigned upstream_port = 0;
   uint64_t prop_cycles = 0;     // the link's propagation (credits take it back upstream)
+  PortEnd::BwIf* bw = nullptr;  // what the port's target socket is bound to (after elaboration)
   double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
   double xbar_active = 0;
 };
@@ -107,7 +109,10 @@ struct InPort {
 class Node : public sc_core::sc_module {
  public:
   Node(sc_core::sc_module_name name, NodeContext& ctx, unsigned index);
+  ~Node() override;
   virtual void handle(const Event& e) = 0;
+  // Notes each port's bound interfaces (OutPort::fw, InPort::bw).
+  void end_of_elaboration() override;
 
   // Port `p`'s sockets (1-based).
   PortEnd& end(unsigned p) { return *ends_[p]; }
@@ -232,6 +237,10 @@ class NodeContext {
 
   // Counters (summary.json).
   uint64_t injected = 0, delivered = 0, on_wire = 0, hops = 0, cnps = 0, events = 0;
+
+  // The payload every port's credits travel in (one at a time: a credit call returns before
+  // the next is made).
+  CreditPayload credit_payload;
 
   // Waveforms of selected ports and flows (ibcc run --waves); null when not asked for.
   NetWaves* waves = nullptr;
