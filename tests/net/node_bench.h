@@ -110,6 +110,8 @@ class Probe : public Node {
 template <typename Make>
 std::unique_ptr<NodeContext> bench(const Scenario& s, unsigned real, Make make) {
   if (sc_core::sc_get_curr_simcontext()->elaboration_done()) {
+    static std::vector<sc_core::sc_simcontext*> retired;  // kept reachable, never freed
+    retired.push_back(sc_core::sc_curr_simcontext);
     sc_core::sc_curr_simcontext = new sc_core::sc_simcontext;
     sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
   }
