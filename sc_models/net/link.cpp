@@ -28,7 +28,7 @@ void Node::end_of_elaboration() {
   for (unsigned p = 1; p <= num_ends(); ++p) {
     if (p < out.size()) {
       out[p].fw = end(p).bound_fw();
-      end(p).credits_to_ = &out[p];
+      end(p).returning_ = out[p].returning.data();
     }
     if (p < in.size()) in[p].bw = end(p).bound_bw();
   }
@@ -55,7 +55,7 @@ tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_ph
                                  node_.basename(), port_, phase.get_name(), ctx_.num_vls()));
   }
   const IbCredit& c = static_cast<CreditPayload&>(gp).credit;
-  credits_to_->returning[c.vl] += c.credits;
+  returning_[c.vl] += c.credits;
   ctx_.schedule(ctx_.now() + delay.value() / ctx_.ps_per_cycle(), EventKind::kCredit, node_index_, port_, c.vl, c.credits);
   return tlm::TLM_ACCEPTED;
 }

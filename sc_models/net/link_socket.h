@@ -30,7 +30,6 @@ namespace ibcc::net {
 
 class Node;
 class NodeContext;
-struct OutPort;
 
 struct IbLinkProtocol {
   using tlm_payload_type = tlm::tlm_generic_payload;
@@ -79,7 +78,7 @@ class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm
   Node& node_;
   unsigned node_index_;
   unsigned port_;
-  OutPort* credits_to_ = nullptr;  // the node's OutPort of this port, noted at the end of elaboration
+  uint32_t* returning_ = nullptr;  // this port's OutPort::returning, per VL (noted at the end of elaboration)
   friend class Node;
 
  public:
