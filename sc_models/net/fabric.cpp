@@ -240,7 +240,25 @@ void Fabric::build() {
   }
 }
 
+void Fabric::start_of_simulation() {
+  for (unsigned n = 0; n < nodes_.size() && failure_.empty(); ++n) {
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.out.size() && p < node.in.size(); ++p) {
+      const OutPort& o = node.out[p];
+      if (o.peer < 0 || (o.fw && node.in[p].bw)) continue;
+      failure_ = fmt::format("the link {}/{} - {}/{} was claimed (claim_link) but its sockets at {}/{} are not bound",
+                             node.basename(), p, nodes_[static_cast<unsigned>(o.peer)]->basename(), o.peer_port,
+                             node.basename(), p);
+      break;
+    }
+  }
+}
+
 void Fabric::pump() {
+  if (!failure_.empty()) {  // found before the first event (start_of_simulation)
+    sc_core::sc_stop();
+    return;
+  }
   try {
     now_ = sc_core::sc_time_stamp().value() / ps_per_cycle_;
     if (!queue_.empty() && queue_.next_cycle() == now_) {

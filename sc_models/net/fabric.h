@@ -119,6 +119,8 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   }
   void pump();
   void before_end_of_elaboration() override { bind_links(); }
+  // A claimed link whose sockets nobody bound fails the run (failure_).
+  void start_of_simulation() override;
   void log_tick();
   void build();
 

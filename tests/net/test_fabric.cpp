@@ -141,5 +141,21 @@ TEST(Fabric, LeakedCreditIsCaught) {
   }
 }
 
+// A link left for a user's module (claim_link) that nobody binds stops the run with a
+// ModelError naming it, instead of sending into nothing.
+TEST(Fabric, ClaimedLinkLeftUnboundIsAnError) {
+  const Scenario s = load_scenario_text(base_text(), "base.yaml", {{"sim.time", "10us"}});
+  Fabric f("fabric", s);
+  EXPECT_THROW(f.claim_link(0, 99), std::invalid_argument);
+  f.claim_link(static_cast<unsigned>(f.topology().find("H3")), 1);
+  try {
+    f.run();
+    FAIL() << "ran with an unbound link";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("H3/1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not bound"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ibcc::net
