@@ -11,7 +11,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 start=$(date +%s)
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBCC_SANITIZE=ON >/dev/null
-cmake --build "$build" -j"$(nproc)" --target ibcc ibcc_net_tests ibcc_unit_tests >/dev/null
+cmake --build "$build" -j"$(nproc)" --target ibcc ibcc_net_tests ibcc_unit_tests ibcc_tlm_link_tap >/dev/null
 echo "sanitize: built in $(( $(date +%s) - start )) s"
 # The network label includes the scripted end-to-end checks (bad inputs, runs, faults).
 ctest --test-dir "$build" -L "unit|network" -E "study_|validation_seed|network_reproducible" -j"$(nproc)" --output-on-failure | grep -E "tests passed|Failed|\*\*\*"
