@@ -57,13 +57,13 @@ class LinkTap : public sc_core::sc_module {
  private:
   tlm::tlm_sync_enum forward(Way& w, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     // The fabric's packets carry their IB header as an extension.
-    if (const IbExtension* h = gp.get_extension<IbExtension>()) {
+    if (IbExtension* h = gp.get_extension<IbExtension>()) {
       ++w.packets;
       w.bytes += h->wire_bytes;
       w.fecn += h->fecn;
       w.becn += h->becn;
       // The model's per-hop bookkeeping: the tail arrives later by as much as the head.
-      const_cast<IbExtension*>(h)->tail_cycle += static_cast<uint64_t>(extra_ / cycle_);
+      h->tail_cycle += static_cast<uint64_t>(extra_ / cycle_);
     }
     delay += extra_;
     return w.out->nb_transport_fw(gp, phase, delay);
