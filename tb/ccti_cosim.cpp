@@ -3,10 +3,10 @@
 #include "tb/ccti_cosim.h"
 
 #include <algorithm>
+#include <array>
 
 #include "cc/ccti_block_regs.h"
 #include "tb/waves.h"
-#include "wrappers/ccti_block_sc.h"
 
 namespace ibcc::tb {
 
@@ -76,29 +76,10 @@ std::vector<CsrOp> concat(std::vector<CsrOp> a, const std::vector<CsrOp>& b) {
 
 class CctiCosim : public CosimHarness {
  public:
+  static constexpr unsigned kTracedFlows = 16;  // per-flow CCTIs in the reference's VCD
+
   CctiCosim(sc_core::sc_module_name name, const CosimOptions& opts)
-      : CosimHarness(name, opts), ref_("ref", params()) {
-    ref_.clk_i(clk);
-    ref_.rst_ni(rst_n);
-    ref_.becn_valid_i(becn_valid_);
-    ref_.becn_qp_i(becn_qp_);
-    ref_.becn_sl_i(becn_sl_);
-    ref_.becn_rqpn_i(becn_rqpn_);
-    ref_.becn_rlid_i(becn_rlid_);
-    ref_.becn_llid_i(becn_llid_);
-    ref_.becn_st_i(becn_st_);
-    ref_.query_qp_i(query_qp_);
-    ref_.query_sl_i(query_sl_);
-    ref_.ird_o(ref_ird_);
-    ref_.ccti_o(ref_ccti_);
-    ref_.ird_next_o(ref_ird_next_);
-    ref_.ccti_next_o(ref_ccti_next_);
-    ref_.timer_expired_o(ref_expired_);
-    ref_.trigger_event_o(ref_trigger_);
-    ref_.axil.bind(axil_in, axil_ref);
-    rtl_ = make_ccti_rtl("rtl", {&clk, &rst_n, &becn_valid_, &becn_qp_, &becn_sl_, &becn_rqpn_,
-                                 &becn_rlid_, &becn_llid_, &becn_st_, &query_qp_, &query_sl_, &rtl_ird_,
-                                 &rtl_ccti_, &rtl_ird_next_, &rtl_ccti_next_, &rtl_expired_, &rtl_trigger_, &axil_in, &axil_rtl});
+      : CosimHarness(name, opts), core_(params()), rtl_(make_ccti_rtl("ccti_tb.rtl")) {
     declare_coverage();
   }
 
@@ -114,34 +95,37 @@ class CctiCosim : public CosimHarness {
 
  protected:
   void compare_outputs() override {
-    check("ird_o", rtl_ird_.read(), ref_ird_.read());
-    check("ccti_o", rtl_ccti_.read(), ref_ccti_.read());
-    check("ird_next_o", rtl_ird_next_.read(), ref_ird_next_.read());
-    check("ccti_next_o", rtl_ccti_next_.read(), ref_ccti_next_.read());
-    check("timer_expired_o", rtl_expired_.read(), ref_expired_.read());
-    check("trigger_event_o", rtl_trigger_.read(), ref_trigger_.read());
-    check_axil();
+    const cc::CctiBlockOutputs& ref = core_.outputs();
+    rtl_->outputs(&rtl_out_);
+    check("ird_o", rtl_out_.ird, ref.ird);
+    check("ccti_o", rtl_out_.ccti, ref.ccti);
+    // The lookahead: the query of the last edge in the state after it.
+    check("ird_next_o", rtl_->ird_next(), core_.ird_now(next_.query_qp, next_.query_sl));
+    check("ccti_next_o", rtl_->ccti_next(), core_.ccti(core_.flow_index(next_.query_qp, next_.query_sl)));
+    check("timer_expired_o", rtl_out_.timer_expired, ref.timer_expired);
+    check("trigger_event_o", rtl_out_.trigger_event, ref.trigger_event);
+    check_axil(rtl_out_.axi);
   }
 
   void idle_stimulus() override { stim_.becn_valid = false; }
 
-  void apply_stimulus() override {
-    becn_valid_.write(stim_.becn_valid);
-    becn_qp_.write(stim_.becn_qp);
-    becn_sl_.write(stim_.becn_sl);
-    becn_rqpn_.write(stim_.becn_rqpn);
-    becn_rlid_.write(stim_.becn_rlid);
-    becn_llid_.write(stim_.becn_llid);
-    becn_st_.write(stim_.becn_st);
-    query_qp_.write(stim_.query_qp);
-    query_sl_.write(stim_.query_sl);
+  void drive(const cc::AxiLiteIn& bus) override {
+    next_ = stim_;
+    next_.axi = bus;
+    rtl_->drive(next_);
+    if (mirror_) update_lookahead();
   }
 
-  RtlModel& rtl() override { return *rtl_; }
-  void trace_reference(sc_core::sc_trace_file* vcd) override { ref_.trace(vcd); }
-  std::vector<WaveGroup> wave_groups(bool rtl) const override {
-    return ccti_groups(rtl, sc::CctiBlockSc::kTracedFlows, kCctiQpBits);
+  void reference_edge(bool rst_n) override {
+    if (rst_n) core_.step(next_);
+    else core_.reset();
+    if (mirror_) update_mirror();
   }
+  const cc::AxiLiteOut& reference_bus() const override { return core_.outputs().axi; }
+
+  RtlModel& rtl() override { return *rtl_; }
+  void trace_reference(sc_core::sc_trace_file* vcd, const std::string& prefix) override;
+  std::vector<WaveGroup> wave_groups(bool rtl) const override { return ccti_groups(rtl, kTracedFlows, kCctiQpBits); }
 
   void sample_coverage() override;
 
@@ -165,22 +149,81 @@ class CctiCosim : public CosimHarness {
   }
   void random_csr();
 
-  sc::CctiBlockSc ref_;
-  std::unique_ptr<RtlModel> rtl_;
+  // The reference's state at the widths of the RTL's registers, for the VCD (kept only while
+  // tracing), with its lookahead outputs.
+  struct Mirror {
+    bool sl_based = false;
+    unsigned timer_running = 0, limit = 0, timestamp = 0, log_count = 0;
+    std::array<unsigned, cc::CctiBlock::kNumSls> timer_count{};
+    std::array<unsigned, kTracedFlows> ccti{};
+    uint32_t ird_next = 0, ccti_next = 0;
+  };
+  void update_mirror();
+  void update_lookahead();
 
-  sc_core::sc_signal<bool> becn_valid_{"becn_valid"};
-  sc_core::sc_signal<uint32_t> becn_qp_{"becn_qp"}, becn_sl_{"becn_sl"}, becn_rqpn_{"becn_rqpn"};
-  sc_core::sc_signal<uint32_t> becn_rlid_{"becn_rlid"}, becn_llid_{"becn_llid"}, becn_st_{"becn_st"};
-  sc_core::sc_signal<uint32_t> query_qp_{"query_qp"}, query_sl_{"query_sl"};
-  sc_core::sc_signal<uint32_t> rtl_ird_{"rtl_ird"}, ref_ird_{"ref_ird"};
-  sc_core::sc_signal<uint32_t> rtl_ird_next_{"rtl_ird_next"}, ref_ird_next_{"ref_ird_next"};
-  sc_core::sc_signal<uint32_t> rtl_ccti_next_{"rtl_ccti_next"}, ref_ccti_next_{"ref_ccti_next"};
-  sc_core::sc_signal<uint32_t> rtl_ccti_{"rtl_ccti"}, ref_ccti_{"ref_ccti"};
-  sc_core::sc_signal<uint32_t> rtl_expired_{"rtl_expired"}, ref_expired_{"ref_expired"};
-  sc_core::sc_signal<bool> rtl_trigger_{"rtl_trigger"}, ref_trigger_{"ref_trigger"};
-
+  cc::CctiBlock core_;         // the reference
+  cc::CctiBlockInputs next_;   // the inputs of the next edge, as driven to the RTL
+  std::unique_ptr<CctiRtl> rtl_;
+  cc::CctiBlockOutputs rtl_out_;
+  std::unique_ptr<Mirror> mirror_;
   cc::CctiBlockInputs stim_;
 };
+
+void CctiCosim::trace_reference(sc_core::sc_trace_file* tf, const std::string& p) {
+  mirror_ = std::make_unique<Mirror>();
+  Mirror& m = *mirror_;
+  update_mirror();
+  const cc::CctiBlockOutputs& out = core_.outputs();
+  sc_core::sc_trace(tf, next_.becn_valid, p + "becn_valid_i");
+  sc_core::sc_trace(tf, out.ird, p + "ird_o", 32);
+  sc_core::sc_trace(tf, m.ird_next, p + "ird_next_o", 32);
+  sc_core::sc_trace(tf, out.trigger_event, p + "trigger_event_o");
+  sc_core::sc_trace(tf, m.sl_based, p + "sl_based_q");
+  sc_core::sc_trace(tf, m.timer_running, p + "timer_running_q", 16);
+  sc_core::sc_trace(tf, m.limit, p + "limit", 7);
+  sc_core::sc_trace(tf, m.timestamp, p + "timestamp", 32);
+  sc_core::sc_trace(tf, m.log_count, p + "log_count_q", 4);
+  for (unsigned s = 0; s < cc::CctiBlock::kNumSls; ++s) {
+    sc_core::sc_trace(tf, m.timer_count[s], p + "timer_count_q(" + std::to_string(s) + ")", 16);
+  }
+  for (unsigned f = 0; f < kTracedFlows; ++f) {
+    sc_core::sc_trace(tf, m.ccti[f], p + "ccti_q(" + std::to_string(f) + ")", 7);
+  }
+  const int qp_bits = static_cast<int>(kCctiQpBits);
+  sc_core::sc_trace(tf, next_.becn_qp, p + "becn_qp_i", qp_bits);
+  sc_core::sc_trace(tf, next_.becn_sl, p + "becn_sl_i", 4);
+  sc_core::sc_trace(tf, next_.becn_rqpn, p + "becn_rqpn_i", 24);
+  sc_core::sc_trace(tf, next_.becn_rlid, p + "becn_rlid_i", 16);
+  sc_core::sc_trace(tf, next_.becn_llid, p + "becn_llid_i", 16);
+  sc_core::sc_trace(tf, next_.becn_st, p + "becn_st_i", 4);
+  sc_core::sc_trace(tf, next_.query_qp, p + "query_qp_i", qp_bits);
+  sc_core::sc_trace(tf, next_.query_sl, p + "query_sl_i", 4);
+  sc_core::sc_trace(tf, out.ccti, p + "ccti_o", 16);
+  sc_core::sc_trace(tf, m.ccti_next, p + "ccti_next_o", 16);
+  sc_core::sc_trace(tf, out.timer_expired, p + "timer_expired_o", 16);
+}
+
+void CctiCosim::update_lookahead() {
+  mirror_->ird_next = core_.ird_now(next_.query_qp, next_.query_sl);
+  mirror_->ccti_next = core_.ccti(core_.flow_index(next_.query_qp, next_.query_sl));
+}
+
+void CctiCosim::update_mirror() {
+  Mirror& m = *mirror_;
+  const cc::CctiBlock& c = core_;
+  m.sl_based = c.sl_based();
+  unsigned running = 0;
+  for (unsigned s = 0; s < cc::CctiBlock::kNumSls; ++s) {
+    m.timer_count[s] = c.timer_count(s);
+    running |= c.timer_running(s) ? (1u << s) : 0u;
+  }
+  m.timer_running = running;
+  m.limit = c.effective_limit();
+  m.timestamp = c.timestamp();
+  m.log_count = c.log_count();
+  for (unsigned f = 0; f < kTracedFlows && f < c.params().num_qps; ++f) m.ccti[f] = c.ccti(f);
+  update_lookahead();
+}
 
 void CctiCosim::declare_coverage() {
   Coverage& c = coverage();
@@ -211,7 +254,7 @@ void CctiCosim::declare_coverage() {
 }
 
 void CctiCosim::sample_coverage() {
-  const cc::CctiBlock& b = ref_.core();
+  const cc::CctiBlock& b = core_;
   const cc::CctiBlockEvents& e = b.events();
   const cc::CctiBlockOutputs& o = b.outputs();
   Coverage& c = coverage();

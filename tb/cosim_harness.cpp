@@ -22,8 +22,7 @@ void CosimHarness::check(const char* signal, uint64_t rtl, uint64_t ref) {
   if (rtl != ref) cycle_mismatches_.push_back({signal, rtl, ref});
 }
 
-void CosimHarness::check_axil() {
-  const cc::AxiLiteOut r = axil_rtl.sample();
+void CosimHarness::check_axil(const cc::AxiLiteOut& r) {
   const cc::AxiLiteOut& m = ref_bus_;
   check("s_axil_awready_o", r.awready, m.awready);
   check("s_axil_wready_o", r.wready, m.wready);
@@ -70,19 +69,22 @@ void CosimHarness::next_phase() {
 }
 
 void CosimHarness::on_clock() {
-  if (clk_high_) {
-    on_negedge();  // compare, then the next cycle's stimulus, in this evaluation phase
-    clk.write(false);
+  const uint64_t now_ps = half_periods_++ * (kClockPeriodPs / 2);
+  clk_ = !clk_;
+  if (clk_) {
+    reference_edge(rst_n_);
   } else {
-    clk.write(true);
+    const bool was_out_of_reset = rst_n_;
+    on_negedge();  // compare, then the next cycle's inputs
+    if (was_out_of_reset && !rst_n_) reference_edge(false);  // asynchronous reset
   }
-  clk_high_ = !clk_high_;
+  rtl().clock(clk_, now_ps);
   next_trigger(half_period_);
 }
 
 void CosimHarness::on_negedge() {
   ++cycle_;
-  ref_bus_ = axil_ref.sample();
+  ref_bus_ = reference_bus();
   // Scoreboard: every output, every cycle (reset included).
   cycle_mismatches_.clear();
   compare_outputs();
@@ -100,7 +102,7 @@ void CosimHarness::on_negedge() {
   if (stopping_) {
     if (stop_countdown_-- == 0) sc_core::sc_stop();
   }
-  if (rst_n.read()) {
+  if (rst_n_) {
     sample_coverage();
     sample_bus_coverage();
   }
@@ -160,22 +162,48 @@ void CosimHarness::on_negedge() {
     sc_core::sc_stop();
     return;
   }
-  rst_n.write(state_ != State::kReset);
+  rst_n_ = state_ != State::kReset;
   if (!running) idle_stimulus();
-  apply_stimulus();
-  cc::AxiLiteIn bus;
-  master_.drive(ref_bus_, &bus);
-  if (state_ == State::kReset) bus = {};
-  axil_in.drive(bus);
+  master_.drive(ref_bus_, &bus_);
+  if (state_ == State::kReset) bus_ = {};
+  rtl().set_reset_n(rst_n_);
+  drive(bus_);
+}
+
+void CosimHarness::trace_bus(sc_core::sc_trace_file* tf, const std::string& p) {
+  constexpr int kAddrBits = 12;
+  const cc::AxiLiteIn& i = bus_;
+  const cc::AxiLiteOut& o = reference_bus();
+  sc_core::sc_trace(tf, clk_, p + "clk_i");
+  sc_core::sc_trace(tf, rst_n_, p + "rst_ni");
+  sc_core::sc_trace(tf, i.awvalid, p + "s_axil_awvalid_i");
+  sc_core::sc_trace(tf, o.awready, p + "s_axil_awready_o");
+  sc_core::sc_trace(tf, i.awaddr, p + "s_axil_awaddr_i", kAddrBits);
+  sc_core::sc_trace(tf, i.wvalid, p + "s_axil_wvalid_i");
+  sc_core::sc_trace(tf, o.wready, p + "s_axil_wready_o");
+  sc_core::sc_trace(tf, i.wdata, p + "s_axil_wdata_i", 32);
+  sc_core::sc_trace(tf, i.wstrb, p + "s_axil_wstrb_i", 4);
+  sc_core::sc_trace(tf, o.bvalid, p + "s_axil_bvalid_o");
+  sc_core::sc_trace(tf, i.bready, p + "s_axil_bready_i");
+  sc_core::sc_trace(tf, o.bresp, p + "s_axil_bresp_o", 2);
+  sc_core::sc_trace(tf, i.arvalid, p + "s_axil_arvalid_i");
+  sc_core::sc_trace(tf, o.arready, p + "s_axil_arready_o");
+  sc_core::sc_trace(tf, i.araddr, p + "s_axil_araddr_i", kAddrBits);
+  sc_core::sc_trace(tf, o.rvalid, p + "s_axil_rvalid_o");
+  sc_core::sc_trace(tf, i.rready, p + "s_axil_rready_i");
+  sc_core::sc_trace(tf, o.rdata, p + "s_axil_rdata_o", 32);
+  sc_core::sc_trace(tf, o.rresp, p + "s_axil_rresp_o", 2);
 }
 
 void CosimHarness::open_waves(const std::string& dir) {
   make_wave_dir(dir);
   const std::string base = dir + "/" + opts_.block;
-  rtl().open_trace(base + "_rtl.fst");
+  rtl().open_trace(base + "_rtl.fst", half_periods_ ? (half_periods_ - 1) * (kClockPeriodPs / 2) : 0);
   ref_vcd_ = sc_core::sc_create_vcd_trace_file((base + "_ref").c_str());
   ref_vcd_->set_time_unit(1, sc_core::SC_PS);
-  trace_reference(ref_vcd_);
+  const std::string prefix = std::string(name()) + ".ref.";
+  trace_bus(ref_vcd_, prefix);
+  trace_reference(ref_vcd_, prefix);
 }
 
 void CosimHarness::close_waves() {

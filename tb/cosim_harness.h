@@ -16,7 +16,6 @@
 #include "tb/fast_rng.h"
 #include "tb/rtl_models.h"
 #include "tb/waves.h"
-#include "wrappers/axil_ports.h"
 
 namespace ibcc::tb {
 
@@ -71,30 +70,36 @@ class CosimHarness : public sc_core::sc_module {
   Coverage& coverage() { return coverage_; }
   const CosimOptions& options() const { return opts_; }
 
-  // The clock is driven by the harness itself, not an sc_clock: the falling edge and the new
-  // stimulus are written in one evaluation phase, so the Verilated model evaluates once for
-  // both (an sc_clock's falling edge would cost it a second evaluation per cycle).
-  sc_core::sc_signal<bool> clk{"clk"};
-  sc_core::sc_signal<bool> rst_n{"rst_n"};
-  sc::AxilMasterSignals axil_in;
-  sc::AxilSlaveSignals axil_rtl{"rtl"};
-  sc::AxilSlaveSignals axil_ref{"ref"};
-
+  // The RTL and the reference are joined by plain values, not SystemC signals: one process,
+  // woken at each clock level, moves the clock, drives both sides' inputs and compares their
+  // outputs (a signal per port cost a kernel update and a process wake-up per change, more
+  // than both models together). SystemC keeps the time and writes the reference's VCD.
+  // At the falling edge: compare the outputs of the last rising edge, sample coverage, run
+  // the test program, drive the next edge's inputs. At the rising edge: both models step.
  protected:
   // Block hooks.
   virtual void compare_outputs() = 0;     // call check() for every output
   virtual void sample_coverage() = 0;     // after compare, every cycle out of reset
   virtual void idle_stimulus() = 0;       // datapath quiet (during reset and CSR phases)
-  virtual void apply_stimulus() = 0;      // write the datapath stimulus to the signals
+  // The datapath stimulus and the bus inputs `bus` to the RTL and to the reference's inputs
+  // of the next edge.
+  virtual void drive(const cc::AxiLiteIn& bus) = 0;
+  // The reference at a rising edge, or at the falling edge of its asynchronous reset: reset
+  // (rst_n low) or one step on the inputs driven.
+  virtual void reference_edge(bool rst_n) = 0;
+  virtual const cc::AxiLiteOut& reference_bus() const = 0;
   virtual RtlModel& rtl() = 0;
-  virtual void trace_reference(sc_core::sc_trace_file* vcd) = 0;  // the reference's signals
+  // The reference's signals and state, named PREFIX<rtl name> (the clock, reset and bus are
+  // the harness's).
+  virtual void trace_reference(sc_core::sc_trace_file* vcd, const std::string& prefix) = 0;
   virtual std::vector<WaveGroup> wave_groups(bool rtl) const = 0;  // for the save files
 
   void check(const char* signal, uint64_t rtl, uint64_t ref);
+  bool in_reset() const { return !rst_n_; }
   // DIR/<block>_rtl.fst and DIR/<block>_ref.vcd while running; the save files at the end.
   void open_waves(const std::string& dir);
   void close_waves();
-  void check_axil();
+  void check_axil(const cc::AxiLiteOut& rtl);
   void sample_bus_coverage();
   const char* block_name() const { return opts_.block.c_str(); }
 
@@ -102,6 +107,7 @@ class CosimHarness : public sc_core::sc_module {
   SC_HAS_PROCESS(CosimHarness);
   void on_clock();
   void on_negedge();
+  void trace_bus(sc_core::sc_trace_file* vcd, const std::string& prefix);
   void next_phase();
   void report_mismatches();
 
@@ -117,8 +123,11 @@ class CosimHarness : public sc_core::sc_module {
   uint64_t phase_cycle_ = 0;
   unsigned reset_left_ = 0;
   uint64_t cycle_ = 0;
-  bool clk_high_ = false;
+  bool clk_ = false;
+  bool rst_n_ = false;
+  uint64_t half_periods_ = 0;  // clock levels so far; the next is at this many half periods
   const sc_core::sc_time half_period_{kClockPeriodPs / 2, sc_core::SC_PS};
+  cc::AxiLiteIn bus_;       // the bus inputs driven to both sides
   cc::AxiLiteOut ref_bus_;  // the reference's bus outputs this cycle
 
   struct Mismatch {

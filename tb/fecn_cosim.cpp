@@ -3,19 +3,17 @@
 #include "tb/fecn_cosim.h"
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 
 #include "cc/fecn_marker_regs.h"
 #include "tb/waves.h"
-#include "wrappers/fecn_marker_sc.h"
 
 namespace ibcc::tb {
 
 namespace r = ibcc::regs::fecn_marker;
 
 namespace {
-
-using RefModel = sc::FecnMarkerSc<kFecnInputs, kFecnVls, kFecnFillWidth>;
 
 constexpr uint32_t kVictimWordAddr = r::kSwVictimMaskOffset + 4u * (7u - kFecnPortNum / 32u);
 constexpr uint32_t kVictimBit = 1u << (kFecnPortNum % 32u);
@@ -64,25 +62,8 @@ std::vector<CsrOp> read_log() {
 class FecnCosim : public CosimHarness {
  public:
   FecnCosim(sc_core::sc_module_name name, const CosimOptions& opts)
-      : CosimHarness(name, opts), ref_("ref", params()), fill_(kFecnInputs * kFecnVls, 0),
-        target_(kFecnInputs * kFecnVls, 0), credits_(kFecnVls, 1) {
-    ref_.clk_i(clk);
-    ref_.rst_ni(rst_n);
-    ref_.voq_fill_i(voq_fill_);
-    ref_.credits_i(credits_sig_);
-    ref_.pkt_valid_i(pkt_valid_);
-    ref_.pkt_vl_i(pkt_vl_);
-    ref_.pkt_sl_i(pkt_sl_);
-    ref_.pkt_slid_i(pkt_slid_);
-    ref_.pkt_dlid_i(pkt_dlid_);
-    ref_.pkt_len_i(pkt_len_);
-    ref_.cong_state_o(ref_cong_);
-    ref_.fecn_valid_o(ref_fecn_valid_);
-    ref_.fecn_mark_o(ref_fecn_mark_);
-    ref_.axil.bind(axil_in, axil_ref);
-    rtl_ = make_fecn_rtl("rtl", {&clk, &rst_n, &voq_fill_, &credits_sig_, &pkt_valid_, &pkt_vl_,
-                                 &pkt_sl_, &pkt_slid_, &pkt_dlid_, &pkt_len_, &rtl_cong_,
-                                 &rtl_fecn_valid_, &rtl_fecn_mark_, &axil_in, &axil_rtl});
+      : CosimHarness(name, opts), core_(params()), next_(params()), fill_(kFecnInputs * kFecnVls, 0),
+        target_(kFecnInputs * kFecnVls, 0), credits_(kFecnVls, 1), rtl_(make_fecn_rtl("fecn_tb.rtl")) {
     declare_coverage();
   }
 
@@ -100,30 +81,38 @@ class FecnCosim : public CosimHarness {
 
  protected:
   void compare_outputs() override {
-    check("cong_state_o", rtl_cong_.read(), ref_cong_.read());
-    check("fecn_valid_o", rtl_fecn_valid_.read(), ref_fecn_valid_.read());
-    check("fecn_mark_o", rtl_fecn_mark_.read(), ref_fecn_mark_.read());
-    check_axil();
+    const cc::FecnMarkerOutputs& ref = core_.outputs();
+    rtl_->outputs(&rtl_out_);
+    check("cong_state_o", rtl_out_.cong_state, ref.cong_state);
+    check("fecn_valid_o", rtl_out_.fecn_valid, ref.fecn_valid);
+    check("fecn_mark_o", rtl_out_.fecn_mark, ref.fecn_mark);
+    check_axil(rtl_out_.axi);
   }
 
   void idle_stimulus() override { pkt_.valid = false; }
 
-  void apply_stimulus() override {
-    fill_packer_.update(fill_, kFecnFillWidth, fill_vec_);
-    voq_fill_.write(fill_vec_);
-    FecnCreditVec cv;
-    sc::pack_fields(credits_, kFecnFillWidth, cv);
-    credits_sig_.write(cv);
-    pkt_valid_.write(pkt_.valid);
-    pkt_vl_.write(pkt_.vl);
-    pkt_sl_.write(pkt_.sl);
-    pkt_slid_.write(pkt_.slid);
-    pkt_dlid_.write(pkt_.dlid);
-    pkt_len_.write(pkt_.len);
+  void drive(const cc::AxiLiteIn& bus) override {
+    next_.voq_fill = fill_;
+    next_.credits = credits_;
+    next_.pkt_valid = pkt_.valid;
+    next_.pkt_vl = pkt_.vl;
+    next_.pkt_sl = pkt_.sl;
+    next_.pkt_slid = pkt_.slid;
+    next_.pkt_dlid = pkt_.dlid;
+    next_.pkt_len = pkt_.len;
+    next_.axi = bus;
+    rtl_->drive(next_);
   }
 
+  void reference_edge(bool rst_n) override {
+    if (rst_n) core_.step(next_);
+    else core_.reset();
+    if (mirror_) update_mirror(rst_n);
+  }
+  const cc::AxiLiteOut& reference_bus() const override { return core_.outputs().axi; }
+
   RtlModel& rtl() override { return *rtl_; }
-  void trace_reference(sc_core::sc_trace_file* vcd) override { ref_.trace(vcd); }
+  void trace_reference(sc_core::sc_trace_file* vcd, const std::string& prefix) override;
   std::vector<WaveGroup> wave_groups(bool rtl) const override { return fecn_groups(rtl, kFecnInputs, kFecnVls, kFecnFillWidth); }
 
   void sample_coverage() override;
@@ -133,8 +122,19 @@ class FecnCosim : public CosimHarness {
     bool valid = false;
     uint32_t vl = 0, sl = 0, slid = 0, dlid = 0, len = 0;
   };
+  // The reference's state at the widths of the RTL's registers, for the VCD (kept only while
+  // tracing), with the fills and credits the core took at the last edge (voq_fill_q/credits_q).
+  struct Mirror {
+    unsigned threshold = 0, packet_size = 0, marking_rate = 0, mapping = 0, marking_mode = 0;
+    unsigned hysteresis = 0, capacity = 0, lfsr = 0, timestamp = 0, log_count = 0;
+    unsigned pkts_marked = 0;
+    bool victim_mask = false;
+    std::array<unsigned, kFecnVls> skip{};
+    std::vector<uint32_t> fill, credits;
+  };
 
   void declare_coverage();
+  void update_mirror(bool stepped);
   void random_packet(unsigned vl_range, uint32_t min_len, uint32_t max_len);
   void move_fills();
   void set_fill(unsigned input, unsigned vl, uint32_t v) { fill_[input * kFecnVls + vl] = std::min(v, kMaxFill); }
@@ -142,23 +142,79 @@ class FecnCosim : public CosimHarness {
   bool chance(unsigned percent) { return rng()() % 100 < percent; }
   void random_csr();
 
-  RefModel ref_;
-  std::unique_ptr<RtlModel> rtl_;
-
-  sc_core::sc_signal<FecnFillVec> voq_fill_{"voq_fill"};
-  sc_core::sc_signal<FecnCreditVec> credits_sig_{"credits"};
-  sc_core::sc_signal<bool> pkt_valid_{"pkt_valid"};
-  sc_core::sc_signal<uint32_t> pkt_vl_{"pkt_vl"}, pkt_sl_{"pkt_sl"}, pkt_slid_{"pkt_slid"};
-  sc_core::sc_signal<uint32_t> pkt_dlid_{"pkt_dlid"}, pkt_len_{"pkt_len"};
-  sc_core::sc_signal<uint32_t> rtl_cong_{"rtl_cong_state"}, ref_cong_{"ref_cong_state"};
-  sc_core::sc_signal<bool> rtl_fecn_valid_{"rtl_fecn_valid"}, ref_fecn_valid_{"ref_fecn_valid"};
-  sc_core::sc_signal<bool> rtl_fecn_mark_{"rtl_fecn_mark"}, ref_fecn_mark_{"ref_fecn_mark"};
-
+  cc::FecnMarker core_;          // the reference
+  cc::FecnMarkerInputs next_;    // the inputs of the next edge, as driven to the RTL
   std::vector<uint32_t> fill_, target_, credits_;
-  FecnFillVec fill_vec_;  // kept: an sc_bv temporary per cycle costs a heap allocation
-  sc::IncrementalPacker<kFecnInputs * kFecnVls * kFecnFillWidth> fill_packer_;
   Packet pkt_;
+  std::unique_ptr<FecnRtl> rtl_;
+  cc::FecnMarkerOutputs rtl_out_;
+  std::unique_ptr<Mirror> mirror_;
 };
+
+void FecnCosim::trace_reference(sc_core::sc_trace_file* tf, const std::string& p) {
+  mirror_ = std::make_unique<Mirror>();
+  Mirror& m = *mirror_;
+  m.fill.assign(fill_.size(), 0);
+  m.credits.assign(credits_.size(), 0);
+  update_mirror(false);
+  const cc::FecnMarkerOutputs& out = core_.outputs();
+  sc_core::sc_trace(tf, next_.pkt_valid, p + "pkt_valid_i");
+  sc_core::sc_trace(tf, next_.pkt_vl, p + "pkt_vl_i", 4);
+  sc_core::sc_trace(tf, next_.pkt_sl, p + "pkt_sl_i", 4);
+  sc_core::sc_trace(tf, next_.pkt_slid, p + "pkt_slid_i", 16);
+  sc_core::sc_trace(tf, next_.pkt_dlid, p + "pkt_dlid_i", 16);
+  sc_core::sc_trace(tf, next_.pkt_len, p + "pkt_len_i", 8);
+  sc_core::sc_trace(tf, out.fecn_valid, p + "fecn_valid_o");
+  sc_core::sc_trace(tf, out.fecn_mark, p + "fecn_mark_o");
+  sc_core::sc_trace(tf, out.cong_state, p + "cong_state_o", static_cast<int>(kFecnVls));
+  // One signal per input and VL, named as the RTL's g_fill_in[p].g_vl[v].fill.
+  for (unsigned i = 0; i < kFecnInputs; ++i) {
+    for (unsigned v = 0; v < kFecnVls; ++v) {
+      sc_core::sc_trace(tf, m.fill[i * kFecnVls + v],
+                        p + "g_fill_in(" + std::to_string(i) + ").g_vl(" + std::to_string(v) + ").fill", kFecnFillWidth);
+    }
+  }
+  for (unsigned v = 0; v < kFecnVls; ++v) {
+    sc_core::sc_trace(tf, m.credits[v], p + "g_credits(" + std::to_string(v) + ").credits", kFecnFillWidth);
+  }
+  sc_core::sc_trace(tf, m.threshold, p + "threshold", 4);
+  sc_core::sc_trace(tf, m.packet_size, p + "packet_size", 8);
+  sc_core::sc_trace(tf, m.marking_rate, p + "marking_rate", 16);
+  sc_core::sc_trace(tf, m.mapping, p + "mapping_q", 2);
+  sc_core::sc_trace(tf, m.marking_mode, p + "marking_mode_q", 1);
+  sc_core::sc_trace(tf, m.hysteresis, p + "hysteresis_q", 4);
+  sc_core::sc_trace(tf, m.capacity, p + "capacity_q", static_cast<int>(kFecnFillWidth));
+  sc_core::sc_trace(tf, m.victim_mask, p + "victim_mask_q");
+  sc_core::sc_trace(tf, m.lfsr, p + "lfsr_q", 16);
+  sc_core::sc_trace(tf, m.timestamp, p + "timestamp", 32);
+  sc_core::sc_trace(tf, m.log_count, p + "log_count_q", 4);
+  sc_core::sc_trace(tf, m.pkts_marked, p + "pkts_marked_q", 32);
+  for (unsigned v = 0; v < kFecnVls; ++v) {
+    sc_core::sc_trace(tf, m.skip[v], p + "skip_q(" + std::to_string(v) + ")", 17);
+  }
+}
+
+void FecnCosim::update_mirror(bool stepped) {
+  Mirror& m = *mirror_;
+  const cc::FecnMarker& c = core_;
+  if (stepped) {
+    m.fill = next_.voq_fill;
+    m.credits = next_.credits;
+  }
+  m.threshold = c.threshold();
+  m.packet_size = c.packet_size();
+  m.marking_rate = c.marking_rate();
+  m.mapping = static_cast<unsigned>(c.mapping());
+  m.marking_mode = static_cast<unsigned>(c.marking_mode());
+  m.hysteresis = c.hysteresis();
+  m.capacity = c.buffer_capacity();
+  m.victim_mask = c.victim_mask();
+  m.lfsr = c.lfsr();
+  m.timestamp = c.timestamp();
+  m.log_count = c.log_count();
+  m.pkts_marked = c.pkts_marked();
+  for (unsigned v = 0; v < kFecnVls; ++v) m.skip[v] = c.skip_count(v);
+}
 
 void FecnCosim::declare_coverage() {
   Coverage& c = coverage();
@@ -190,7 +246,7 @@ void FecnCosim::declare_coverage() {
 }
 
 void FecnCosim::sample_coverage() {
-  const cc::FecnMarker& m = ref_.core();
+  const cc::FecnMarker& m = core_;
   const cc::FecnMarkerEvents& e = m.events();
   Coverage& c = coverage();
   if (e.entered) {
@@ -208,8 +264,8 @@ void FecnCosim::sample_coverage() {
   c.hit("port_override", e.marked && m.port_override());
   c.hit("below_packet_size", e.too_small);
   if (e.eligible) {
-    // The packet of this edge is in pkt_valid_ etc. still (driven before the edge).
-    c.hit("at_packet_size", pkt_len_.read() == m.packet_size());
+    // The packet of this edge is in next_ still (the next one is driven after this).
+    c.hit("at_packet_size", next_.pkt_len == m.packet_size());
   }
   if (e.marked) {
     const bool random = m.marking_mode() == cc::MarkingMode::kRandom;
@@ -219,7 +275,7 @@ void FecnCosim::sample_coverage() {
     c.hit(bin);
   }
   c.hit("skip", e.skipped);
-  c.hit("pkt_vl_out_of_range", pkt_valid_.read() && pkt_vl_.read() >= kFecnVls);
+  c.hit("pkt_vl_out_of_range", next_.pkt_valid && next_.pkt_vl >= kFecnVls);
   c.hit("log_wrap", e.log_wrapped);
   c.hit("log_clear", e.log_cleared);
   c.hit("log_clear_with_mark", e.log_cleared && e.marked);
@@ -241,7 +297,7 @@ void FecnCosim::random_packet(unsigned vl_range, uint32_t min_len, uint32_t max_
 // A few VoQs per cycle drift toward their targets; a target jumps now and then across
 // 0..1.25 capacity; credits of a VL come and go. One random draw covers a cycle's choices.
 void FecnCosim::move_fills() {
-  const uint32_t cap = std::max<uint32_t>(ref_.core().buffer_capacity(), 1);
+  const uint32_t cap = std::max<uint32_t>(core_.buffer_capacity(), 1);
   const uint64_t r = rng()();
   const size_t n = fill_.size();
   for (unsigned k = 0; k < 4; ++k) {

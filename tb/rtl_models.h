@@ -1,15 +1,16 @@
-// Verilator-free handle on the Verilated RTL models: the testbench binds signals through
-// this API, so no testbench file includes <verilated.h> (see TOOLCHAIN notes). The
-// implementation (rtl_models.cpp) is compiled into each Verilated library: the real RTL,
-// each mutant, and the coverage-instrumented build.
+// Verilator-free handle on the Verilated RTL models (`--cc`, no SystemC): the testbench drives
+// their inputs and reads their outputs as the C++ cores' own input and output structs, so no
+// testbench file includes <verilated.h> (see TOOLCHAIN notes). The implementation
+// (rtl_models.cpp) is compiled into each Verilated library: the real RTL, each mutant, and the
+// coverage-instrumented build.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
-#include <systemc>
 
-#include "wrappers/axil_ports.h"
-#include "wrappers/vl_types.h"
+#include "cc/ccti_block.h"
+#include "cc/fecn_marker.h"
 #include "tb/rtl_variant.h"
 
 // The parameters the co-simulation RTL is Verilated with (CMake passes the same values to
@@ -34,59 +35,37 @@ inline constexpr unsigned kCctiQpBits = [] {
 inline constexpr unsigned kCctiEntries = IBCC_COSIM_CCTI_ENTRIES;
 inline constexpr unsigned kTickCycles = IBCC_COSIM_TICK_CYCLES;
 
-using FecnFillVec = sc::VlPort<kFecnInputs * kFecnVls * kFecnFillWidth>;
-using FecnCreditVec = sc::VlPort<kFecnVls * kFecnFillWidth>;
-
-struct FecnSignals {
-  sc_core::sc_signal<bool>* clk;
-  sc_core::sc_signal<bool>* rst_n;
-  sc_core::sc_signal<FecnFillVec>* voq_fill;
-  sc_core::sc_signal<FecnCreditVec>* credits;
-  sc_core::sc_signal<bool>* pkt_valid;
-  sc_core::sc_signal<uint32_t>* pkt_vl;
-  sc_core::sc_signal<uint32_t>* pkt_sl;
-  sc_core::sc_signal<uint32_t>* pkt_slid;
-  sc_core::sc_signal<uint32_t>* pkt_dlid;
-  sc_core::sc_signal<uint32_t>* pkt_len;
-  sc_core::sc_signal<uint32_t>* cong_state;
-  sc_core::sc_signal<bool>* fecn_valid;
-  sc_core::sc_signal<bool>* fecn_mark;
-  sc::AxilMasterSignals* axil_in;
-  sc::AxilSlaveSignals* axil_out;
-};
-
-struct CctiSignals {
-  sc_core::sc_signal<bool>* clk;
-  sc_core::sc_signal<bool>* rst_n;
-  sc_core::sc_signal<bool>* becn_valid;
-  sc_core::sc_signal<uint32_t>* becn_qp;
-  sc_core::sc_signal<uint32_t>* becn_sl;
-  sc_core::sc_signal<uint32_t>* becn_rqpn;
-  sc_core::sc_signal<uint32_t>* becn_rlid;
-  sc_core::sc_signal<uint32_t>* becn_llid;
-  sc_core::sc_signal<uint32_t>* becn_st;
-  sc_core::sc_signal<uint32_t>* query_qp;
-  sc_core::sc_signal<uint32_t>* query_sl;
-  sc_core::sc_signal<uint32_t>* ird;
-  sc_core::sc_signal<uint32_t>* ccti;
-  sc_core::sc_signal<uint32_t>* ird_next;
-  sc_core::sc_signal<uint32_t>* ccti_next;
-  sc_core::sc_signal<uint32_t>* timer_expired;
-  sc_core::sc_signal<bool>* trigger_event;
-  sc::AxilMasterSignals* axil_in;
-  sc::AxilSlaveSignals* axil_out;
-};
-
+// One Verilated block. The testbench sets its inputs, then moves the clock one level at a
+// time; each move evaluates the model and, while a trace is open, dumps it at `time_ps`.
 class RtlModel {
  public:
   virtual ~RtlModel() = default;
-  // FST of every RTL signal; call after elaboration (after sc_start(SC_ZERO_TIME)).
-  virtual void open_trace(const std::string& fst_path) = 0;
+  virtual void set_reset_n(bool rst_n) = 0;
+  virtual void clock(bool level, uint64_t time_ps) = 0;
+  // FST of every RTL signal, its first sample at `time_ps`.
+  virtual void open_trace(const std::string& fst_path, uint64_t time_ps) = 0;
   virtual void close_trace() = 0;
 };
 
-std::unique_ptr<RtlModel> make_fecn_rtl(const char* name, const FecnSignals& s);
-std::unique_ptr<RtlModel> make_ccti_rtl(const char* name, const CctiSignals& s);
+class FecnRtl : public RtlModel {
+ public:
+  // The datapath and bus inputs (the fill and credit vectors are packed into the RTL's buses).
+  virtual void drive(const cc::FecnMarkerInputs& in) = 0;
+  // The outputs after the last evaluation.
+  virtual void outputs(cc::FecnMarkerOutputs* out) const = 0;
+};
+
+class CctiRtl : public RtlModel {
+ public:
+  virtual void drive(const cc::CctiBlockInputs& in) = 0;
+  virtual void outputs(cc::CctiBlockOutputs* out) const = 0;
+  // The lookahead outputs: the query's IRD and CCTI in the state after the last edge.
+  virtual uint32_t ird_next() const = 0;
+  virtual uint32_t ccti_next() const = 0;
+};
+
+std::unique_ptr<FecnRtl> make_fecn_rtl(const char* name);
+std::unique_ptr<CctiRtl> make_ccti_rtl(const char* name);
 
 // Line/toggle coverage (only in the coverage build): write the data file.
 bool rtl_coverage_enabled();
