@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed of the CC blocks, measured in one run so the numbers compare as ratios:
-co-simulation (Verilated --sc RTL beside the SystemC-wrapped C++ reference, scoreboard
-every cycle), the raw Verilated model (--cc, C++ loop, no SystemC) and the bare C++ core.
+co-simulation (Verilated --cc RTL beside the C++ reference, both driven by one clocked
+SystemC process, scoreboard every cycle), the raw Verilated model (--cc, C++ loop, no SystemC) and the bare C++ core.
 
 Usage: run_benchmarks.py [BUILD_DIR] [--repeats N] [--cycles N]
 Prints a table (best and median of N repeats; the machine is shared, so the best is the
@@ -14,7 +14,8 @@ import statistics
 import subprocess
 import sys
 
-TARGET_COSIM = 1e6  # cycles/s per block (issue 2)
+# Co-simulated cycles/s, median of the repeats (issue 12, item 6).
+TARGET_COSIM = {"fecn": 1.0e6, "ccti": 1.5e6}
 
 
 def arg(flag, default):
@@ -53,12 +54,12 @@ def main():
     results["ccti_advance_idle_cycles_per_s"] = max(bench["BM_CoreCctiAdvanceIdle"])
 
     print(f"{'block':6} {'co-sim best':>12} {'co-sim median':>14} {'raw Verilated':>14} {'C++ core':>10} "
-          f"{'raw/co-sim':>10} {'target 1M':>10}")
+          f"{'raw/co-sim':>10} {'target (median)':>16}")
     for block in ("fecn", "ccti"):
         r = results[block]
         print(f"{block:6} {r['cosim_best']/1e6:10.3f} M {r['cosim_median']/1e6:12.3f} M {r['raw_rtl_best']/1e6:12.3f} M "
               f"{r['core_best']/1e6:8.3f} M {r['raw_rtl_best']/r['cosim_best']:10.1f} "
-              f"{'met' if r['cosim_best'] >= TARGET_COSIM else 'missed':>10}")
+              f"{TARGET_COSIM[block]/1e6:5.1f} M {'met' if r['cosim_median'] >= TARGET_COSIM[block] else 'missed':>8}")
     print(f"lazy advance of an idle CCTI block: {results['ccti_advance_idle_cycles_per_s']/1e9:.1f} G cycles/s")
     os.makedirs(os.path.join(build, "bench"), exist_ok=True)
     with open(os.path.join(build, "bench", "results.json"), "w") as f:

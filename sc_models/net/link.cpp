@@ -44,7 +44,7 @@ tlm::tlm_sync_enum PortEnd::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_ph
                                  phase.get_name()));
   }
   ib(gp).in_port = static_cast<uint16_t>(port_);
-  ctx_.schedule(ctx_.now() + delay.value() / ctx_.ps_per_cycle(), EventKind::kArrive, node_index_, port_, 0, 0, &gp);
+  ctx_.schedule(ctx_.cycle_after(delay), EventKind::kArrive, node_index_, port_, 0, 0, &gp);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -56,7 +56,7 @@ tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_ph
   }
   const IbCredit& c = static_cast<CreditPayload&>(gp).credit;
   returning_[c.vl] += c.credits;
-  ctx_.schedule(ctx_.now() + delay.value() / ctx_.ps_per_cycle(), EventKind::kCredit, node_index_, port_, c.vl, c.credits);
+  ctx_.schedule(ctx_.cycle_after(delay), EventKind::kCredit, node_index_, port_, c.vl, c.credits);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -85,7 +85,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   ++f.hops;
   f.progress();
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = sc_core::sc_time::from_value(o.prop_cycles * f.ps_per_cycle());
+  sc_core::sc_time delay = f.link_delay(o.prop_cycles);
   o.fw->nb_transport_fw(*pkt, phase, delay);  // the initiator socket's peer
   return end;
 }
@@ -117,7 +117,7 @@ void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint3
   c.credit.vl = vl;
   c.credit.credits = leak ? 0u : credits;
   tlm::tlm_phase phase = IB_CREDIT;
-  sc_core::sc_time delay = sc_core::sc_time::from_value(in.prop_cycles * f.ps_per_cycle());
+  sc_core::sc_time delay = f.link_delay(in.prop_cycles);
   in.bw->nb_transport_bw(c, phase, delay);
 }
 

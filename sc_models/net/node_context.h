@@ -204,6 +204,9 @@ class NodeContext {
   uint64_t cycles(uint64_t ps) const { return (ps + ps_per_cycle_ - 1) / ps_per_cycle_; }
   uint64_t ps(uint64_t cycles) const { return cycles * ps_per_cycle_; }
   uint64_t ps_per_cycle() const { return ps_per_cycle_; }
+  // A link's delay in the TLM calls (SystemC time, resolution 1 ps) and the cycle it ends at.
+  sc_core::sc_time link_delay(uint64_t cycles) const { return sc_core::sc_time::from_value(cycles * ps_per_cycle_); }
+  uint64_t cycle_after(const sc_core::sc_time& delay) const { return now() + delay.value() / ps_per_cycle_; }
   unsigned num_vls() const { return s_.fabric.vls; }
   uint32_t wire_bytes(uint32_t payload) const { return payload + s_.fabric.data_header_bytes; }
   // Latencies are recorded for deliveries in [from, to) only (the metrics window).
