@@ -69,6 +69,18 @@ void CosimHarness::next_phase() {
 }
 
 void CosimHarness::on_clock() {
+  half_clock();
+  if (ref_vcd_ || clk_ || stop_requested_) {
+    next_trigger(half_period_);
+    return;
+  }
+  // Without a VCD nothing samples the time between the edges: the rising edge that follows
+  // this falling one runs now (with its own time in the RTL's FST), one wake-up per cycle.
+  half_clock();
+  next_trigger(2 * half_period_);
+}
+
+void CosimHarness::half_clock() {
   const uint64_t now_ps = half_periods_++ * (kClockPeriodPs / 2);
   clk_ = !clk_;
   if (clk_) {
@@ -79,7 +91,11 @@ void CosimHarness::on_clock() {
     if (was_out_of_reset && !rst_n_) reference_edge(false);  // asynchronous reset
   }
   rtl().clock(clk_, now_ps);
-  next_trigger(half_period_);
+}
+
+void CosimHarness::stop() {
+  stop_requested_ = true;
+  sc_core::sc_stop();
 }
 
 void CosimHarness::on_negedge() {
@@ -100,7 +116,7 @@ void CosimHarness::on_negedge() {
     }
   }
   if (stopping_) {
-    if (stop_countdown_-- == 0) sc_core::sc_stop();
+    if (stop_countdown_-- == 0) stop();
   }
   if (rst_n_) {
     sample_coverage();
@@ -159,7 +175,7 @@ void CosimHarness::on_negedge() {
     }
   }
   if (state_ == State::kDone && master_.idle() && !stopping_) {
-    sc_core::sc_stop();
+    stop();
     return;
   }
   rst_n_ = state_ != State::kReset;

@@ -106,7 +106,9 @@ class CosimHarness : public sc_core::sc_module {
  private:
   SC_HAS_PROCESS(CosimHarness);
   void on_clock();
+  void half_clock();  // one clock level: the falling or the rising edge's work
   void on_negedge();
+  void stop();
   void trace_bus(sc_core::sc_trace_file* vcd, const std::string& prefix);
   void next_phase();
   void report_mismatches();
@@ -140,6 +142,7 @@ class CosimHarness : public sc_core::sc_module {
   sc_core::sc_trace_file* ref_vcd_ = nullptr;
   unsigned stop_countdown_ = 0;
   bool stopping_ = false;
+  bool stop_requested_ = false;
 };
 
 // Entry point of `ibcc cosim`: elaborate the block's testbench, run, report. Returns the
