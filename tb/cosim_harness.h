@@ -70,10 +70,11 @@ class CosimHarness : public sc_core::sc_module {
   Coverage& coverage() { return coverage_; }
   const CosimOptions& options() const { return opts_; }
 
-  // The RTL and the reference are joined by plain values, not SystemC signals: one process,
-  // woken at each clock level, moves the clock, drives both sides' inputs and compares their
-  // outputs (a signal per port cost a kernel update and a process wake-up per change, more
-  // than both models together). SystemC keeps the time and writes the reference's VCD.
+  // The RTL and the reference are joined by plain values, not SystemC signals: one function
+  // per clock level (half_clock) moves the clock, drives both sides' inputs and compares
+  // their outputs (a signal per port cost a kernel update and a process wake-up per change,
+  // more than both models together). With --waves a SystemC process calls it at each level,
+  // so SystemC's time and VCD writer sample the reference; without, a plain loop does.
   // At the falling edge: compare the outputs of the last rising edge, sample coverage, run
   // the test program, drive the next edge's inputs. At the rising edge: both models step.
  protected:
@@ -128,6 +129,7 @@ class CosimHarness : public sc_core::sc_module {
   bool clk_ = false;
   bool rst_n_ = false;
   uint64_t half_periods_ = 0;  // clock levels so far; the next is at this many half periods
+  uint64_t now_ps_ = 0;        // the time of the current clock level
   const sc_core::sc_time half_period_{kClockPeriodPs / 2, sc_core::SC_PS};
   cc::AxiLiteIn bus_;       // the bus inputs driven to both sides
   cc::AxiLiteOut ref_bus_;  // the reference's bus outputs this cycle
