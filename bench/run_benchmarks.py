@@ -3,9 +3,11 @@
 co-simulation (Verilated --cc RTL beside the C++ reference, both driven by one clocked
 SystemC process, scoreboard every cycle), the raw Verilated model (--cc, C++ loop, no SystemC) and the bare C++ core.
 
-Usage: run_benchmarks.py [BUILD_DIR] [--repeats N] [--cycles N]
+Usage: run_benchmarks.py [BUILD_DIR] [--repeats N] [--cycles N] [--old OLD_IBCC]
 Prints a table (best and median of N repeats; the machine is shared, so the best is the
-least disturbed) and writes BUILD_DIR/bench/results.json.
+least disturbed) and writes BUILD_DIR/bench/results.json. With --old (another build's ibcc
+binary), each co-simulation repeat runs the old and this build alternately with the same
+arguments, and the per-pair ratios of their rates are printed.
 """
 import json
 import os
@@ -22,8 +24,8 @@ def arg(flag, default):
     return type(default)(sys.argv[sys.argv.index(flag) + 1]) if flag in sys.argv else default
 
 
-def cosim_rate(build, block, cycles):
-    out = subprocess.run([os.path.join(build, "bin", "ibcc"), "cosim", "--block", block, "--test", "random",
+def cosim_rate(ibcc, block, cycles):
+    out = subprocess.run([ibcc, "cosim", "--block", block, "--test", "random",
                           "--cycles", str(cycles), "--seed", "1", "--quiet"], capture_output=True, text=True,
                          check=True).stdout
     m = re.search(r"(\d+) cycles, (\d+) mismatches, ([\d.]+) s", out)
@@ -36,6 +38,7 @@ def main():
     build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "build"
     repeats = arg("--repeats", 3)
     cycles = arg("--cycles", 2000000)
+    old = arg("--old", "")
     raw = subprocess.run([os.path.join(build, "bin", "ibcc_bench_blocks"), "--benchmark_format=json",
                           f"--benchmark_repetitions={repeats}", "--benchmark_min_time=0.5"],
                          capture_output=True, text=True, check=True)
@@ -46,7 +49,14 @@ def main():
     results = {}
     for block, raw_name, core_name in (("fecn", "BM_RawRtlFecn", "BM_CoreFecn"),
                                        ("ccti", "BM_RawRtlCcti", "BM_CoreCcti")):
-        rates = [cosim_rate(build, block, cycles) for _ in range(repeats)]
+        rates, old_rates = [], []
+        for _ in range(repeats):
+            if old:
+                old_rates.append(cosim_rate(old, block, cycles))
+            rates.append(cosim_rate(os.path.join(build, "bin", "ibcc"), block, cycles))
+        if old:
+            results[block + "_old_cosim"] = old_rates
+            results[block + "_new_over_old"] = [n / o for n, o in zip(rates, old_rates)]
         results[block] = {
             "cosim_best": max(rates), "cosim_median": statistics.median(rates),
             "raw_rtl_best": max(bench[raw_name]), "core_best": max(bench[core_name]),
@@ -60,6 +70,10 @@ def main():
         print(f"{block:6} {r['cosim_best']/1e6:10.3f} M {r['cosim_median']/1e6:12.3f} M {r['raw_rtl_best']/1e6:12.3f} M "
               f"{r['core_best']/1e6:8.3f} M {r['raw_rtl_best']/r['cosim_best']:10.1f} "
               f"{TARGET_COSIM[block]/1e6:5.1f} M {'met' if r['cosim_median'] >= TARGET_COSIM[block] else 'missed':>8}")
+    for block in ("fecn", "ccti") if old else ():
+        r = results[block + "_new_over_old"]
+        print(f"{block}: co-sim new / old ({old}) per pair {min(r):.2f}-{max(r):.2f}, median {statistics.median(r):.2f}; "
+              f"old median {statistics.median(results[block + '_old_cosim'])/1e6:.3f} M")
     print(f"lazy advance of an idle CCTI block: {results['ccti_advance_idle_cycles_per_s']/1e9:.1f} G cycles/s")
     os.makedirs(os.path.join(build, "bench"), exist_ok=True)
     with open(os.path.join(build, "bench", "results.json"), "w") as f:
