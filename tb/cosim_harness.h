@@ -96,7 +96,6 @@ class CosimHarness : public sc_core::sc_module {
   virtual std::vector<WaveGroup> wave_groups(bool rtl) const = 0;  // for the save files
 
   void check(const char* signal, uint64_t rtl, uint64_t ref);
-  bool in_reset() const { return !rst_n_; }
   // DIR/<block>_rtl.fst and DIR/<block>_ref.vcd while running; the save files at the end.
   void open_waves(const std::string& dir);
   void close_waves();
