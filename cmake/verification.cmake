@@ -3,6 +3,7 @@
 
 set(IBCC_RTL_FILES
   ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv
+  ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_top.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_top.sv
   ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
   ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv
   ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv)
@@ -32,8 +33,8 @@ foreach(line ${mutation_lines})
   endif()
   # A mutant may leave a signal unused: lint warnings must not stop its build.
   ibcc_rtl_library(ibcc_rtl_${mutant} ${mutant}
-    "${dir}/fecn_marker_reg_pkg.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/fecn_marker.sv"
-    "${dir}/ccti_block_reg_pkg.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/ccti_block.sv"
+    "${dir}/fecn_marker_reg_pkg.sv;${dir}/fecn_marker_reg_top.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/fecn_marker.sv"
+    "${dir}/ccti_block_reg_pkg.sv;${dir}/ccti_block_reg_top.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/ccti_block.sv"
     "-Wno-fatal")
   add_executable(ibcc-mutant-${mutant} ${IBCC_CLI_SOURCES})
   target_compile_definitions(ibcc-mutant-${mutant} PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
@@ -62,10 +63,10 @@ add_custom_target(synth
 
 # --- Lint ------------------------------------------------------------------------------------
 add_custom_target(lint
-  COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv
+  COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_top.sv
           ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
           ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv --top-module fecn_marker
-  COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv
+  COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_top.sv
           ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
           ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv --top-module ccti_block
   COMMENT "verilator --lint-only -Wall on rtl/")

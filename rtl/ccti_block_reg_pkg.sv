@@ -182,7 +182,7 @@ package ccti_block_reg_pkg;
 
   // FLOW_CCTI: ibcc implementation (ro)
   localparam logic [11:0] FLOW_CCTI_OFFSET = 12'h800;
-  localparam int unsigned FLOW_CCTI_COUNT = 64;
+  localparam int unsigned FLOW_CCTI_COUNT = 256;
   localparam int unsigned FLOW_CCTI_STRIDE = 4;
   localparam int unsigned FLOW_CCTI_SL_LSB = 16;
   localparam int unsigned FLOW_CCTI_SL_WIDTH = 4;

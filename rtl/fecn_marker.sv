@@ -57,43 +57,10 @@ module fecn_marker #(
   localparam int unsigned SumWidth   = FillWidth + CntWidth;
   localparam int unsigned MeasWidth  = SumWidth + 4 + CntWidth;  // sum * 16 * contributors
   localparam int unsigned TripWidth  = FillWidth + 5;            // level16 * capacity
-  localparam int unsigned MaskWord   = 7 - PortNum / 32;         // MSB-first word of PortNum
-  localparam int unsigned MaskBit    = PortNum % 32;
 
   localparam logic [1:0] MappingPerVoq      = 2'd0;
   localparam logic [1:0] MappingSum         = 2'd1;
   localparam logic [1:0] MappingSumDivPorts = 2'd2;
-
-  localparam logic [11:0] AddrCongInfo     = fecn_marker_reg_pkg::CONGESTION_INFO_OFFSET;
-  localparam logic [11:0] AddrControlMap   = fecn_marker_reg_pkg::SW_CONTROL_MAP_OFFSET;
-  localparam logic [11:0] AddrVictimMask   = fecn_marker_reg_pkg::SW_VICTIM_MASK_OFFSET;
-  localparam logic [11:0] AddrCreditMask   = fecn_marker_reg_pkg::SW_CREDIT_MASK_OFFSET;
-  localparam logic [11:0] AddrSwThreshold  = fecn_marker_reg_pkg::SW_SETTING_THRESHOLD_OFFSET;
-  localparam logic [11:0] AddrSwMarking    = fecn_marker_reg_pkg::SW_SETTING_MARKING_OFFSET;
-  localparam logic [11:0] AddrPortSetting  = fecn_marker_reg_pkg::PORT_SETTING_OFFSET;
-  localparam logic [11:0] AddrLogHeader    = fecn_marker_reg_pkg::LOG_HEADER_OFFSET;
-  localparam logic [11:0] AddrLogTimestamp = fecn_marker_reg_pkg::LOG_TIMESTAMP_OFFSET;
-  localparam logic [11:0] AddrLogPortmap   = fecn_marker_reg_pkg::LOG_PORTMAP_OFFSET;
-  localparam logic [11:0] AddrLogLids      = fecn_marker_reg_pkg::LOG_EVENT_LIDS_OFFSET;
-  localparam logic [11:0] AddrLogSl        = fecn_marker_reg_pkg::LOG_EVENT_SL_OFFSET;
-  localparam logic [11:0] AddrLogTs        = fecn_marker_reg_pkg::LOG_EVENT_TIMESTAMP_OFFSET;
-  localparam logic [11:0] AddrTimestamp    = fecn_marker_reg_pkg::TIMESTAMP_OFFSET;
-  localparam logic [11:0] AddrImplCtrl     = fecn_marker_reg_pkg::IMPL_CTRL_OFFSET;
-  localparam logic [11:0] AddrCapacity     = fecn_marker_reg_pkg::BUFFER_CAPACITY_OFFSET;
-  localparam logic [11:0] AddrLfsrSeed     = fecn_marker_reg_pkg::LFSR_SEED_OFFSET;
-  localparam logic [11:0] AddrLogCtrl      = fecn_marker_reg_pkg::LOG_CTRL_OFFSET;
-  localparam logic [11:0] AddrCongState    = fecn_marker_reg_pkg::CONG_STATE_OFFSET;
-  localparam logic [11:0] AddrPktsSent     = fecn_marker_reg_pkg::PKTS_SENT_OFFSET;
-  localparam logic [11:0] AddrPktsMarked   = fecn_marker_reg_pkg::PKTS_MARKED_OFFSET;
-  localparam logic [11:0] AddrCongEntries  = fecn_marker_reg_pkg::CONG_ENTRIES_OFFSET;
-  localparam logic [11:0] AddrBlockInfo    = fecn_marker_reg_pkg::BLOCK_INFO_OFFSET;
-  localparam int unsigned LogStride        = fecn_marker_reg_pkg::LOG_EVENT_LIDS_STRIDE;
-
-  // Strobed merge of a write into the current register value.
-  function automatic logic [31:0] merge(input logic [31:0] cur, input logic [31:0] wdata,
-                                        input logic [3:0] wstrb);
-    for (int b = 0; b < 4; b++) merge[8*b +: 8] = wstrb[b] ? wdata[8*b +: 8] : cur[8*b +: 8];
-  endfunction
 
   // ---------------------------------------------------------------------------------------
   // Timebase and bus
@@ -127,7 +94,8 @@ module fecn_marker #(
   // ---------------------------------------------------------------------------------------
   // Configuration registers
   // ---------------------------------------------------------------------------------------
-  logic [31:0]          control_map_q;
+  // Stored in the generated decode (fecn_marker_reg_top); the names are the registers'.
+  logic [31:0]          control_map_q;  // read back only: no hardware reads it
   logic                 victim_mask_q;
   logic [3:0]           sw_threshold_q, port_threshold_q;
   logic [7:0]           sw_packet_size_q, port_packet_size_q;
@@ -234,95 +202,68 @@ module fecn_marker #(
   end
 
   // ---------------------------------------------------------------------------------------
-  // CSR write decode
+  // CSRs: the decode generated from rtl/regs/fecn_marker.yaml
   // ---------------------------------------------------------------------------------------
-  logic        we_control_map, we_victim, we_sw_threshold, we_sw_marking, we_port;
-  logic        we_impl, we_capacity, we_lfsr, we_log_ctrl, we_ignored;
-  logic [31:0] wmerged;
+  // A congestion-log event: {SLID, DLID, SL, TimeStamp}.
+  localparam int unsigned EventWidth = 16 + 16 + 4 + 32;
   logic        log_clear;
-  // The 8-word mask arrays are decoded by address arithmetic.
-  logic [11:0] w_victim_off, w_credit_off;
-  logic        w_victim_hit, w_credit_hit;
-  logic [2:0]  w_mask_word;
+  logic        lfsr_step;
+  logic [15:0] lfsr_next;
+  logic [3:0]  log_rd_index;
+  logic [EventWidth-1:0] log_rd_event;
+  logic                  log_rd_valid;
+  logic [15:0]           log_events;
+  logic        port_map_q;
+  logic [31:0] pkts_sent_q, pkts_marked_q, cong_entries_q;
 
-  assign w_victim_off = reg_waddr - AddrVictimMask;
-  assign w_credit_off = reg_waddr - AddrCreditMask;
-  assign w_victim_hit = (reg_waddr >= AddrVictimMask) && (w_victim_off < 12'd32) && (w_victim_off[1:0] == 2'b00);
-  assign w_credit_hit = (reg_waddr >= AddrCreditMask) && (w_credit_off < 12'd32) && (w_credit_off[1:0] == 2'b00);
-  assign w_mask_word  = w_victim_off[4:2];
+  assign lfsr_step = mark && marking_mode_q;
+  assign lfsr_next = {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0);
 
-  always_comb begin
-    logic [31:0] cur;
-    we_control_map  = 1'b0;
-    we_victim       = 1'b0;
-    we_sw_threshold = 1'b0;
-    we_sw_marking   = 1'b0;
-    we_port         = 1'b0;
-    we_impl         = 1'b0;
-    we_capacity     = 1'b0;
-    we_lfsr         = 1'b0;
-    we_log_ctrl     = 1'b0;
-    we_ignored      = 1'b0;
-    cur             = '0;
-    if (reg_waddr == AddrControlMap) begin
-      we_control_map = 1'b1;
-      cur = control_map_q;
-    end else if (reg_waddr == AddrSwThreshold) begin
-      we_sw_threshold = 1'b1;
-      cur = {sw_threshold_q, 4'b0, sw_packet_size_q, 16'b0};
-    end else if (reg_waddr == AddrSwMarking) begin
-      we_sw_marking = 1'b1;
-      cur = {16'b0, sw_marking_rate_q};
-    end else if (reg_waddr == AddrPortSetting) begin
-      we_port = 1'b1;
-      cur = {port_valid_q, 3'b0, port_threshold_q, port_packet_size_q, port_marking_rate_q};
-    end else if (reg_waddr == AddrImplCtrl) begin
-      we_impl = 1'b1;
-      cur = {20'b0, hysteresis_q, 3'b0, marking_mode_q, 2'b0, mapping_q};
-    end else if (reg_waddr == AddrCapacity) begin
-      we_capacity = 1'b1;
-      cur = 32'(capacity_q);
-    end else if (reg_waddr == AddrLfsrSeed) begin
-      we_lfsr = 1'b1;
-      cur = {16'b0, lfsr_q};
-    end else if (reg_waddr == AddrLogCtrl) begin
-      we_log_ctrl = 1'b1;
-    end
-    if (w_victim_hit) begin
-      we_victim  = w_mask_word == 3'(MaskWord);
-      we_ignored = w_mask_word != 3'(MaskWord);
-      cur = (w_mask_word == 3'(MaskWord)) ? (32'(victim_mask_q) << MaskBit) : 32'b0;
-    end
-    if (w_credit_hit) we_ignored = 1'b1;
-    wmerged = merge(cur, reg_wdata, reg_wstrb);
-    reg_werror = 1'b1;
-    if (we_control_map || we_victim || we_sw_threshold || we_sw_marking || we_port ||
-        we_log_ctrl || we_ignored) begin
-      reg_werror = 1'b0;
-    end else if (we_impl) begin
-      reg_werror = wmerged[1:0] == 2'd3;
-    end else if (we_capacity) begin
-      reg_werror = wmerged[FillWidth-1:0] == '0;
-    end else if (we_lfsr) begin
-      reg_werror = wmerged[15:0] == 16'd0;
-    end
-    log_clear = reg_we && we_log_ctrl && wmerged[0];
-  end
-
-  logic wr_ok;
-  assign wr_ok = reg_we && !reg_werror;
+  fecn_marker_reg_top #(
+    .PortNum(PortNum), .FillWidth(FillWidth), .NumVls(NumVls), .NumInputs(NumInputs)
+  ) u_regs (
+    .clk_i(clk_i), .rst_ni(rst_ni),
+    .reg_we_i(reg_we), .reg_waddr_i(reg_waddr), .reg_wdata_i(reg_wdata), .reg_wstrb_i(reg_wstrb),
+    .reg_werror_o(reg_werror), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
+    .reg_rerror_o(reg_rerror),
+    .sw_control_map_control_map_o(control_map_q),
+    .sw_victim_mask_mask_o(victim_mask_q),
+    .sw_setting_threshold_threshold_o(sw_threshold_q),
+    .sw_setting_threshold_packet_size_o(sw_packet_size_q),
+    .sw_setting_marking_marking_rate_o(sw_marking_rate_q),
+    .port_setting_valid_o(port_valid_q),
+    .port_setting_threshold_o(port_threshold_q),
+    .port_setting_packet_size_o(port_packet_size_q),
+    .port_setting_cong_parm_o(port_marking_rate_q),
+    .log_header_log_events_counter_i(log_events),
+    .log_timestamp_current_time_stamp_i(timestamp),
+    .log_portmap_map_i(port_map_q),
+    .log_event_lids_slid_i(log_rd_event[67:52]),
+    .log_event_lids_dlid_i(log_rd_event[51:36]),
+    .log_event_sl_sl_i(log_rd_event[35:32]),
+    .log_event_timestamp_timestamp_i(log_rd_event[31:0]),
+    .timestamp_timestamp_i(timestamp),
+    .impl_ctrl_threshold_mapping_o(mapping_q),
+    .impl_ctrl_marking_mode_o(marking_mode_q),
+    .impl_ctrl_hysteresis_o(hysteresis_q),
+    .buffer_capacity_credits_o(capacity_q),
+    .lfsr_seed_seed_o(lfsr_q),
+    .lfsr_seed_seed_de_i(lfsr_step),
+    .lfsr_seed_seed_d_i(lfsr_next),
+    .log_ctrl_clear_o(log_clear),
+    .cong_state_vl_mask_i(16'(cong_q)),
+    .pkts_sent_count_i(pkts_sent_q),
+    .pkts_marked_count_i(pkts_marked_q),
+    .cong_entries_count_i(cong_entries_q),
+    .log_event_index_o(log_rd_index),
+    .log_event_valid_i(log_rd_valid)
+  );
 
   // ---------------------------------------------------------------------------------------
   // Congestion log (ring of 15, head = next slot), counters
   // ---------------------------------------------------------------------------------------
-  // An event: {SLID, DLID, SL, TimeStamp}.
-  localparam int unsigned EventWidth = 16 + 16 + 4 + 32;
-  logic [EventWidth-1:0] log_rd_event;
-  logic                  log_rd_valid, log_wrap;
+  logic                  log_wrap;
   logic [3:0]            log_count;
-  logic [15:0]           log_events;
-  logic        port_map_q;
-  logic [31:0] pkts_sent_q, pkts_marked_q, cong_entries_q;
   logic        fecn_valid_q, fecn_mark_q;
   logic [NumVls-1:0] entered;
   logic [31:0] entered_count;
@@ -336,20 +277,6 @@ module fecn_marker #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      control_map_q       <= fecn_marker_reg_pkg::SW_CONTROL_MAP_CONTROL_MAP_RESET;
-      victim_mask_q       <= 1'b0;
-      sw_threshold_q      <= fecn_marker_reg_pkg::SW_SETTING_THRESHOLD_THRESHOLD_RESET;
-      sw_packet_size_q    <= fecn_marker_reg_pkg::SW_SETTING_THRESHOLD_PACKET_SIZE_RESET;
-      sw_marking_rate_q   <= fecn_marker_reg_pkg::SW_SETTING_MARKING_MARKING_RATE_RESET;
-      port_valid_q        <= fecn_marker_reg_pkg::PORT_SETTING_VALID_RESET;
-      port_threshold_q    <= fecn_marker_reg_pkg::PORT_SETTING_THRESHOLD_RESET;
-      port_packet_size_q  <= fecn_marker_reg_pkg::PORT_SETTING_PACKET_SIZE_RESET;
-      port_marking_rate_q <= fecn_marker_reg_pkg::PORT_SETTING_CONG_PARM_RESET;
-      mapping_q           <= fecn_marker_reg_pkg::IMPL_CTRL_THRESHOLD_MAPPING_RESET;
-      marking_mode_q      <= fecn_marker_reg_pkg::IMPL_CTRL_MARKING_MODE_RESET;
-      hysteresis_q        <= fecn_marker_reg_pkg::IMPL_CTRL_HYSTERESIS_RESET;
-      capacity_q          <= FillWidth'(fecn_marker_reg_pkg::BUFFER_CAPACITY_CREDITS_RESET);
-      lfsr_q              <= fecn_marker_reg_pkg::LFSR_SEED_SEED_RESET;
       voq_fill_q          <= '0;
       credits_q           <= '0;
       cong_q              <= '0;
@@ -368,7 +295,6 @@ module fecn_marker #(
       for (int unsigned v = 0; v < NumVls; v++) begin
         if (eligible && vl_onehot[v]) skip_q[v] <= (skip_q[v] == '0) ? skip_reload : skip_q[v] - 1'b1;
       end
-      if (mark && marking_mode_q) lfsr_q <= {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0);
       pkts_sent_q    <= pkts_sent_q + 32'(pkt_valid_i);
       pkts_marked_q  <= pkts_marked_q + 32'(mark);
       cong_entries_q <= cong_entries_q + entered_count;
@@ -377,28 +303,6 @@ module fecn_marker #(
 
       // PortMap; the log itself is u_log (a clear of this edge comes before its event).
       port_map_q <= (port_map_q && !log_clear) || (entered != '0);
-
-      // Register writes (after the datapath: a seed write wins over an LFSR step).
-      if (wr_ok && we_control_map) control_map_q <= wmerged;
-      if (wr_ok && we_victim) victim_mask_q <= wmerged[MaskBit];
-      if (wr_ok && we_sw_threshold) begin
-        sw_threshold_q   <= wmerged[31:28];
-        sw_packet_size_q <= wmerged[23:16];
-      end
-      if (wr_ok && we_sw_marking) sw_marking_rate_q <= wmerged[15:0];
-      if (wr_ok && we_port) begin
-        port_valid_q        <= wmerged[31];
-        port_threshold_q    <= wmerged[27:24];
-        port_packet_size_q  <= wmerged[23:16];
-        port_marking_rate_q <= wmerged[15:0];
-      end
-      if (wr_ok && we_impl) begin
-        mapping_q      <= wmerged[1:0];
-        marking_mode_q <= wmerged[4];
-        hysteresis_q   <= wmerged[11:8];
-      end
-      if (wr_ok && we_capacity) capacity_q <= wmerged[FillWidth-1:0];
-      if (wr_ok && we_lfsr) lfsr_q <= wmerged[15:0];
     end
   end
 
@@ -406,100 +310,20 @@ module fecn_marker #(
   assign fecn_valid_o = fecn_valid_q;
   assign fecn_mark_o  = fecn_mark_q;
 
-  // ---------------------------------------------------------------------------------------
-  // CSR read decode
-  // ---------------------------------------------------------------------------------------
-  // Registers in arrays (masks, log events), decoded by address arithmetic.
-  localparam logic [11:0] LogSpan = 12'(LogStride * LogDepth);
-
-  logic [11:0] r_victim_off, r_credit_off, r_portmap_off, r_log_off;
-  logic        r_victim, r_credit, r_portmap, r_log;
-  logic [5:0]  r_log_word;   // word index within the event area
-  logic [3:0]  r_event;      // event e, 0 = most recent
-  logic [1:0]  r_event_word; // 0 LIDs, 1 SL, 2 timestamp
-  logic        array_hit;
-  logic [31:0] array_rdata;
-
-  assign r_victim_off  = reg_raddr - AddrVictimMask;
-  assign r_credit_off  = reg_raddr - AddrCreditMask;
-  assign r_portmap_off = reg_raddr - AddrLogPortmap;
-  assign r_log_off     = reg_raddr - AddrLogLids;
-  assign r_victim      = (reg_raddr >= AddrVictimMask) && (r_victim_off < 12'd32);
-  assign r_credit      = (reg_raddr >= AddrCreditMask) && (r_credit_off < 12'd32);
-  assign r_portmap     = (reg_raddr >= AddrLogPortmap) && (r_portmap_off < 12'd32);
-  assign r_log         = (reg_raddr >= AddrLogLids) && (r_log_off < LogSpan);
-  assign r_log_word    = r_log_off[7:2];
-  assign r_event       = 4'(r_log_word / 6'd3);
-  assign r_event_word  = 2'(r_log_word % 6'd3);
-
   // The CongestionLog: its read port serves the event the CSR read addresses.
   ibcc_event_log #(.Depth(LogDepth), .Width(EventWidth)) u_log (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(log_clear), .push_i(mark),
     .event_i({pkt_slid_i, pkt_dlid_i, pkt_sl_i, timestamp}),
-    .rd_index_i(r_event), .rd_valid_o(log_rd_valid), .rd_event_o(log_rd_event),
+    .rd_index_i(log_rd_index), .rd_valid_o(log_rd_valid), .rd_event_o(log_rd_event),
     .count_o(log_count), .counter_o(log_events), .wrap_o(log_wrap)
   );
 
-
-  always_comb begin
-    array_hit   = r_victim || r_credit || r_portmap || r_log;
-    array_rdata = '0;
-    if (r_victim && r_victim_off[4:2] == 3'(MaskWord)) array_rdata = 32'(victim_mask_q) << MaskBit;
-    if (r_portmap && r_portmap_off[4:2] == 3'(MaskWord)) array_rdata = 32'(port_map_q) << MaskBit;
-    if (r_log && log_rd_valid) begin
-      case (r_event_word)
-        2'd0:    array_rdata = log_rd_event[67:36];                // SLID, DLID
-        2'd1:    array_rdata = {log_rd_event[35:32], 28'b0};       // SL
-        default: array_rdata = log_rd_event[31:0];                 // TimeStamp
-      endcase
-    end
-  end
-
-  always_comb begin
-    reg_rdata  = '0;
-    reg_rerror = 1'b0;
-    case (reg_raddr)
-      AddrCongInfo:     reg_rdata = '0;
-      AddrControlMap:   reg_rdata = control_map_q;
-      AddrSwThreshold:  reg_rdata = {sw_threshold_q, 4'b0, sw_packet_size_q, 16'b0};
-      AddrSwMarking:    reg_rdata = {16'b0, sw_marking_rate_q};
-      AddrPortSetting:  reg_rdata = {port_valid_q, 3'b0, port_threshold_q, port_packet_size_q,
-                                     port_marking_rate_q};
-      AddrLogHeader:    reg_rdata = {8'd1, 8'd0, log_events};
-      AddrLogTimestamp: reg_rdata = timestamp;
-      AddrTimestamp:    reg_rdata = timestamp;
-      AddrImplCtrl:     reg_rdata = {20'b0, hysteresis_q, 3'b0, marking_mode_q, 2'b0, mapping_q};
-      AddrCapacity:     reg_rdata = 32'(capacity_q);
-      AddrLfsrSeed:     reg_rdata = {16'b0, lfsr_q};
-      AddrLogCtrl:      reg_rdata = '0;
-      AddrCongState:    reg_rdata = 32'(cong_q);
-      AddrPktsSent:     reg_rdata = pkts_sent_q;
-      AddrPktsMarked:   reg_rdata = pkts_marked_q;
-      AddrCongEntries:  reg_rdata = cong_entries_q;
-      AddrBlockInfo:    reg_rdata = {8'(PortNum), 8'(FillWidth), 8'(NumVls), 8'(NumInputs)};
-      default: begin
-        reg_rdata  = array_rdata;
-        reg_rerror = !array_hit;
-      end
-    endcase
-    if (reg_raddr[1:0] != 2'b00) begin
-      reg_rdata  = '0;
-      reg_rerror = 1'b1;
-    end
-  end
-
   // reg_re only qualifies the response inside the slave; the decode is combinational.
+  // Control_Map is stored for the SMA's readback only.
   logic unused_re;
-  assign unused_re = reg_re ^ tick_unused ^ (^gap_product[15:0]) ^ (^log_count);
+  assign unused_re = reg_re ^ tick_unused ^ (^gap_product[15:0]) ^ (^log_count) ^ (^control_map_q);
 
 `ifndef SYNTHESIS
-  // The array decode above relies on this layout of the generated register map.
-  initial begin
-    if (AddrLogSl != AddrLogLids + 12'd4 || AddrLogTs != AddrLogLids + 12'd8 || LogStride != 12) begin
-      $fatal(1, "LOG_EVENT_* layout changed");
-    end
-  end
-
   // A mark is only ever given to a packet of a VL in the congestion state.
   MarkOnlyCongested_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       mark |-> ((cong_q & vl_onehot) != '0))

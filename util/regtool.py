@@ -14,6 +14,8 @@ import sys
 
 import yaml
 
+from regtool_top import gen_cpp_top, gen_sv_top, params_of
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ACCESS = {"ro": "read-only", "rw": "read-write", "wo": "write-only (reads 0)",
           "raz": "reads zero, writes ignored"}
@@ -23,10 +25,14 @@ class RegmapError(Exception):
     pass
 
 
-REG_KEYS = {"name", "offset", "count", "stride", "access", "attribute", "desc", "fields"}
+REG_KEYS = {"name", "offset", "count", "stride", "access", "attribute", "desc", "fields", "port_bit", "window",
+            "count_param"}
 # ibmad / ibmad_differs: the libibmad field(s) this field is, for the layout check against
 # an outside reference (verif/check_ibmad_layout.py; the register descriptions say how).
-FIELD_KEYS = {"name", "lsb", "width", "reset", "access", "desc", "ibmad", "ibmad_differs"}
+FIELD_KEYS = {"name", "lsb", "width", "reset", "access", "desc", "ibmad", "ibmad_differs",
+              "hw_write", "stored_width", "legal", "const", "param"}  # decode keys: util/regtool_top.py
+RW_ONLY = ("hw_write", "stored_width", "legal")
+RO_ONLY = ("const", "param")
 
 
 def load(path):
@@ -75,7 +81,49 @@ def load(path):
             if fld["reset"] >= (1 << fld["width"]):
                 raise RegmapError(f"{path}: field {name}.{fld['name']} reset does not fit its width")
             fld.setdefault("access", reg["access"])
+            where = f"{path}: field {name}.{fld['name']}"
+            for key in RW_ONLY:
+                if key in fld and fld["access"] != "rw":
+                    raise RegmapError(f"{where}: '{key}' is for read-write fields (this one is {fld['access']})")
+            for key in RO_ONLY:
+                if key in fld and fld["access"] != "ro":
+                    raise RegmapError(f"{where}: '{key}' is for read-only fields (this one is {fld['access']})")
+            if "const" in fld and "param" in fld:
+                raise RegmapError(f"{where}: 'const' and 'param' exclude each other")
+            lg = fld.get("legal")
+            if lg is not None and lg != "nonzero" and not (isinstance(lg, dict) and set(lg) == {"max"}
+                                                          and isinstance(lg["max"], int)):
+                raise RegmapError(f"{where}: legal must be 'nonzero' or {{max: N}}, not {lg!r}")
+            sw = fld.get("stored_width")
+            if sw is not None and not (isinstance(sw, str) or (isinstance(sw, int) and 0 < sw <= fld["width"])):
+                raise RegmapError(f"{where}: stored_width must be a parameter name or 1..width")
+        if "port_bit" in reg and (reg["count"] < 2 or reg["stride"] != 4 or len(reg["fields"]) != 1
+                                  or reg["fields"][0]["width"] != 32):
+            raise RegmapError(f"{path}: register {name}: port_bit needs an array of whole 32-bit words (stride 4)")
+        if "count_param" in reg and reg["count"] < 2:
+            raise RegmapError(f"{path}: register {name}: count_param is for arrays (count = the most elements)")
+        if "window" in reg and (reg["access"] != "ro" or reg["count"] < 2):
+            raise RegmapError(f"{path}: register {name}: a window is a read-only array")
+    check_windows(path, spec)
+    declared = spec.setdefault("parameters", {})
+    for p in params_of(spec):
+        if p not in declared:
+            raise RegmapError(f"{path}: parameter {p} is used by the decode but not declared under 'parameters'")
     return spec
+
+
+def check_windows(path, spec):
+    groups = {}
+    for reg in spec["registers"]:
+        if "window" in reg:
+            groups.setdefault(reg["window"], []).append(reg)
+    for win, regs in groups.items():
+        regs = sorted(regs, key=lambda r: r["offset"])
+        stride, count, base = regs[0]["stride"], regs[0]["count"], regs[0]["offset"]
+        layout = [(r["stride"], r["count"], r["offset"]) for r in regs]
+        if layout != [(stride, count, base + 4 * k) for k in range(stride // 4)]:
+            raise RegmapError(f"{path}: window {win}: its registers must share count and stride and fill "
+                              f"each element word by word (got {[r['name'] for r in regs]})")
 
 
 def camel(name):
@@ -155,7 +203,13 @@ def gen_md(spec):
            "| offset | register | access | attribute | field | bits | reset | meaning |",
            "|---|---|---|---|---|---|---|---|"]
     for reg in spec["registers"]:
-        name = reg["name"] if reg["count"] == 1 else f"{reg['name']}[0..{reg['count'] - 1}] (stride 0x{reg['stride']:x})"
+        if reg["count"] == 1:
+            name = reg["name"]
+        elif reg.get("count_param"):
+            name = (f"{reg['name']}[0..{reg['count_param']} - 1] (stride 0x{reg['stride']:x}; "
+                    f"{reg['count']} at most)")
+        else:
+            name = f"{reg['name']}[0..{reg['count'] - 1}] (stride 0x{reg['stride']:x})"
         first = True
         for fld in reg["fields"]:
             hi = fld["lsb"] + fld["width"] - 1
@@ -179,6 +233,8 @@ def outputs(spec):
     return {
         os.path.join(ROOT, "rtl", f"{blk}_reg_pkg.sv"): gen_sv(spec),
         os.path.join(ROOT, "sc_models", "cc", f"{blk}_regs.h"): gen_cpp(spec),
+        os.path.join(ROOT, "rtl", f"{blk}_reg_top.sv"): gen_sv_top(spec),
+        os.path.join(ROOT, "sc_models", "cc", f"{blk}_regfile.h"): gen_cpp_top(spec),
         os.path.join(ROOT, "docs", f"regmap_{blk}.md"): gen_md(spec),
     }
 

@@ -18,7 +18,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMON = ["rtl/ibcc_timebase.sv", "rtl/ibcc_axil_slave.sv", "rtl/ibcc_event_log.sv"]
-BLOCKS = {top: [f"rtl/{top}_reg_pkg.sv"] + COMMON + [f"rtl/{top}.sv"] for top in ("fecn_marker", "ccti_block")}
+BLOCKS = {top: [f"rtl/{top}_reg_pkg.sv", f"rtl/{top}_reg_top.sv"] + COMMON + [f"rtl/{top}.sv"] for top in ("fecn_marker", "ccti_block")}
 WAIVER_KEYS = {"warning", "file", "symbols", "why"}
 
 

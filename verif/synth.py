@@ -14,9 +14,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RTL = os.path.join(ROOT, "rtl")
 BLOCKS = {
-    "fecn_marker": ["fecn_marker_reg_pkg.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv",
+    "fecn_marker": ["fecn_marker_reg_pkg.sv", "fecn_marker_reg_top.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv",
                     "fecn_marker.sv"],
-    "ccti_block": ["ccti_block_reg_pkg.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv",
+    "ccti_block": ["ccti_block_reg_pkg.sv", "ccti_block_reg_top.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv",
                    "ccti_block.sv"],
 }
 # synth_ice40 ends with `autoname`, which only renames cells for readability: on the CCTI

@@ -9,6 +9,7 @@
 
 #include "cc/axil_slave.h"
 #include "cc/cc_policies.h"
+#include "cc/ccti_block_regfile.h"
 #include "cc/event_log.h"
 #include "cc/timebase.h"
 
@@ -100,10 +101,14 @@ class CctiBlock {
   // The IRD a flow would be given now (what the registered lookup computes), cycles.
   uint32_t ird_now(uint32_t qp, uint32_t sl) const;
 
-  bool sl_based() const { return sl_based_; }
-  IrdFormula ird_formula() const { return ird_formula_; }
+  bool sl_based() const { return regs_.ca_setting_port_control != 0; }
+  IrdFormula ird_formula() const { return static_cast<IrdFormula>(regs_.impl_ctrl_ird_formula); }
   unsigned flow_index(uint32_t qp, uint32_t sl) const {
-    return sl_based_ ? (sl & 0xfu) : (qp & (params_.num_qps - 1u));
+    return sl_based() ? (sl & 0xfu) : (qp & (params_.num_qps - 1u));
+  }
+  // CCT entry k (the map stores entries in pairs, 2k+1 in the low half).
+  uint32_t cct_entry(uint32_t k) const {
+    return (k & 1u) ? regs_.cct_entry_pair_entry_odd[k >> 1] : regs_.cct_entry_pair_entry_even[k >> 1];
   }
   uint32_t ccti(unsigned flow) const { return ccti_[flow]; }
   uint32_t flow_sl(unsigned flow) const { return flow_sl_[flow]; }
@@ -122,25 +127,17 @@ class CctiBlock {
     bool enabled;
   };
   Lookup lookup(uint32_t qp, uint32_t sl) const;
-  bool legal_write(uint32_t addr) const;
-  void apply_write(uint32_t addr, uint32_t merged);
   void clear_log();
+  struct CsrHw;  // the read-only fields the register file reads from the datapath
   // SL whose timer governs flow f, or kNumSls for none.
   unsigned governing_sl(unsigned f) const;
 
   CctiBlockParams params_;
 
-  // Configuration.
-  bool sl_based_ = false;
-  uint32_t control_map_ = 0;
-  std::array<uint32_t, kNumSls> timer_reload_{};
-  std::array<uint32_t, kNumSls> increase_{};
-  std::array<uint32_t, kNumSls> trigger_threshold_{};
-  std::array<uint32_t, kNumSls> ccti_min_{};
-  uint32_t cct_limit_ = 0;
-  std::vector<uint16_t> cct_;
-  IrdFormula ird_formula_ = IrdFormula::kOmniPath;
-  uint32_t mtu_tx_cycles_ = 0;
+  // The CSRs: storage, decode and legality generated from rtl/regs/ccti_block.yaml,
+  // decoded as rtl/ccti_block_reg_top.sv decodes them.
+  regs::ccti_block::DecodeParams decode_params_;
+  regs::ccti_block::RegFile regs_;
 
   // State.
   std::vector<uint32_t> ccti_;

@@ -5,28 +5,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "cc/fecn_marker_regs.h"
+#include "cc/fecn_marker_regfile.h"
 
 namespace ibcc::cc {
 
 namespace r = ibcc::regs::fecn_marker;
-using ibcc::regs::apply_strobe;
-
-namespace {
-
-// Index of `addr` in a register array, or -1.
-int array_index(uint32_t addr, uint32_t offset, uint32_t count, uint32_t stride) {
-  if (addr < offset) return -1;
-  const uint32_t delta = addr - offset;
-  if (delta % stride != 0 || delta / stride >= count) return -1;
-  return static_cast<int>(delta / stride);
-}
-
-// Word (0..7) of a 256-bit port mask that holds port p, MSB-first as in the MAD.
-unsigned mask_word_of_port(unsigned port) { return 7u - port / 32u; }
-
-}  // namespace
-
 void FecnMarkerParams::validate() const {
   auto fail = [](const std::string& what) { throw std::invalid_argument("fecn_marker: " + what); };
   if (num_inputs < 1 || num_inputs > 64) fail("num_inputs must be 1..64, got " + std::to_string(num_inputs));
@@ -45,24 +28,15 @@ FecnMarker::FecnMarker(const FecnMarkerParams& params)
       timebase_(params.tick_cycles),
       axi_(r::kAddrWidth) {
   params_.validate();
+  decode_params_.port_num = params_.port_num;
+  decode_params_.fill_width = params_.fill_width;
+  decode_params_.num_vls = params_.num_vls;
+  decode_params_.num_inputs = params_.num_inputs;
   reset();
 }
 
 void FecnMarker::reset() {
-  control_map_ = r::kSwControlMapControlMap.reset;
-  victim_mask_ = false;
-  sw_threshold_ = r::kSwSettingThresholdThreshold.reset;
-  sw_packet_size_ = r::kSwSettingThresholdPacketSize.reset;
-  sw_marking_rate_ = r::kSwSettingMarkingMarkingRate.reset;
-  port_valid_ = r::kPortSettingValid.reset;
-  port_threshold_ = r::kPortSettingThreshold.reset;
-  port_packet_size_ = r::kPortSettingPacketSize.reset;
-  port_marking_rate_ = r::kPortSettingCongParm.reset;
-  mapping_ = static_cast<ThresholdMapping>(r::kImplCtrlThresholdMapping.reset);
-  marking_mode_ = static_cast<MarkingMode>(r::kImplCtrlMarkingMode.reset);
-  hysteresis_ = r::kImplCtrlHysteresis.reset;
-  buffer_capacity_ = r::kBufferCapacityCredits.reset & fill_mask_;
-  lfsr_ = static_cast<uint16_t>(r::kLfsrSeedSeed.reset);
+  regs_.reset(decode_params_);
   std::fill(fill_q_.begin(), fill_q_.end(), 0u);
   fill_summary_q_.fill({0, 0, 0});
   fills_registered_ = false;
@@ -81,9 +55,15 @@ void FecnMarker::reset() {
   events_ = {};
 }
 
-unsigned FecnMarker::threshold() const { return port_valid_ ? port_threshold_ : sw_threshold_; }
-unsigned FecnMarker::packet_size() const { return port_valid_ ? port_packet_size_ : sw_packet_size_; }
-unsigned FecnMarker::marking_rate() const { return port_valid_ ? port_marking_rate_ : sw_marking_rate_; }
+unsigned FecnMarker::threshold() const {
+  return regs_.port_setting_valid ? regs_.port_setting_threshold : regs_.sw_setting_threshold_threshold;
+}
+unsigned FecnMarker::packet_size() const {
+  return regs_.port_setting_valid ? regs_.port_setting_packet_size : regs_.sw_setting_threshold_packet_size;
+}
+unsigned FecnMarker::marking_rate() const {
+  return regs_.port_setting_valid ? regs_.port_setting_cong_parm : regs_.sw_setting_marking_marking_rate;
+}
 
 void FecnMarker::clear_log() {
   log_.clear();
@@ -153,8 +133,8 @@ void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
 }
 
 bool FecnMarker::crossed(const FillSummary& f, unsigned level16) const {
-  const uint64_t trip = uint64_t{level16} * buffer_capacity_;
-  switch (mapping_) {
+  const uint64_t trip = uint64_t{level16} * buffer_capacity();
+  switch (mapping()) {
     case ThresholdMapping::kPerVoq: return uint64_t{f.max} * 16u >= trip;
     case ThresholdMapping::kSum: return uint64_t{f.sum} * 16u >= trip;
     case ThresholdMapping::kSumDivPorts:
@@ -172,23 +152,18 @@ bool FecnMarker::next_cong_state(unsigned vl, const FillSummary& fills, FecnMark
   if (th == 0) return false;
   const bool now = congested(vl);
   const unsigned enter = enter_level16(th);
-  const unsigned exit = exit_level16(th, hysteresis_);
+  const unsigned exit = exit_level16(th, hysteresis());
   const bool over = crossed(fills, now ? exit : enter);
   const bool root = credits_q_[vl] != 0;
-  const bool next = over && (root || victim_mask_);
+  const bool next = over && (root || victim_mask());
   if (ev) {
     const uint32_t bit = 1u << vl;
-    if (over && !root && !victim_mask_) ev->victim_blocked |= bit;
+    if (over && !root && !victim_mask()) ev->victim_blocked |= bit;
     if (next && !root) ev->victim_masked |= bit;
     // Held by hysteresis: still in the state, but below the entry level.
     if (next && now && exit != enter && !crossed(fills, enter)) ev->hysteresis_held = true;
   }
   return next;
-}
-
-bool FecnMarker::log_clear_requested(const RegWrite& w) const {
-  return w.valid && w.addr == r::kLogCtrlOffset &&
-         r::kLogCtrlClear.get(apply_strobe(0, w.data, w.strb)) != 0;
 }
 
 const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
@@ -205,15 +180,10 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   uint32_t rdata = 0;
   bool read_error = false;
   if (rd.valid) read_error = !read_csr(rd.addr, &rdata);
-  bool write_ok = false;
-  uint32_t merged = 0;
-  if (wr.valid) {
-    uint32_t current = 0;
-    if (!read_csr(wr.addr, &current)) current = 0;
-    merged = apply_strobe(current, wr.data, wr.strb);
-    write_ok = legal_write(wr.addr, merged);
-  }
-  const bool clear_log_now = write_ok && log_clear_requested(wr);
+  r::WriteDecode wd;
+  if (wr.valid) wd = regs_.check_write(decode_params_, wr.addr, wr.data, wr.strb);
+  const bool write_ok = wd.ok;
+  const bool clear_log_now = r::RegFile::log_ctrl_clear(wd);
 
   // Congestion state per VL.
   uint32_t next_state = 0;
@@ -231,11 +201,12 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
         events_.eligible = true;
         if (skip_[vl] == 0) {
           mark = true;
-          if (marking_mode_ == MarkingMode::kCounter) {
+          if (marking_mode() == MarkingMode::kCounter) {
             skip_[vl] = marking_rate();
           } else {
-            skip_[vl] = random_gap(lfsr_, marking_rate());
-            lfsr_ = lfsr16_next(lfsr_);
+            // The LFSR steps as the hardware writes it; a seed write of this edge wins.
+            skip_[vl] = random_gap(lfsr(), marking_rate());
+            regs_.lfsr_seed_seed = lfsr16_next(lfsr());
           }
         } else {
           --skip_[vl];
@@ -271,7 +242,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
 
   // Register write last: this edge's datapath used the old configuration.
-  if (wr.valid && write_ok) apply_write(wr.addr, merged);
+  regs_.apply(decode_params_, wd);
   events_.write_error = wr.valid && !write_ok;
   events_.read_error = rd.valid && read_error;
 
@@ -331,128 +302,34 @@ void FecnMarker::show_idle_edge() {
   out_.fecn_mark = false;
 }
 
+// What the hardware drives into the register file (read-only fields, the log window).
+struct FecnMarker::CsrHw {
+  const FecnMarker& m;
+  uint32_t log_header_log_events_counter() const { return m.log_.counter(); }
+  uint32_t log_timestamp_current_time_stamp() const { return m.timebase_.timestamp(); }
+  uint32_t timestamp_timestamp() const { return m.timebase_.timestamp(); }
+  uint32_t log_portmap_map() const { return m.port_map_bit_; }
+  bool log_event_valid(uint32_t e) const { return e < m.log_.count(); }
+  uint32_t log_event_lids_slid(uint32_t e) const { return m.log_event(e).slid; }
+  uint32_t log_event_lids_dlid(uint32_t e) const { return m.log_event(e).dlid; }
+  uint32_t log_event_sl_sl(uint32_t e) const { return m.log_event(e).sl; }
+  uint32_t log_event_timestamp_timestamp(uint32_t e) const { return m.log_event(e).timestamp; }
+  uint32_t cong_state_vl_mask() const { return m.cong_state_; }
+  uint32_t pkts_sent_count() const { return m.pkts_sent_; }
+  uint32_t pkts_marked_count() const { return m.pkts_marked_; }
+  uint32_t cong_entries_count() const { return m.cong_entries_; }
+};
+
 bool FecnMarker::read_csr(uint32_t addr, uint32_t* data) const {
-  uint32_t v = 0;
-  int i;
-  if (addr & 3u) return false;
-  if (addr == r::kCongestionInfoOffset) {
-    v = r::kCongestionInfoCongestionInfo.put(0) | r::kCongestionInfoControlTableCap.put(0);
-  } else if (addr == r::kSwControlMapOffset) {
-    v = control_map_;
-  } else if ((i = array_index(addr, r::kSwVictimMaskOffset, r::kSwVictimMaskCount, r::kSwVictimMaskStride)) >= 0) {
-    if (static_cast<unsigned>(i) == mask_word_of_port(params_.port_num) && victim_mask_) {
-      v = 1u << (params_.port_num % 32u);
-    }
-  } else if (array_index(addr, r::kSwCreditMaskOffset, r::kSwCreditMaskCount, r::kSwCreditMaskStride) >= 0) {
-    v = 0;
-  } else if (addr == r::kSwSettingThresholdOffset) {
-    v = r::kSwSettingThresholdThreshold.put(sw_threshold_) |
-        r::kSwSettingThresholdPacketSize.put(sw_packet_size_);
-  } else if (addr == r::kSwSettingMarkingOffset) {
-    v = r::kSwSettingMarkingMarkingRate.put(sw_marking_rate_);
-  } else if (addr == r::kPortSettingOffset) {
-    v = r::kPortSettingValid.put(port_valid_) | r::kPortSettingThreshold.put(port_threshold_) |
-        r::kPortSettingPacketSize.put(port_packet_size_) | r::kPortSettingCongParm.put(port_marking_rate_);
-  } else if (addr == r::kLogHeaderOffset) {
-    v = r::kLogHeaderLogType.put(1) | r::kLogHeaderLogEventsCounter.put(log_.counter());
-  } else if (addr == r::kLogTimestampOffset || addr == r::kTimestampOffset) {
-    v = timebase_.timestamp();
-  } else if ((i = array_index(addr, r::kLogPortmapOffset, r::kLogPortmapCount, r::kLogPortmapStride)) >= 0) {
-    if (static_cast<unsigned>(i) == mask_word_of_port(params_.port_num) && port_map_bit_) {
-      v = 1u << (params_.port_num % 32u);
-    }
-  } else if ((i = array_index(addr, r::kLogEventLidsOffset, r::kLogEventLidsCount, r::kLogEventLidsStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_.count()) {
-      const SwitchLogEvent& e = log_event(static_cast<unsigned>(i));
-      v = r::kLogEventLidsSlid.put(e.slid) | r::kLogEventLidsDlid.put(e.dlid);
-    }
-  } else if ((i = array_index(addr, r::kLogEventSlOffset, r::kLogEventSlCount, r::kLogEventSlStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_.count()) v = r::kLogEventSlSl.put(log_event(static_cast<unsigned>(i)).sl);
-  } else if ((i = array_index(addr, r::kLogEventTimestampOffset, r::kLogEventTimestampCount, r::kLogEventTimestampStride)) >= 0) {
-    if (static_cast<unsigned>(i) < log_.count()) v = log_event(static_cast<unsigned>(i)).timestamp;
-  } else if (addr == r::kImplCtrlOffset) {
-    v = r::kImplCtrlThresholdMapping.put(static_cast<uint32_t>(mapping_)) |
-        r::kImplCtrlMarkingMode.put(static_cast<uint32_t>(marking_mode_)) |
-        r::kImplCtrlHysteresis.put(hysteresis_);
-  } else if (addr == r::kBufferCapacityOffset) {
-    v = buffer_capacity_;
-  } else if (addr == r::kLfsrSeedOffset) {
-    v = lfsr_;
-  } else if (addr == r::kLogCtrlOffset) {
-    v = 0;
-  } else if (addr == r::kCongStateOffset) {
-    v = cong_state_;
-  } else if (addr == r::kPktsSentOffset) {
-    v = pkts_sent_;
-  } else if (addr == r::kPktsMarkedOffset) {
-    v = pkts_marked_;
-  } else if (addr == r::kCongEntriesOffset) {
-    v = cong_entries_;
-  } else if (addr == r::kBlockInfoOffset) {
-    v = r::kBlockInfoPortNum.put(params_.port_num) | r::kBlockInfoFillWidth.put(params_.fill_width) |
-        r::kBlockInfoNumVls.put(params_.num_vls) | r::kBlockInfoNumInputs.put(params_.num_inputs);
-  } else {
-    return false;
-  }
-  *data = v;
-  return true;
-}
-
-bool FecnMarker::legal_write(uint32_t addr, uint32_t merged) const {
-  if (addr & 3u) return false;
-  if (addr == r::kSwControlMapOffset || addr == r::kSwSettingThresholdOffset ||
-      addr == r::kSwSettingMarkingOffset || addr == r::kPortSettingOffset ||
-      addr == r::kLogCtrlOffset) {
-    return true;
-  }
-  if (array_index(addr, r::kSwVictimMaskOffset, r::kSwVictimMaskCount, r::kSwVictimMaskStride) >= 0 ||
-      array_index(addr, r::kSwCreditMaskOffset, r::kSwCreditMaskCount, r::kSwCreditMaskStride) >= 0) {
-    return true;
-  }
-  if (addr == r::kImplCtrlOffset) return r::kImplCtrlThresholdMapping.get(merged) <= 2u;
-  if (addr == r::kBufferCapacityOffset) return (merged & fill_mask_) != 0;
-  if (addr == r::kLfsrSeedOffset) return r::kLfsrSeedSeed.get(merged) != 0;
-  return false;  // read-only or unmapped
-}
-
-void FecnMarker::apply_write(uint32_t addr, uint32_t merged) {
-  idle_shown_ = false;  // the settings the idle edge's events came from may change
-  int i;
-  if (addr == r::kSwControlMapOffset) {
-    control_map_ = merged;
-  } else if ((i = array_index(addr, r::kSwVictimMaskOffset, r::kSwVictimMaskCount, r::kSwVictimMaskStride)) >= 0) {
-    if (static_cast<unsigned>(i) == mask_word_of_port(params_.port_num)) {
-      victim_mask_ = (merged >> (params_.port_num % 32u)) & 1u;
-    }
-  } else if (addr == r::kSwSettingThresholdOffset) {
-    sw_threshold_ = r::kSwSettingThresholdThreshold.get(merged);
-    sw_packet_size_ = r::kSwSettingThresholdPacketSize.get(merged);
-  } else if (addr == r::kSwSettingMarkingOffset) {
-    sw_marking_rate_ = r::kSwSettingMarkingMarkingRate.get(merged);
-  } else if (addr == r::kPortSettingOffset) {
-    port_valid_ = r::kPortSettingValid.get(merged);
-    port_threshold_ = r::kPortSettingThreshold.get(merged);
-    port_packet_size_ = r::kPortSettingPacketSize.get(merged);
-    port_marking_rate_ = r::kPortSettingCongParm.get(merged);
-  } else if (addr == r::kImplCtrlOffset) {
-    mapping_ = static_cast<ThresholdMapping>(r::kImplCtrlThresholdMapping.get(merged));
-    marking_mode_ = static_cast<MarkingMode>(r::kImplCtrlMarkingMode.get(merged));
-    hysteresis_ = r::kImplCtrlHysteresis.get(merged);
-  } else if (addr == r::kBufferCapacityOffset) {
-    buffer_capacity_ = merged & fill_mask_;
-  } else if (addr == r::kLfsrSeedOffset) {
-    lfsr_ = static_cast<uint16_t>(r::kLfsrSeedSeed.get(merged));
-  }
-  // LOG_CTRL acts in step(); the credit-starvation words are write-ignored.
+  return regs_.read(decode_params_, CsrHw{*this}, addr, data);
 }
 
 bool FecnMarker::write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) {
-  uint32_t current = 0;
-  if (!read_csr(addr, &current)) current = 0;
-  const uint32_t merged = apply_strobe(current, wdata, wstrb);
-  if (!legal_write(addr, merged)) return false;
-  apply_write(addr, merged);
-  if (addr == r::kLogCtrlOffset && r::kLogCtrlClear.get(merged)) clear_log();
+  const r::WriteDecode wd = regs_.check_write(decode_params_, addr, wdata, wstrb);
+  if (!wd.ok) return false;
+  regs_.apply(decode_params_, wd);
+  idle_shown_ = false;  // the settings the idle edge's events came from may change
+  if (r::RegFile::log_ctrl_clear(wd)) clear_log();
   return true;
 }
 

@@ -11,6 +11,7 @@
 #include "cc/axil_slave.h"
 #include "cc/cc_policies.h"
 #include "cc/event_log.h"
+#include "cc/fecn_marker_regfile.h"
 #include "cc/timebase.h"
 
 namespace ibcc::cc {
@@ -145,14 +146,14 @@ class FecnMarker {
   unsigned threshold() const;
   unsigned packet_size() const;
   unsigned marking_rate() const;
-  bool victim_mask() const { return victim_mask_; }
-  bool port_override() const { return port_valid_; }
-  ThresholdMapping mapping() const { return mapping_; }
-  MarkingMode marking_mode() const { return marking_mode_; }
-  unsigned hysteresis() const { return hysteresis_; }
-  uint32_t buffer_capacity() const { return buffer_capacity_; }
+  bool victim_mask() const { return regs_.sw_victim_mask_mask != 0; }
+  bool port_override() const { return regs_.port_setting_valid != 0; }
+  ThresholdMapping mapping() const { return static_cast<ThresholdMapping>(regs_.impl_ctrl_threshold_mapping); }
+  MarkingMode marking_mode() const { return static_cast<MarkingMode>(regs_.impl_ctrl_marking_mode); }
+  unsigned hysteresis() const { return regs_.impl_ctrl_hysteresis; }
+  uint32_t buffer_capacity() const { return regs_.buffer_capacity_credits; }
   uint32_t skip_count(unsigned vl) const { return skip_[vl]; }
-  uint16_t lfsr() const { return lfsr_; }
+  uint16_t lfsr() const { return static_cast<uint16_t>(regs_.lfsr_seed_seed); }
   uint32_t timestamp() const { return timebase_.timestamp(); }
   uint32_t pkts_sent() const { return pkts_sent_; }
   uint32_t pkts_marked() const { return pkts_marked_; }
@@ -186,28 +187,16 @@ class FecnMarker {
   bool next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const;
   // Does the measure of the mapping reach `level16` sixteenths of the capacity?
   bool crossed(const FillSummary& f, unsigned level16) const;
-  void apply_write(uint32_t addr, uint32_t merged);
-  bool legal_write(uint32_t addr, uint32_t merged) const;
-  bool log_clear_requested(const RegWrite& w) const;
   void clear_log();
+  struct CsrHw;  // the read-only fields the register file reads from the datapath
 
   FecnMarkerParams params_;
   uint32_t fill_mask_;
 
-  // Configuration registers.
-  uint32_t control_map_ = 0;
-  bool victim_mask_ = false;
-  unsigned sw_threshold_ = 0;
-  unsigned sw_packet_size_ = 0;
-  unsigned sw_marking_rate_ = 0;
-  bool port_valid_ = false;
-  unsigned port_threshold_ = 0;
-  unsigned port_packet_size_ = 0;
-  unsigned port_marking_rate_ = 0;
-  ThresholdMapping mapping_ = ThresholdMapping::kPerVoq;
-  MarkingMode marking_mode_ = MarkingMode::kCounter;
-  unsigned hysteresis_ = 0;
-  uint32_t buffer_capacity_ = 0;
+  // The CSRs: storage, decode and legality generated from rtl/regs/fecn_marker.yaml,
+  // decoded as rtl/fecn_marker_reg_top.sv decodes them.
+  regs::fecn_marker::DecodeParams decode_params_;
+  regs::fecn_marker::RegFile regs_;
 
   // Datapath state. The VoQ fills and credits come from every input port across the switch:
   // the unit registers them at its boundary (fill_q_, credits_q_), so the threshold logic
@@ -220,7 +209,6 @@ class FecnMarker {
   std::vector<uint32_t> credits_q_;
   uint32_t cong_state_ = 0;
   std::vector<uint32_t> skip_;
-  uint16_t lfsr_ = 0;
   uint32_t pkts_sent_ = 0;
   uint32_t pkts_marked_ = 0;
   uint32_t cong_entries_ = 0;

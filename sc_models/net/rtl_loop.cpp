@@ -77,7 +77,7 @@ RtlLoop::~RtlLoop() {
 void* RtlLoop::load(const std::string& top, const std::string& params_key,
                     const std::string& defines, const std::string& generics, const std::string& description) {
   const fs::path rtl(config_.rtl_dir);
-  std::vector<fs::path> sources = {rtl / (top + "_reg_pkg.sv")};
+  std::vector<fs::path> sources = {rtl / (top + "_reg_pkg.sv"), rtl / (top + "_reg_top.sv")};
   for (const char* f : kCommonRtl) sources.push_back(rtl / f);
   sources.push_back(rtl / (top + ".sv"));
   const fs::path engine = fs::path(config_.engine_dir) / (top + "_loop.cpp");
