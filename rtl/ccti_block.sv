@@ -96,18 +96,27 @@ module ccti_block #(
   // Stored in the generated decode (ccti_block_reg_top); the names are the registers'.
   logic                           sl_based_q;
   logic [15:0]                    control_map_q;
-  logic [NumSls-1:0][15:0]        timer_reload_q;
-  logic [NumSls-1:0][7:0]         increase_q;
-  logic [NumSls-1:0][7:0]         trigger_q;
-  logic [NumSls-1:0][7:0]         min_q;
+  logic [15:0]                    timer_reload_q [NumSls];
+  logic [7:0]                     increase_q     [NumSls];
+  logic [7:0]                     trigger_q      [NumSls];
+  logic [7:0]                     min_q          [NumSls];
   logic [15:0]                    cct_limit_q;
-  logic [CctPairs-1:0][15:0]      cct_even_q, cct_odd_q;  // CCT entries 2k and 2k+1
-  logic [31:0]                    cct_q [CctPairs];        // entry 2k in 31:16, 2k+1 in 15:0
-  logic                           ird_formula_q;           // 0 omnipath, 1 shift_left
+  logic [31:0]                    cct_q          [CctPairs];  // entry 2k in 31:16, 2k+1 in 15:0
+  logic                           ird_formula_q;              // 0 omnipath, 1 shift_left
   logic [15:0]                    mtu_cycles_q;
+  // The decode's arrays come flat (element i in [i*W +: W]).
+  logic [NumSls*16-1:0]           timer_reload_flat;
+  logic [NumSls*8-1:0]            increase_flat, trigger_flat, min_flat;
+  logic [CctPairs*16-1:0]         cct_even_flat, cct_odd_flat;  // CCT entries 2k and 2k+1
 
+  for (genvar gs = 0; gs < NumSls; gs++) begin : g_sl_regs
+    assign timer_reload_q[gs] = timer_reload_flat[gs*16 +: 16];
+    assign increase_q[gs]     = increase_flat[gs*8 +: 8];
+    assign trigger_q[gs]      = trigger_flat[gs*8 +: 8];
+    assign min_q[gs]          = min_flat[gs*8 +: 8];
+  end
   for (genvar k = 0; k < CctPairs; k++) begin : g_cct
-    assign cct_q[k] = {cct_even_q[k], cct_odd_q[k]};
+    assign cct_q[k] = {cct_even_flat[k*16 +: 16], cct_odd_flat[k*16 +: 16]};
   end
   logic [CctiWidth-1:0] limit;                      // CCTI_Limit clamped to the table
 
@@ -203,13 +212,13 @@ module ccti_block #(
     .reg_rerror_o(reg_rerror),
     .ca_setting_port_control_o(sl_based_q),
     .ca_setting_control_map_o(control_map_q),
-    .ca_sl_timer_ccti_timer_o(timer_reload_q),
-    .ca_sl_timer_ccti_increase_o(increase_q),
-    .ca_sl_timer_trigger_threshold_o(trigger_q),
-    .ca_sl_min_ccti_min_o(min_q),
+    .ca_sl_timer_ccti_timer_o(timer_reload_flat),
+    .ca_sl_timer_ccti_increase_o(increase_flat),
+    .ca_sl_timer_trigger_threshold_o(trigger_flat),
+    .ca_sl_min_ccti_min_o(min_flat),
     .cct_limit_ccti_limit_o(cct_limit_q),
-    .cct_entry_pair_entry_even_o(cct_even_q),
-    .cct_entry_pair_entry_odd_o(cct_odd_q),
+    .cct_entry_pair_entry_even_o(cct_even_flat),
+    .cct_entry_pair_entry_odd_o(cct_odd_flat),
     .log_header_threshold_event_counter_i(log_events),
     .log_event_map_event_map_i(log_map_q),
     .log_timestamp_current_time_stamp_i(timestamp),

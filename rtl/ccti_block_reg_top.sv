@@ -19,13 +19,19 @@ module ccti_block_reg_top #(
   output logic reg_rerror_o,
   output logic ca_setting_port_control_o,
   output logic [15:0] ca_setting_control_map_o,
-  output logic [16-1:0][15:0] ca_sl_timer_ccti_timer_o,
-  output logic [16-1:0][7:0] ca_sl_timer_ccti_increase_o,
-  output logic [16-1:0][7:0] ca_sl_timer_trigger_threshold_o,
-  output logic [16-1:0][7:0] ca_sl_min_ccti_min_o,
+  // element i in [i*16 +: 16]
+  output logic [16*16-1:0] ca_sl_timer_ccti_timer_o,
+  // element i in [i*8 +: 8]
+  output logic [16*8-1:0] ca_sl_timer_ccti_increase_o,
+  // element i in [i*8 +: 8]
+  output logic [16*8-1:0] ca_sl_timer_trigger_threshold_o,
+  // element i in [i*8 +: 8]
+  output logic [16*8-1:0] ca_sl_min_ccti_min_o,
   output logic [15:0] cct_limit_ccti_limit_o,
-  output logic [(CctEntries / 2)-1:0][15:0] cct_entry_pair_entry_even_o,
-  output logic [(CctEntries / 2)-1:0][15:0] cct_entry_pair_entry_odd_o,
+  // element i in [i*16 +: 16]
+  output logic [(CctEntries / 2)*16-1:0] cct_entry_pair_entry_even_o,
+  // element i in [i*16 +: 16]
+  output logic [(CctEntries / 2)*16-1:0] cct_entry_pair_entry_odd_o,
   input  logic [15:0] log_header_threshold_event_counter_i,
   input  logic [15:0] log_event_map_event_map_i,
   input  logic [31:0] log_timestamp_current_time_stamp_i,
@@ -147,14 +153,43 @@ module ccti_block_reg_top #(
   logic r_block_info;
   assign r_block_info = reg_raddr_i == ccti_block_reg_pkg::BLOCK_INFO_OFFSET;
 
+  logic [15:0] ca_sl_timer_ccti_timer_q [16];
+  for (genvar g = 0; g < 16; g++) begin : g_ca_sl_timer_ccti_timer_q
+    assign ca_sl_timer_ccti_timer_o[g*16 +: 16] = ca_sl_timer_ccti_timer_q[g];
+  end
+  logic [7:0] ca_sl_timer_ccti_increase_q [16];
+  for (genvar g = 0; g < 16; g++) begin : g_ca_sl_timer_ccti_increase_q
+    assign ca_sl_timer_ccti_increase_o[g*8 +: 8] = ca_sl_timer_ccti_increase_q[g];
+  end
+  logic [7:0] ca_sl_timer_trigger_threshold_q [16];
+  for (genvar g = 0; g < 16; g++) begin : g_ca_sl_timer_trigger_threshold_q
+    assign ca_sl_timer_trigger_threshold_o[g*8 +: 8] = ca_sl_timer_trigger_threshold_q[g];
+  end
+
+  logic [7:0] ca_sl_min_ccti_min_q [16];
+  for (genvar g = 0; g < 16; g++) begin : g_ca_sl_min_ccti_min_q
+    assign ca_sl_min_ccti_min_o[g*8 +: 8] = ca_sl_min_ccti_min_q[g];
+  end
+
+  logic [15:0] cct_entry_pair_entry_even_q [(CctEntries / 2)];
+  for (genvar g = 0; g < (CctEntries / 2); g++) begin : g_cct_entry_pair_entry_even_q
+    assign cct_entry_pair_entry_even_o[g*16 +: 16] = cct_entry_pair_entry_even_q[g];
+  end
+  logic [15:0] cct_entry_pair_entry_odd_q [(CctEntries / 2)];
+  for (genvar g = 0; g < (CctEntries / 2); g++) begin : g_cct_entry_pair_entry_odd_q
+    assign cct_entry_pair_entry_odd_o[g*16 +: 16] = cct_entry_pair_entry_odd_q[g];
+  end
+
   // Window log_event: element and word of the address being read.
   logic [11:0] r_log_event_off;
   logic r_log_event;
   logic [1:0] r_log_event_word;
   assign r_log_event_off = reg_raddr_i - ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET;
   assign r_log_event = (reg_raddr_i >= ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET) && (r_log_event_off < 12'd208);
-  assign log_event_index_o = 4'(r_log_event_off / 12'd16);
-  assign r_log_event_word = 2'((r_log_event_off % 12'd16) / 12'd4);
+  logic [5:0] r_log_event_words;
+  assign r_log_event_words = r_log_event_off[2 +: 6];
+  assign log_event_index_o = 4'(r_log_event_words / 6'd4);
+  assign r_log_event_word = 2'(r_log_event_words % 6'd4);
 
   // Window flow: element and word of the address being read.
   logic [11:0] r_flow_off;
@@ -162,8 +197,10 @@ module ccti_block_reg_top #(
   logic [0:0] r_flow_word;
   assign r_flow_off = reg_raddr_i - ccti_block_reg_pkg::FLOW_CCTI_OFFSET;
   assign r_flow = (reg_raddr_i >= ccti_block_reg_pkg::FLOW_CCTI_OFFSET) && (r_flow_off < 12'(4 * (NumQps)));
-  assign flow_index_o = 8'(r_flow_off / 12'd4);
-  assign r_flow_word = 1'((r_flow_off % 12'd4) / 12'd4);
+  logic [7:0] r_flow_words;
+  assign r_flow_words = r_flow_off[2 +: 8];
+  assign flow_index_o = r_flow_words;
+  assign r_flow_word = 1'b0;
 
   // Write: the addressed register's stored value, merged with the write.
   logic [31:0] w_cur, w_merged;
@@ -171,38 +208,21 @@ module ccti_block_reg_top #(
   always_comb begin
     w_cur = '0;
     w_writable = 1'b0;
-    if (w_ca_setting) begin
-      w_writable = 1'b1;
-      w_cur = (32'(ca_setting_port_control_o) << 16) | 32'(ca_setting_control_map_o);
-    end
-    if (w_ca_sl_timer) begin
-      w_writable = 1'b1;
-      w_cur = (32'(ca_sl_timer_ccti_timer_o[w_ca_sl_timer_idx]) << 16) | (32'(ca_sl_timer_ccti_increase_o[w_ca_sl_timer_idx]) << 8) | 32'(ca_sl_timer_trigger_threshold_o[w_ca_sl_timer_idx]);
-    end
-    if (w_ca_sl_min) begin
-      w_writable = 1'b1;
-      w_cur = (32'(ca_sl_min_ccti_min_o[w_ca_sl_min_idx]) << 24);
-    end
-    if (w_cct_limit) begin
-      w_writable = 1'b1;
-      w_cur = (32'(cct_limit_ccti_limit_o) << 16);
-    end
-    if (w_cct_entry_pair) begin
-      w_writable = 1'b1;
-      w_cur = (32'(cct_entry_pair_entry_even_o[w_cct_entry_pair_idx]) << 16) | 32'(cct_entry_pair_entry_odd_o[w_cct_entry_pair_idx]);
-    end
-    if (w_impl_ctrl) begin
-      w_writable = 1'b1;
-      w_cur = 32'(impl_ctrl_ird_formula_o);
-    end
-    if (w_mtu_tx_cycles) begin
-      w_writable = 1'b1;
-      w_cur = 32'(mtu_tx_cycles_cycles_o);
-    end
-    if (w_log_ctrl) begin
-      w_writable = 1'b1;
-      w_cur = 32'b0;
-    end
+    w_writable = w_writable | w_ca_setting;
+    w_cur = w_cur | ({32{w_ca_setting}} & ((32'(ca_setting_port_control_o) << 16) | 32'(ca_setting_control_map_o)));
+    w_writable = w_writable | w_ca_sl_timer;
+    w_cur = w_cur | ({32{w_ca_sl_timer}} & ((32'(ca_sl_timer_ccti_timer_q[w_ca_sl_timer_idx]) << 16) | (32'(ca_sl_timer_ccti_increase_q[w_ca_sl_timer_idx]) << 8) | 32'(ca_sl_timer_trigger_threshold_q[w_ca_sl_timer_idx])));
+    w_writable = w_writable | w_ca_sl_min;
+    w_cur = w_cur | ({32{w_ca_sl_min}} & ((32'(ca_sl_min_ccti_min_q[w_ca_sl_min_idx]) << 24)));
+    w_writable = w_writable | w_cct_limit;
+    w_cur = w_cur | ({32{w_cct_limit}} & ((32'(cct_limit_ccti_limit_o) << 16)));
+    w_writable = w_writable | w_cct_entry_pair;
+    w_cur = w_cur | ({32{w_cct_entry_pair}} & ((32'(cct_entry_pair_entry_even_q[w_cct_entry_pair_idx]) << 16) | 32'(cct_entry_pair_entry_odd_q[w_cct_entry_pair_idx])));
+    w_writable = w_writable | w_impl_ctrl;
+    w_cur = w_cur | ({32{w_impl_ctrl}} & (32'(impl_ctrl_ird_formula_o)));
+    w_writable = w_writable | w_mtu_tx_cycles;
+    w_cur = w_cur | ({32{w_mtu_tx_cycles}} & (32'(mtu_tx_cycles_cycles_o)));
+    w_writable = w_writable | w_log_ctrl;
     w_merged = merge(w_cur, reg_wdata_i, reg_wstrb_i);
   end
 
@@ -222,119 +242,75 @@ module ccti_block_reg_top #(
     if (!rst_ni) begin
       ca_setting_port_control_o <= 1'(ccti_block_reg_pkg::CA_SETTING_PORT_CONTROL_RESET);
       ca_setting_control_map_o <= ccti_block_reg_pkg::CA_SETTING_CONTROL_MAP_RESET;
-      for (int unsigned i = 0; i < 16; i++) ca_sl_timer_ccti_timer_o[i] <= ccti_block_reg_pkg::CA_SL_TIMER_CCTI_TIMER_RESET;
-      for (int unsigned i = 0; i < 16; i++) ca_sl_timer_ccti_increase_o[i] <= ccti_block_reg_pkg::CA_SL_TIMER_CCTI_INCREASE_RESET;
-      for (int unsigned i = 0; i < 16; i++) ca_sl_timer_trigger_threshold_o[i] <= ccti_block_reg_pkg::CA_SL_TIMER_TRIGGER_THRESHOLD_RESET;
-      for (int unsigned i = 0; i < 16; i++) ca_sl_min_ccti_min_o[i] <= ccti_block_reg_pkg::CA_SL_MIN_CCTI_MIN_RESET;
+      for (int unsigned i = 0; i < 16; i++) ca_sl_timer_ccti_timer_q[i] <= ccti_block_reg_pkg::CA_SL_TIMER_CCTI_TIMER_RESET;
+      for (int unsigned i = 0; i < 16; i++) ca_sl_timer_ccti_increase_q[i] <= ccti_block_reg_pkg::CA_SL_TIMER_CCTI_INCREASE_RESET;
+      for (int unsigned i = 0; i < 16; i++) ca_sl_timer_trigger_threshold_q[i] <= ccti_block_reg_pkg::CA_SL_TIMER_TRIGGER_THRESHOLD_RESET;
+      for (int unsigned i = 0; i < 16; i++) ca_sl_min_ccti_min_q[i] <= ccti_block_reg_pkg::CA_SL_MIN_CCTI_MIN_RESET;
       cct_limit_ccti_limit_o <= ccti_block_reg_pkg::CCT_LIMIT_CCTI_LIMIT_RESET;
-      for (int unsigned i = 0; i < (CctEntries / 2); i++) cct_entry_pair_entry_even_o[i] <= ccti_block_reg_pkg::CCT_ENTRY_PAIR_ENTRY_EVEN_RESET;
-      for (int unsigned i = 0; i < (CctEntries / 2); i++) cct_entry_pair_entry_odd_o[i] <= ccti_block_reg_pkg::CCT_ENTRY_PAIR_ENTRY_ODD_RESET;
+      for (int unsigned i = 0; i < (CctEntries / 2); i++) cct_entry_pair_entry_even_q[i] <= ccti_block_reg_pkg::CCT_ENTRY_PAIR_ENTRY_EVEN_RESET;
+      for (int unsigned i = 0; i < (CctEntries / 2); i++) cct_entry_pair_entry_odd_q[i] <= ccti_block_reg_pkg::CCT_ENTRY_PAIR_ENTRY_ODD_RESET;
       impl_ctrl_ird_formula_o <= ccti_block_reg_pkg::IMPL_CTRL_IRD_FORMULA_RESET;
       mtu_tx_cycles_cycles_o <= ccti_block_reg_pkg::MTU_TX_CYCLES_CYCLES_RESET;
     end else begin
       if (w_ok && w_ca_setting) ca_setting_port_control_o <= w_merged[16 +: 1];
       if (w_ok && w_ca_setting) ca_setting_control_map_o <= w_merged[0 +: 16];
-      if (w_ok && w_ca_sl_timer) ca_sl_timer_ccti_timer_o[w_ca_sl_timer_idx] <= w_merged[16 +: 16];
-      if (w_ok && w_ca_sl_timer) ca_sl_timer_ccti_increase_o[w_ca_sl_timer_idx] <= w_merged[8 +: 8];
-      if (w_ok && w_ca_sl_timer) ca_sl_timer_trigger_threshold_o[w_ca_sl_timer_idx] <= w_merged[0 +: 8];
-      if (w_ok && w_ca_sl_min) ca_sl_min_ccti_min_o[w_ca_sl_min_idx] <= w_merged[24 +: 8];
+      if (w_ok && w_ca_sl_timer) ca_sl_timer_ccti_timer_q[w_ca_sl_timer_idx] <= w_merged[16 +: 16];
+      if (w_ok && w_ca_sl_timer) ca_sl_timer_ccti_increase_q[w_ca_sl_timer_idx] <= w_merged[8 +: 8];
+      if (w_ok && w_ca_sl_timer) ca_sl_timer_trigger_threshold_q[w_ca_sl_timer_idx] <= w_merged[0 +: 8];
+      if (w_ok && w_ca_sl_min) ca_sl_min_ccti_min_q[w_ca_sl_min_idx] <= w_merged[24 +: 8];
       if (w_ok && w_cct_limit) cct_limit_ccti_limit_o <= w_merged[16 +: 16];
-      if (w_ok && w_cct_entry_pair) cct_entry_pair_entry_even_o[w_cct_entry_pair_idx] <= w_merged[16 +: 16];
-      if (w_ok && w_cct_entry_pair) cct_entry_pair_entry_odd_o[w_cct_entry_pair_idx] <= w_merged[0 +: 16];
+      if (w_ok && w_cct_entry_pair) cct_entry_pair_entry_even_q[w_cct_entry_pair_idx] <= w_merged[16 +: 16];
+      if (w_ok && w_cct_entry_pair) cct_entry_pair_entry_odd_q[w_cct_entry_pair_idx] <= w_merged[0 +: 16];
       if (w_ok && w_impl_ctrl) impl_ctrl_ird_formula_o <= w_merged[0 +: 1];
       if (w_ok && w_mtu_tx_cycles) mtu_tx_cycles_cycles_o <= w_merged[0 +: 16];
     end
   end
 
-  // Read: the addressed register's value; unmapped or unaligned reads answer SLVERR.
+  // Read: the addressed register's value (the hits exclude each other: an AND-OR mux);
+  // unmapped or unaligned reads answer SLVERR.
   always_comb begin
     reg_rdata_o  = '0;
     reg_rerror_o = 1'b1;
-    if (r_congestion_info) begin
-      reg_rdata_o  = (32'(ccti_block_reg_pkg::CONGESTION_INFO_CONGESTION_INFO_RESET) << 16) | (32'(8'(CctEntries / 64)) << 8);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_ca_setting) begin
-      reg_rdata_o  = (32'(ca_setting_port_control_o) << 16) | 32'(ca_setting_control_map_o);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_ca_sl_timer) begin
-      reg_rdata_o  = (32'(ca_sl_timer_ccti_timer_o[r_ca_sl_timer_idx]) << 16) | (32'(ca_sl_timer_ccti_increase_o[r_ca_sl_timer_idx]) << 8) | 32'(ca_sl_timer_trigger_threshold_o[r_ca_sl_timer_idx]);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_ca_sl_min) begin
-      reg_rdata_o  = (32'(ca_sl_min_ccti_min_o[r_ca_sl_min_idx]) << 24);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_cct_limit) begin
-      reg_rdata_o  = (32'(cct_limit_ccti_limit_o) << 16);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_cct_entry_pair) begin
-      reg_rdata_o  = (32'(cct_entry_pair_entry_even_o[r_cct_entry_pair_idx]) << 16) | 32'(cct_entry_pair_entry_odd_o[r_cct_entry_pair_idx]);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_header) begin
-      reg_rdata_o  = (32'(ccti_block_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(ccti_block_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_threshold_event_counter_i);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_event_map) begin
-      reg_rdata_o  = (32'(log_event_map_event_map_i) << 16);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_timestamp) begin
-      reg_rdata_o  = log_timestamp_current_time_stamp_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_timestamp) begin
-      reg_rdata_o  = timestamp_timestamp_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_impl_ctrl) begin
-      reg_rdata_o  = 32'(impl_ctrl_ird_formula_o);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_mtu_tx_cycles) begin
-      reg_rdata_o  = 32'(mtu_tx_cycles_cycles_o);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_ctrl) begin
-      reg_rdata_o  = 32'b0;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_becn_count) begin
-      reg_rdata_o  = becn_count_count_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_timer_expiries) begin
-      reg_rdata_o  = timer_expiries_count_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_timer_running) begin
-      reg_rdata_o  = 32'(timer_running_sl_mask_i);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_block_info) begin
-      reg_rdata_o  = (32'(16'(CctEntries)) << 16) | 32'(16'(NumQps));
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_event) begin
-      reg_rerror_o = 1'b0;
-      case (r_log_event_word)
-        2'd0: reg_rdata_o = log_event_valid_i ? ((32'(log_event_lqpn_local_qpn_i) << 8) | (32'(log_event_lqpn_sl_i) << 4) | 32'(log_event_lqpn_service_type_i)) : 32'b0;
-        2'd1: reg_rdata_o = log_event_valid_i ? ((32'(log_event_rqpn_remote_qpn_i) << 8)) : 32'b0;
-        2'd2: reg_rdata_o = log_event_valid_i ? ((32'(log_event_lids_local_lid_i) << 16) | 32'(log_event_lids_rlid_i)) : 32'b0;
-        2'd3: reg_rdata_o = log_event_valid_i ? (log_event_timestamp_timestamp_i) : 32'b0;
-        default: reg_rdata_o = '0;
-      endcase
-    end
-    if (r_flow) begin
-      reg_rerror_o = 1'b0;
-      case (r_flow_word)
-        1'd0: reg_rdata_o = flow_valid_i ? ((32'(flow_ccti_sl_i) << 16) | 32'(flow_ccti_ccti_i)) : 32'b0;
-        default: reg_rdata_o = '0;
-      endcase
-    end
+    reg_rerror_o = reg_rerror_o & !r_congestion_info;
+    reg_rdata_o  = reg_rdata_o | ({32{r_congestion_info}} & ((32'(ccti_block_reg_pkg::CONGESTION_INFO_CONGESTION_INFO_RESET) << 16) | (32'(8'(CctEntries / 64)) << 8)));
+    reg_rerror_o = reg_rerror_o & !r_ca_setting;
+    reg_rdata_o  = reg_rdata_o | ({32{r_ca_setting}} & ((32'(ca_setting_port_control_o) << 16) | 32'(ca_setting_control_map_o)));
+    reg_rerror_o = reg_rerror_o & !r_ca_sl_timer;
+    reg_rdata_o  = reg_rdata_o | ({32{r_ca_sl_timer}} & ((32'(ca_sl_timer_ccti_timer_q[r_ca_sl_timer_idx]) << 16) | (32'(ca_sl_timer_ccti_increase_q[r_ca_sl_timer_idx]) << 8) | 32'(ca_sl_timer_trigger_threshold_q[r_ca_sl_timer_idx])));
+    reg_rerror_o = reg_rerror_o & !r_ca_sl_min;
+    reg_rdata_o  = reg_rdata_o | ({32{r_ca_sl_min}} & ((32'(ca_sl_min_ccti_min_q[r_ca_sl_min_idx]) << 24)));
+    reg_rerror_o = reg_rerror_o & !r_cct_limit;
+    reg_rdata_o  = reg_rdata_o | ({32{r_cct_limit}} & ((32'(cct_limit_ccti_limit_o) << 16)));
+    reg_rerror_o = reg_rerror_o & !r_cct_entry_pair;
+    reg_rdata_o  = reg_rdata_o | ({32{r_cct_entry_pair}} & ((32'(cct_entry_pair_entry_even_q[r_cct_entry_pair_idx]) << 16) | 32'(cct_entry_pair_entry_odd_q[r_cct_entry_pair_idx])));
+    reg_rerror_o = reg_rerror_o & !r_log_header;
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_header}} & ((32'(ccti_block_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(ccti_block_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_threshold_event_counter_i)));
+    reg_rerror_o = reg_rerror_o & !r_log_event_map;
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_event_map}} & ((32'(log_event_map_event_map_i) << 16)));
+    reg_rerror_o = reg_rerror_o & !r_log_timestamp;
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_timestamp}} & (log_timestamp_current_time_stamp_i));
+    reg_rerror_o = reg_rerror_o & !r_timestamp;
+    reg_rdata_o  = reg_rdata_o | ({32{r_timestamp}} & (timestamp_timestamp_i));
+    reg_rerror_o = reg_rerror_o & !r_impl_ctrl;
+    reg_rdata_o  = reg_rdata_o | ({32{r_impl_ctrl}} & (32'(impl_ctrl_ird_formula_o)));
+    reg_rerror_o = reg_rerror_o & !r_mtu_tx_cycles;
+    reg_rdata_o  = reg_rdata_o | ({32{r_mtu_tx_cycles}} & (32'(mtu_tx_cycles_cycles_o)));
+    reg_rerror_o = reg_rerror_o & !r_log_ctrl;
+    reg_rerror_o = reg_rerror_o & !r_becn_count;
+    reg_rdata_o  = reg_rdata_o | ({32{r_becn_count}} & (becn_count_count_i));
+    reg_rerror_o = reg_rerror_o & !r_timer_expiries;
+    reg_rdata_o  = reg_rdata_o | ({32{r_timer_expiries}} & (timer_expiries_count_i));
+    reg_rerror_o = reg_rerror_o & !r_timer_running;
+    reg_rdata_o  = reg_rdata_o | ({32{r_timer_running}} & (32'(timer_running_sl_mask_i)));
+    reg_rerror_o = reg_rerror_o & !r_block_info;
+    reg_rdata_o  = reg_rdata_o | ({32{r_block_info}} & ((32'(16'(CctEntries)) << 16) | 32'(16'(NumQps))));
+    reg_rerror_o = reg_rerror_o & !r_log_event;
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd0}} & ((32'(log_event_lqpn_local_qpn_i) << 8) | (32'(log_event_lqpn_sl_i) << 4) | 32'(log_event_lqpn_service_type_i)));
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd1}} & ((32'(log_event_rqpn_remote_qpn_i) << 8)));
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd2}} & ((32'(log_event_lids_local_lid_i) << 16) | 32'(log_event_lids_rlid_i)));
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd3}} & (log_event_timestamp_timestamp_i));
+    reg_rerror_o = reg_rerror_o & !r_flow;
+    reg_rdata_o  = reg_rdata_o | ({32{r_flow && flow_valid_i && r_flow_word == 1'd0}} & ((32'(flow_ccti_sl_i) << 16) | 32'(flow_ccti_ccti_i)));
     if (reg_raddr_i[1:0] != 2'b00) begin
       reg_rdata_o  = '0;
       reg_rerror_o = 1'b1;

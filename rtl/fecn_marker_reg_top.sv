@@ -146,14 +146,17 @@ module fecn_marker_reg_top #(
   logic r_block_info;
   assign r_block_info = reg_raddr_i == fecn_marker_reg_pkg::BLOCK_INFO_OFFSET;
 
+
   // Window log_event: element and word of the address being read.
   logic [11:0] r_log_event_off;
   logic r_log_event;
   logic [1:0] r_log_event_word;
   assign r_log_event_off = reg_raddr_i - fecn_marker_reg_pkg::LOG_EVENT_LIDS_OFFSET;
   assign r_log_event = (reg_raddr_i >= fecn_marker_reg_pkg::LOG_EVENT_LIDS_OFFSET) && (r_log_event_off < 12'd180);
-  assign log_event_index_o = 4'(r_log_event_off / 12'd12);
-  assign r_log_event_word = 2'((r_log_event_off % 12'd12) / 12'd4);
+  logic [5:0] r_log_event_words;
+  assign r_log_event_words = r_log_event_off[2 +: 6];
+  assign log_event_index_o = 4'(r_log_event_words / 6'd3);
+  assign r_log_event_word = 2'(r_log_event_words % 6'd3);
 
   // Write: the addressed register's stored value, merged with the write.
   logic [31:0] w_cur, w_merged;
@@ -161,46 +164,24 @@ module fecn_marker_reg_top #(
   always_comb begin
     w_cur = '0;
     w_writable = 1'b0;
-    if (w_sw_control_map) begin
-      w_writable = 1'b1;
-      w_cur = sw_control_map_control_map_o;
-    end
-    if (w_sw_victim_mask) begin
-      w_writable = 1'b1;
-      w_cur = ((w_sw_victim_mask_idx == 3'(7 - PortNum / 32)) ? (32'(sw_victim_mask_mask_o) << (PortNum % 32)) : 32'b0);
-    end
-    if (w_sw_credit_mask) begin
-      w_writable = 1'b1;
-      w_cur = 32'b0;
-    end
-    if (w_sw_setting_threshold) begin
-      w_writable = 1'b1;
-      w_cur = (32'(sw_setting_threshold_threshold_o) << 28) | (32'(sw_setting_threshold_packet_size_o) << 16);
-    end
-    if (w_sw_setting_marking) begin
-      w_writable = 1'b1;
-      w_cur = 32'(sw_setting_marking_marking_rate_o);
-    end
-    if (w_port_setting) begin
-      w_writable = 1'b1;
-      w_cur = (32'(port_setting_valid_o) << 31) | (32'(port_setting_threshold_o) << 24) | (32'(port_setting_packet_size_o) << 16) | 32'(port_setting_cong_parm_o);
-    end
-    if (w_impl_ctrl) begin
-      w_writable = 1'b1;
-      w_cur = 32'(impl_ctrl_threshold_mapping_o) | (32'(impl_ctrl_marking_mode_o) << 4) | (32'(impl_ctrl_hysteresis_o) << 8);
-    end
-    if (w_buffer_capacity) begin
-      w_writable = 1'b1;
-      w_cur = 32'(buffer_capacity_credits_o);
-    end
-    if (w_lfsr_seed) begin
-      w_writable = 1'b1;
-      w_cur = 32'(lfsr_seed_seed_o);
-    end
-    if (w_log_ctrl) begin
-      w_writable = 1'b1;
-      w_cur = 32'b0;
-    end
+    w_writable = w_writable | w_sw_control_map;
+    w_cur = w_cur | ({32{w_sw_control_map}} & (sw_control_map_control_map_o));
+    w_writable = w_writable | w_sw_victim_mask;
+    w_cur = w_cur | ({32{w_sw_victim_mask}} & (((w_sw_victim_mask_idx == 3'(7 - PortNum / 32)) ? (32'(sw_victim_mask_mask_o) << (PortNum % 32)) : 32'b0)));
+    w_writable = w_writable | w_sw_credit_mask;
+    w_writable = w_writable | w_sw_setting_threshold;
+    w_cur = w_cur | ({32{w_sw_setting_threshold}} & ((32'(sw_setting_threshold_threshold_o) << 28) | (32'(sw_setting_threshold_packet_size_o) << 16)));
+    w_writable = w_writable | w_sw_setting_marking;
+    w_cur = w_cur | ({32{w_sw_setting_marking}} & (32'(sw_setting_marking_marking_rate_o)));
+    w_writable = w_writable | w_port_setting;
+    w_cur = w_cur | ({32{w_port_setting}} & ((32'(port_setting_valid_o) << 31) | (32'(port_setting_threshold_o) << 24) | (32'(port_setting_packet_size_o) << 16) | 32'(port_setting_cong_parm_o)));
+    w_writable = w_writable | w_impl_ctrl;
+    w_cur = w_cur | ({32{w_impl_ctrl}} & (32'(impl_ctrl_threshold_mapping_o) | (32'(impl_ctrl_marking_mode_o) << 4) | (32'(impl_ctrl_hysteresis_o) << 8)));
+    w_writable = w_writable | w_buffer_capacity;
+    w_cur = w_cur | ({32{w_buffer_capacity}} & (32'(buffer_capacity_credits_o)));
+    w_writable = w_writable | w_lfsr_seed;
+    w_cur = w_cur | ({32{w_lfsr_seed}} & (32'(lfsr_seed_seed_o)));
+    w_writable = w_writable | w_log_ctrl;
     w_merged = merge(w_cur, reg_wdata_i, reg_wstrb_i);
   end
 
@@ -254,99 +235,53 @@ module fecn_marker_reg_top #(
     end
   end
 
-  // Read: the addressed register's value; unmapped or unaligned reads answer SLVERR.
+  // Read: the addressed register's value (the hits exclude each other: an AND-OR mux);
+  // unmapped or unaligned reads answer SLVERR.
   always_comb begin
     reg_rdata_o  = '0;
     reg_rerror_o = 1'b1;
-    if (r_congestion_info) begin
-      reg_rdata_o  = (32'(fecn_marker_reg_pkg::CONGESTION_INFO_CONGESTION_INFO_RESET) << 16) | (32'(fecn_marker_reg_pkg::CONGESTION_INFO_CONTROL_TABLE_CAP_RESET) << 8);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_sw_control_map) begin
-      reg_rdata_o  = sw_control_map_control_map_o;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_sw_victim_mask) begin
-      reg_rdata_o  = ((r_sw_victim_mask_idx == 3'(7 - PortNum / 32)) ? (32'(sw_victim_mask_mask_o) << (PortNum % 32)) : 32'b0);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_sw_credit_mask) begin
-      reg_rdata_o  = 32'b0;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_sw_setting_threshold) begin
-      reg_rdata_o  = (32'(sw_setting_threshold_threshold_o) << 28) | (32'(sw_setting_threshold_packet_size_o) << 16);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_sw_setting_marking) begin
-      reg_rdata_o  = 32'(sw_setting_marking_marking_rate_o);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_port_setting) begin
-      reg_rdata_o  = (32'(port_setting_valid_o) << 31) | (32'(port_setting_threshold_o) << 24) | (32'(port_setting_packet_size_o) << 16) | 32'(port_setting_cong_parm_o);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_header) begin
-      reg_rdata_o  = (32'(fecn_marker_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(fecn_marker_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_log_events_counter_i);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_timestamp) begin
-      reg_rdata_o  = log_timestamp_current_time_stamp_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_portmap) begin
-      reg_rdata_o  = ((r_log_portmap_idx == 3'(7 - PortNum / 32)) ? (32'(log_portmap_map_i) << (PortNum % 32)) : 32'b0);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_timestamp) begin
-      reg_rdata_o  = timestamp_timestamp_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_impl_ctrl) begin
-      reg_rdata_o  = 32'(impl_ctrl_threshold_mapping_o) | (32'(impl_ctrl_marking_mode_o) << 4) | (32'(impl_ctrl_hysteresis_o) << 8);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_buffer_capacity) begin
-      reg_rdata_o  = 32'(buffer_capacity_credits_o);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_lfsr_seed) begin
-      reg_rdata_o  = 32'(lfsr_seed_seed_o);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_ctrl) begin
-      reg_rdata_o  = 32'b0;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_cong_state) begin
-      reg_rdata_o  = 32'(cong_state_vl_mask_i);
-      reg_rerror_o = 1'b0;
-    end
-    if (r_pkts_sent) begin
-      reg_rdata_o  = pkts_sent_count_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_pkts_marked) begin
-      reg_rdata_o  = pkts_marked_count_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_cong_entries) begin
-      reg_rdata_o  = cong_entries_count_i;
-      reg_rerror_o = 1'b0;
-    end
-    if (r_block_info) begin
-      reg_rdata_o  = (32'(8'(PortNum)) << 24) | (32'(8'(FillWidth)) << 16) | (32'(8'(NumVls)) << 8) | 32'(8'(NumInputs));
-      reg_rerror_o = 1'b0;
-    end
-    if (r_log_event) begin
-      reg_rerror_o = 1'b0;
-      case (r_log_event_word)
-        2'd0: reg_rdata_o = log_event_valid_i ? ((32'(log_event_lids_slid_i) << 16) | 32'(log_event_lids_dlid_i)) : 32'b0;
-        2'd1: reg_rdata_o = log_event_valid_i ? ((32'(log_event_sl_sl_i) << 28)) : 32'b0;
-        2'd2: reg_rdata_o = log_event_valid_i ? (log_event_timestamp_timestamp_i) : 32'b0;
-        default: reg_rdata_o = '0;
-      endcase
-    end
+    reg_rerror_o = reg_rerror_o & !r_congestion_info;
+    reg_rdata_o  = reg_rdata_o | ({32{r_congestion_info}} & ((32'(fecn_marker_reg_pkg::CONGESTION_INFO_CONGESTION_INFO_RESET) << 16) | (32'(fecn_marker_reg_pkg::CONGESTION_INFO_CONTROL_TABLE_CAP_RESET) << 8)));
+    reg_rerror_o = reg_rerror_o & !r_sw_control_map;
+    reg_rdata_o  = reg_rdata_o | ({32{r_sw_control_map}} & (sw_control_map_control_map_o));
+    reg_rerror_o = reg_rerror_o & !r_sw_victim_mask;
+    reg_rdata_o  = reg_rdata_o | ({32{r_sw_victim_mask}} & (((r_sw_victim_mask_idx == 3'(7 - PortNum / 32)) ? (32'(sw_victim_mask_mask_o) << (PortNum % 32)) : 32'b0)));
+    reg_rerror_o = reg_rerror_o & !r_sw_credit_mask;
+    reg_rerror_o = reg_rerror_o & !r_sw_setting_threshold;
+    reg_rdata_o  = reg_rdata_o | ({32{r_sw_setting_threshold}} & ((32'(sw_setting_threshold_threshold_o) << 28) | (32'(sw_setting_threshold_packet_size_o) << 16)));
+    reg_rerror_o = reg_rerror_o & !r_sw_setting_marking;
+    reg_rdata_o  = reg_rdata_o | ({32{r_sw_setting_marking}} & (32'(sw_setting_marking_marking_rate_o)));
+    reg_rerror_o = reg_rerror_o & !r_port_setting;
+    reg_rdata_o  = reg_rdata_o | ({32{r_port_setting}} & ((32'(port_setting_valid_o) << 31) | (32'(port_setting_threshold_o) << 24) | (32'(port_setting_packet_size_o) << 16) | 32'(port_setting_cong_parm_o)));
+    reg_rerror_o = reg_rerror_o & !r_log_header;
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_header}} & ((32'(fecn_marker_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(fecn_marker_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_log_events_counter_i)));
+    reg_rerror_o = reg_rerror_o & !r_log_timestamp;
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_timestamp}} & (log_timestamp_current_time_stamp_i));
+    reg_rerror_o = reg_rerror_o & !r_log_portmap;
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_portmap}} & (((r_log_portmap_idx == 3'(7 - PortNum / 32)) ? (32'(log_portmap_map_i) << (PortNum % 32)) : 32'b0)));
+    reg_rerror_o = reg_rerror_o & !r_timestamp;
+    reg_rdata_o  = reg_rdata_o | ({32{r_timestamp}} & (timestamp_timestamp_i));
+    reg_rerror_o = reg_rerror_o & !r_impl_ctrl;
+    reg_rdata_o  = reg_rdata_o | ({32{r_impl_ctrl}} & (32'(impl_ctrl_threshold_mapping_o) | (32'(impl_ctrl_marking_mode_o) << 4) | (32'(impl_ctrl_hysteresis_o) << 8)));
+    reg_rerror_o = reg_rerror_o & !r_buffer_capacity;
+    reg_rdata_o  = reg_rdata_o | ({32{r_buffer_capacity}} & (32'(buffer_capacity_credits_o)));
+    reg_rerror_o = reg_rerror_o & !r_lfsr_seed;
+    reg_rdata_o  = reg_rdata_o | ({32{r_lfsr_seed}} & (32'(lfsr_seed_seed_o)));
+    reg_rerror_o = reg_rerror_o & !r_log_ctrl;
+    reg_rerror_o = reg_rerror_o & !r_cong_state;
+    reg_rdata_o  = reg_rdata_o | ({32{r_cong_state}} & (32'(cong_state_vl_mask_i)));
+    reg_rerror_o = reg_rerror_o & !r_pkts_sent;
+    reg_rdata_o  = reg_rdata_o | ({32{r_pkts_sent}} & (pkts_sent_count_i));
+    reg_rerror_o = reg_rerror_o & !r_pkts_marked;
+    reg_rdata_o  = reg_rdata_o | ({32{r_pkts_marked}} & (pkts_marked_count_i));
+    reg_rerror_o = reg_rerror_o & !r_cong_entries;
+    reg_rdata_o  = reg_rdata_o | ({32{r_cong_entries}} & (cong_entries_count_i));
+    reg_rerror_o = reg_rerror_o & !r_block_info;
+    reg_rdata_o  = reg_rdata_o | ({32{r_block_info}} & ((32'(8'(PortNum)) << 24) | (32'(8'(FillWidth)) << 16) | (32'(8'(NumVls)) << 8) | 32'(8'(NumInputs))));
+    reg_rerror_o = reg_rerror_o & !r_log_event;
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd0}} & ((32'(log_event_lids_slid_i) << 16) | 32'(log_event_lids_dlid_i)));
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd1}} & ((32'(log_event_sl_sl_i) << 28)));
+    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd2}} & (log_event_timestamp_timestamp_i));
     if (reg_raddr_i[1:0] != 2'b00) begin
       reg_rdata_o  = '0;
       reg_rerror_o = 1'b1;

@@ -118,6 +118,15 @@ def sv_width(fld):
     return sw if sw is not None else fld["width"]
 
 
+def sv_elem(idx, w):
+    """Element idx of a flat array of W-bit elements (an unsigned index product)."""
+    if idx in ("i", "g") or not isinstance(w, int):
+        return f"[{idx}*{w} +: {w}]"
+    if w & (w - 1) == 0:  # a shift: slang -Weverything takes no 4-state x 2-state product
+        return f"[(32'({idx}) << {w.bit_length() - 1}) +: {w}]"
+    return f"[32'({idx})*{w} +: {w}]"
+
+
 def sv_range(w):
     if isinstance(w, str):
         return f"[{w}-1:0]"
@@ -146,15 +155,17 @@ def gen_sv_top(spec):
                 elif k == "hw":
                     ports.append(("input ", "logic", f"{s}_i", f"{reg['name']} bit {reg['port_bit']}"))
                 continue
-            arr = f"[{sv_count(reg)}-1:0]" if cnt > 1 and not reg.get("window") else ""
-            w = sv_range(sv_width(fld))
+            # Arrays travel flat (element i in bits [i*W +: W]): yosys 0.23 reads no packed
+            # multi-dimensional ports.
+            flat = cnt > 1 and not reg.get("window")
+            w = f"[{sv_count(reg)}*{sv_width(fld)}-1:0]" if flat else sv_range(sv_width(fld))
             if k == "stored":
-                ports.append(("output", f"logic {arr}{w}", f"{s}_o", ""))
+                ports.append(("output", f"logic {w}", f"{s}_o", f"element i in [i*{sv_width(fld)} +: {sv_width(fld)}]" if flat else ""))
                 if fld.get("hw_write"):
                     ports.append(("input ", "logic", f"{s}_de_i", "hardware write"))
                     ports.append(("input ", f"logic {w}", f"{s}_d_i", ""))
             elif k == "hw":
-                ports.append(("input ", f"logic {arr}{w}", f"{s}_i",
+                ports.append(("input ", f"logic {w}", f"{s}_i",
                               f"element {reg['window']}_index_o" if reg.get("window") else ""))
             elif k == "pulse":
                 ports.append(("output", "logic", f"{s}_o", "write pulse"))
@@ -216,6 +227,25 @@ def gen_sv_top(spec):
                 if indexed:
                     o.append(f"  assign {side}_{n}_idx = {iw}'({side}_{n}_off / {aw}'d{stride});")
         o.append("")
+    # Arrays: unpacked inside (an element read is a mux, a write a decoder), flat at the ports.
+    for reg in spec["registers"]:
+        if reg["count"] < 2 or reg.get("window") or reg.get("port_bit"):
+            continue
+        for fld in reg["fields"]:
+            k = kind(reg, fld)
+            if k not in ("stored", "hw"):
+                continue
+            s_ = sig(reg, fld)
+            w = sv_width(fld)
+            name = f"{s_}_q" if k == "stored" else f"{s_}_v"
+            o.append(f"  logic {sv_range(w)} {name} [{sv_count(reg)}];")
+            o.append(f"  for (genvar g = 0; g < {sv_count(reg)}; g++) begin : g_{name}")
+            if k == "stored":
+                o.append(f"    assign {s_}_o{sv_elem('g', w)} = {name}[g];")
+            else:
+                o.append(f"    assign {name}[g] = {s_}_i{sv_elem('g', w)};")
+            o.append("  end")
+        o.append("")
     # Windows: one element index for the read port.
     for name, (base, cnt, stride, regs) in wins.items():
         iw = clog2(cnt)
@@ -226,8 +256,16 @@ def gen_sv_top(spec):
         o.append(f"  logic [{clog2(words) - 1}:0] r_{name}_word;")
         o.append(f"  assign r_{name}_off = reg_raddr_i - {off(regs[0])};")
         o.append(f"  assign r_{name} = (reg_raddr_i >= {off(regs[0])}) && (r_{name}_off < {sv_span(regs[0], aw)});")
-        o.append(f"  assign {name}_index_o = {iw}'(r_{name}_off / {aw}'d{stride});")
-        o.append(f"  assign r_{name}_word = {clog2(words)}'((r_{name}_off % {aw}'d{stride}) / {aw}'d4);")
+        # Divide the word offset, no wider than the window needs (a small constant divider).
+        ww = clog2(cnt * words)
+        o.append(f"  logic [{ww - 1}:0] r_{name}_words;")
+        o.append(f"  assign r_{name}_words = r_{name}_off[2 +: {ww}];")
+        if words == 1:
+            o.append(f"  assign {name}_index_o = " + (f"r_{name}_words;" if iw == ww else f"{iw}'(r_{name}_words);"))
+            o.append(f"  assign r_{name}_word = 1'b0;")
+        else:
+            o.append(f"  assign {name}_index_o = {iw}'(r_{name}_words / {ww}'d{words});")
+            o.append(f"  assign r_{name}_word = {clog2(words)}'(r_{name}_words % {ww}'d{words});")
         o.append("")
 
     # Read-back values (the read mux and the write merge use them).
@@ -252,11 +290,11 @@ def gen_sv_top(spec):
                 continue
             if for_write and k != "stored":
                 continue
-            sel = "" if reg["count"] == 1 or reg.get("window") else f"[{idx}]"
+            arr = reg["count"] > 1 and not reg.get("window")
             if k == "stored":
-                v = f"{s}_o{sel}"
+                v = f"{s}_q[{idx}]" if arr else f"{s}_o"
             elif k == "hw":
-                v = f"{s}_i{sel}"
+                v = f"{s}_v[{idx}]" if arr else f"{s}_i"
             elif k == "const":
                 v = f"{pkg}::{reg['name']}_{fld['name']}_RESET"
             else:
@@ -278,10 +316,10 @@ def gen_sv_top(spec):
             continue
         n = reg["name"].lower()
         idx = f"w_{n}_idx" if reg["count"] > 1 else "0"
-        o.append(f"    if (w_{n}) begin")
-        o.append("      w_writable = 1'b1;")
-        o.append(f"      w_cur = {value_expr(reg, idx, True)};")
-        o.append("    end")
+        o.append(f"    w_writable = w_writable | w_{n};")
+        v = value_expr(reg, idx, True)
+        if v != "32'b0":
+            o.append(f"    w_cur = w_cur | ({{32{{w_{n}}}}} & ({v}));")
     o.append("    w_merged = merge(w_cur, reg_wdata_i, reg_wstrb_i);")
     o.append("  end")
     o.append("")
@@ -328,7 +366,7 @@ def gen_sv_top(spec):
             if reg.get("port_bit"):
                 o.append(f"      {s}_o <= 1'b0;")
             elif reg["count"] > 1:
-                o.append(f"      for (int unsigned i = 0; i < {sv_count(reg)}; i++) {s}_o[i] <= {rst};")
+                o.append(f"      for (int unsigned i = 0; i < {sv_count(reg)}; i++) {s}_q[i] <= {rst};")
             elif fld.get("stored_width"):
                 o.append(f"      {s}_o <= {sv_width(fld)}'({rst});")
             else:
@@ -347,14 +385,16 @@ def gen_sv_top(spec):
                 o.append(f"      if (w_ok && w_{n} && w_{n}_idx == {clog2(reg['count'])}'({reg['count'] - 1} - {p} / 32))"
                          f" {s}_o <= w_merged[{p} % 32];")
             elif reg["count"] > 1:
-                o.append(f"      if (w_ok && w_{n}) {s}_o[w_{n}_idx] <= w_merged[{fld['lsb']} +: {sv_width(fld)}];")
+                o.append(f"      if (w_ok && w_{n}) {s}_q[w_{n}_idx] <= "
+                         f"w_merged[{fld['lsb']} +: {sv_width(fld)}];")
             else:
                 o.append(f"      if (w_ok && w_{n}) {s}_o <= w_merged[{fld['lsb']} +: {sv_width(fld)}];")
     o.append("    end")
     o.append("  end")
     o.append("")
     # Read mux.
-    o.append("  // Read: the addressed register's value; unmapped or unaligned reads answer SLVERR.")
+    o.append("  // Read: the addressed register's value (the hits exclude each other: an AND-OR mux);")
+    o.append("  // unmapped or unaligned reads answer SLVERR.")
     o.append("  always_comb begin")
     o.append("    reg_rdata_o  = '0;")
     o.append("    reg_rerror_o = 1'b1;")
@@ -363,19 +403,15 @@ def gen_sv_top(spec):
         if reg.get("window"):
             continue
         idx = f"r_{n}_idx" if reg["count"] > 1 else "0"
-        o.append(f"    if (r_{n}) begin")
-        o.append(f"      reg_rdata_o  = {value_expr(reg, idx, False)};")
-        o.append("      reg_rerror_o = 1'b0;")
-        o.append("    end")
+        o.append(f"    reg_rerror_o = reg_rerror_o & !r_{n};")
+        v = value_expr(reg, idx, False)
+        if v != "32'b0":
+            o.append(f"    reg_rdata_o  = reg_rdata_o | ({{32{{r_{n}}}}} & ({v}));")
     for name, (base, cnt, stride, regs) in wins.items():
-        o.append(f"    if (r_{name}) begin")
-        o.append("      reg_rerror_o = 1'b0;")
-        o.append(f"      case (r_{name}_word)")
+        o.append(f"    reg_rerror_o = reg_rerror_o & !r_{name};")
         for k, reg in enumerate(regs):
-            o.append(f"        {clog2(stride // 4)}'d{k}: reg_rdata_o = {name}_valid_i ? ({value_expr(reg, '0', False)}) : 32'b0;")
-        o.append("        default: reg_rdata_o = '0;")
-        o.append("      endcase")
-        o.append("    end")
+            hit = f"r_{name} && {name}_valid_i && r_{name}_word == {clog2(stride // 4)}'d{k}"
+            o.append(f"    reg_rdata_o  = reg_rdata_o | ({{32{{{hit}}}}} & ({value_expr(reg, '0', False)}));")
     o.append("    if (reg_raddr_i[1:0] != 2'b00) begin")
     o.append("      reg_rdata_o  = '0;")
     o.append("      reg_rerror_o = 1'b1;")
