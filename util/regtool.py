@@ -14,7 +14,7 @@ import sys
 
 import yaml
 
-from regtool_top import gen_cpp_top, gen_sv_top, params_of
+from regtool_top import camel, gen_cpp_top, gen_sv_top, params_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ACCESS = {"ro": "read-only", "rw": "read-write", "wo": "write-only (reads 0)",
@@ -124,10 +124,6 @@ def check_windows(path, spec):
         if layout != [(stride, count, base + 4 * k) for k in range(stride // 4)]:
             raise RegmapError(f"{path}: window {win}: its registers must share count and stride and fill "
                               f"each element word by word (got {[r['name'] for r in regs]})")
-
-
-def camel(name):
-    return "".join(part.capitalize() for part in name.lower().split("_"))
 
 
 def gen_sv(spec):
