@@ -122,6 +122,9 @@ add_test(NAME regmap_generated_files_current
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/util/regtool.py --check
           ${CMAKE_SOURCE_DIR}/rtl/regs/fecn_marker.yaml ${CMAKE_SOURCE_DIR}/rtl/regs/ccti_block.yaml)
 set_tests_properties(regmap_generated_files_current PROPERTIES LABELS "regmap;unit" TIMEOUT 60)
+add_test(NAME regmap_validator_refuses
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/test_regtool.py)
+set_tests_properties(regmap_validator_refuses PROPERTIES LABELS "regmap;unit" TIMEOUT 60)
 
 # --- Others' references (label oracle): the CC attribute layouts against libibmad's field table.
 add_test(NAME oracle_ibmad_layout

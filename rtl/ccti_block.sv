@@ -107,7 +107,6 @@ module ccti_block #(
   // The decode's arrays come flat (element i in [i*W +: W]).
   logic [NumSls*16-1:0]           timer_reload_flat;
   logic [NumSls*8-1:0]            increase_flat, trigger_flat, min_flat;
-  logic [CctPairs*16-1:0]         cct_even_flat, cct_odd_flat;  // CCT entries 2k and 2k+1
 
   for (genvar gs = 0; gs < NumSls; gs++) begin : g_sl_regs
     assign timer_reload_q[gs] = timer_reload_flat[gs*16 +: 16];
@@ -115,9 +114,24 @@ module ccti_block #(
     assign trigger_q[gs]      = trigger_flat[gs*8 +: 8];
     assign min_q[gs]          = min_flat[gs*8 +: 8];
   end
-  for (genvar k = 0; k < CctPairs; k++) begin : g_cct
-    assign cct_q[k] = {cct_even_flat[k*16 +: 16], cct_odd_flat[k*16 +: 16]};
+  // The CCT is this block's memory: the decode addresses it, the block writes the strobed
+  // bytes (at the edge, after this edge's lookup read the table).
+  localparam int unsigned CctPairIdx = $clog2(CctPairs);
+  logic        cct_we;
+  logic [CctPairIdx-1:0] cct_waddr, cct_raddr;
+  logic [31:0] cct_wdata, cct_rdata;
+  logic [3:0]  cct_wstrb;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int unsigned k = 0; k < CctPairs; k++) cct_q[k] <= '0;
+    end else if (cct_we) begin
+      for (int unsigned b = 0; b < 4; b++) begin
+        if (cct_wstrb[b]) cct_q[cct_waddr][8*b +: 8] <= cct_wdata[8*b +: 8];
+      end
+    end
   end
+  assign cct_rdata = cct_q[cct_raddr];
   logic [CctiWidth-1:0] limit;                      // CCTI_Limit clamped to the table
 
   assign limit = (cct_limit_q > 16'(LastEntry)) ? LastEntry : cct_limit_q[CctiWidth-1:0];
@@ -217,8 +231,12 @@ module ccti_block #(
     .ca_sl_timer_trigger_threshold_o(trigger_flat),
     .ca_sl_min_ccti_min_o(min_flat),
     .cct_limit_ccti_limit_o(cct_limit_q),
-    .cct_entry_pair_entry_even_o(cct_even_flat),
-    .cct_entry_pair_entry_odd_o(cct_odd_flat),
+    .cct_entry_pair_we_o(cct_we),
+    .cct_entry_pair_waddr_o(cct_waddr),
+    .cct_entry_pair_wdata_o(cct_wdata),
+    .cct_entry_pair_wstrb_o(cct_wstrb),
+    .cct_entry_pair_raddr_o(cct_raddr),
+    .cct_entry_pair_rdata_i(cct_rdata),
     .log_header_threshold_event_counter_i(log_events),
     .log_event_map_event_map_i(log_map_q),
     .log_timestamp_current_time_stamp_i(timestamp),

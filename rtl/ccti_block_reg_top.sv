@@ -28,10 +28,14 @@ module ccti_block_reg_top #(
   // element i in [i*8 +: 8]
   output logic [16*8-1:0] ca_sl_min_ccti_min_o,
   output logic [15:0] cct_limit_ccti_limit_o,
-  // element i in [i*16 +: 16]
-  output logic [(CctEntries / 2)*16-1:0] cct_entry_pair_entry_even_o,
-  // element i in [i*16 +: 16]
-  output logic [(CctEntries / 2)*16-1:0] cct_entry_pair_entry_odd_o,
+  // CCT_ENTRY_PAIR: the block's memory (a write of the strobed bytes)
+  output logic cct_entry_pair_we_o,
+  output logic [$clog2(CctEntries / 2)-1:0] cct_entry_pair_waddr_o,
+  output logic [31:0] cct_entry_pair_wdata_o,
+  output logic [3:0] cct_entry_pair_wstrb_o,
+  // the element being read; its word in:
+  output logic [$clog2(CctEntries / 2)-1:0] cct_entry_pair_raddr_o,
+  input  logic [31:0] cct_entry_pair_rdata_i,
   input  logic [15:0] log_header_threshold_event_counter_i,
   input  logic [15:0] log_event_map_event_map_i,
   input  logic [31:0] log_timestamp_current_time_stamp_i,
@@ -95,10 +99,10 @@ module ccti_block_reg_top #(
   assign w_cct_limit = reg_waddr_i == ccti_block_reg_pkg::CCT_LIMIT_OFFSET;
   logic [11:0] w_cct_entry_pair_off;
   logic w_cct_entry_pair;
-  logic [5:0] w_cct_entry_pair_idx;
+  logic [($clog2(CctEntries / 2))-1:0] w_cct_entry_pair_idx;
   assign w_cct_entry_pair_off = reg_waddr_i - ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET;
   assign w_cct_entry_pair = (reg_waddr_i >= ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET) && (w_cct_entry_pair_off < 12'(4 * (CctEntries / 2))) && (w_cct_entry_pair_off % 12'd4 == '0);
-  assign w_cct_entry_pair_idx = 6'(w_cct_entry_pair_off / 12'd4);
+  assign w_cct_entry_pair_idx = ($clog2(CctEntries / 2))'(w_cct_entry_pair_off / 12'd4);
   logic w_impl_ctrl;
   assign w_impl_ctrl = reg_waddr_i == ccti_block_reg_pkg::IMPL_CTRL_OFFSET;
   logic w_mtu_tx_cycles;
@@ -126,10 +130,10 @@ module ccti_block_reg_top #(
   assign r_cct_limit = reg_raddr_i == ccti_block_reg_pkg::CCT_LIMIT_OFFSET;
   logic [11:0] r_cct_entry_pair_off;
   logic r_cct_entry_pair;
-  logic [5:0] r_cct_entry_pair_idx;
+  logic [($clog2(CctEntries / 2))-1:0] r_cct_entry_pair_idx;
   assign r_cct_entry_pair_off = reg_raddr_i - ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET;
   assign r_cct_entry_pair = (reg_raddr_i >= ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET) && (r_cct_entry_pair_off < 12'(4 * (CctEntries / 2))) && (r_cct_entry_pair_off % 12'd4 == '0);
-  assign r_cct_entry_pair_idx = 6'(r_cct_entry_pair_off / 12'd4);
+  assign r_cct_entry_pair_idx = ($clog2(CctEntries / 2))'(r_cct_entry_pair_off / 12'd4);
   logic r_log_header;
   assign r_log_header = reg_raddr_i == ccti_block_reg_pkg::LOG_HEADER_OFFSET;
   logic r_log_event_map;
@@ -171,14 +175,6 @@ module ccti_block_reg_top #(
     assign ca_sl_min_ccti_min_o[g*8 +: 8] = ca_sl_min_ccti_min_q[g];
   end
 
-  logic [15:0] cct_entry_pair_entry_even_q [(CctEntries / 2)];
-  for (genvar g = 0; g < (CctEntries / 2); g++) begin : g_cct_entry_pair_entry_even_q
-    assign cct_entry_pair_entry_even_o[g*16 +: 16] = cct_entry_pair_entry_even_q[g];
-  end
-  logic [15:0] cct_entry_pair_entry_odd_q [(CctEntries / 2)];
-  for (genvar g = 0; g < (CctEntries / 2); g++) begin : g_cct_entry_pair_entry_odd_q
-    assign cct_entry_pair_entry_odd_o[g*16 +: 16] = cct_entry_pair_entry_odd_q[g];
-  end
 
   // Window log_event: element and word of the address being read.
   logic [11:0] r_log_event_off;
@@ -202,6 +198,12 @@ module ccti_block_reg_top #(
   assign flow_index_o = r_flow_words;
   assign r_flow_word = 1'b0;
 
+  // CCT_ENTRY_PAIR: held by the block.
+  assign cct_entry_pair_waddr_o = w_cct_entry_pair_idx;
+  assign cct_entry_pair_wdata_o = reg_wdata_i;
+  assign cct_entry_pair_wstrb_o = reg_wstrb_i;
+  assign cct_entry_pair_raddr_o = r_cct_entry_pair_idx;
+
   // Write: the addressed register's stored value, merged with the write.
   logic [31:0] w_cur, w_merged;
   logic w_writable;  // a register that takes writes (rw, wo, raz) is addressed
@@ -217,7 +219,6 @@ module ccti_block_reg_top #(
     w_writable = w_writable | w_cct_limit;
     w_cur = w_cur | ({32{w_cct_limit}} & ((32'(cct_limit_ccti_limit_o) << 16)));
     w_writable = w_writable | w_cct_entry_pair;
-    w_cur = w_cur | ({32{w_cct_entry_pair}} & ((32'(cct_entry_pair_entry_even_q[w_cct_entry_pair_idx]) << 16) | 32'(cct_entry_pair_entry_odd_q[w_cct_entry_pair_idx])));
     w_writable = w_writable | w_impl_ctrl;
     w_cur = w_cur | ({32{w_impl_ctrl}} & (32'(impl_ctrl_ird_formula_o)));
     w_writable = w_writable | w_mtu_tx_cycles;
@@ -235,6 +236,7 @@ module ccti_block_reg_top #(
   logic w_ok;
   assign w_ok = reg_we_i && !reg_werror_o;
 
+  assign cct_entry_pair_we_o = w_ok && w_cct_entry_pair;
   assign log_ctrl_clear_o = w_ok && w_log_ctrl && w_merged[0];
 
   // Storage (a hardware write first: a software write of the same edge wins).
@@ -247,8 +249,6 @@ module ccti_block_reg_top #(
       for (int unsigned i = 0; i < 16; i++) ca_sl_timer_trigger_threshold_q[i] <= ccti_block_reg_pkg::CA_SL_TIMER_TRIGGER_THRESHOLD_RESET;
       for (int unsigned i = 0; i < 16; i++) ca_sl_min_ccti_min_q[i] <= ccti_block_reg_pkg::CA_SL_MIN_CCTI_MIN_RESET;
       cct_limit_ccti_limit_o <= ccti_block_reg_pkg::CCT_LIMIT_CCTI_LIMIT_RESET;
-      for (int unsigned i = 0; i < (CctEntries / 2); i++) cct_entry_pair_entry_even_q[i] <= ccti_block_reg_pkg::CCT_ENTRY_PAIR_ENTRY_EVEN_RESET;
-      for (int unsigned i = 0; i < (CctEntries / 2); i++) cct_entry_pair_entry_odd_q[i] <= ccti_block_reg_pkg::CCT_ENTRY_PAIR_ENTRY_ODD_RESET;
       impl_ctrl_ird_formula_o <= ccti_block_reg_pkg::IMPL_CTRL_IRD_FORMULA_RESET;
       mtu_tx_cycles_cycles_o <= ccti_block_reg_pkg::MTU_TX_CYCLES_CYCLES_RESET;
     end else begin
@@ -259,8 +259,6 @@ module ccti_block_reg_top #(
       if (w_ok && w_ca_sl_timer) ca_sl_timer_trigger_threshold_q[w_ca_sl_timer_idx] <= w_merged[0 +: 8];
       if (w_ok && w_ca_sl_min) ca_sl_min_ccti_min_q[w_ca_sl_min_idx] <= w_merged[24 +: 8];
       if (w_ok && w_cct_limit) cct_limit_ccti_limit_o <= w_merged[16 +: 16];
-      if (w_ok && w_cct_entry_pair) cct_entry_pair_entry_even_q[w_cct_entry_pair_idx] <= w_merged[16 +: 16];
-      if (w_ok && w_cct_entry_pair) cct_entry_pair_entry_odd_q[w_cct_entry_pair_idx] <= w_merged[0 +: 16];
       if (w_ok && w_impl_ctrl) impl_ctrl_ird_formula_o <= w_merged[0 +: 1];
       if (w_ok && w_mtu_tx_cycles) mtu_tx_cycles_cycles_o <= w_merged[0 +: 16];
     end
@@ -282,7 +280,7 @@ module ccti_block_reg_top #(
     reg_rerror_o = reg_rerror_o & !r_cct_limit;
     reg_rdata_o  = reg_rdata_o | ({32{r_cct_limit}} & ((32'(cct_limit_ccti_limit_o) << 16)));
     reg_rerror_o = reg_rerror_o & !r_cct_entry_pair;
-    reg_rdata_o  = reg_rdata_o | ({32{r_cct_entry_pair}} & ((32'(cct_entry_pair_entry_even_q[r_cct_entry_pair_idx]) << 16) | 32'(cct_entry_pair_entry_odd_q[r_cct_entry_pair_idx])));
+    reg_rdata_o  = reg_rdata_o | ({32{r_cct_entry_pair}} & (cct_entry_pair_rdata_i));
     reg_rerror_o = reg_rerror_o & !r_log_header;
     reg_rdata_o  = reg_rdata_o | ({32{r_log_header}} & ((32'(ccti_block_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(ccti_block_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_threshold_event_counter_i)));
     reg_rerror_o = reg_rerror_o & !r_log_event_map;

@@ -26,7 +26,7 @@ class RegmapError(Exception):
 
 
 REG_KEYS = {"name", "offset", "count", "stride", "access", "attribute", "desc", "fields", "port_bit", "window",
-            "count_param"}
+            "count_param", "memory"}
 # ibmad / ibmad_differs: the libibmad field(s) this field is, for the layout check against
 # an outside reference (verif/check_ibmad_layout.py; the register descriptions say how).
 FIELD_KEYS = {"name", "lsb", "width", "reset", "access", "desc", "ibmad", "ibmad_differs",
@@ -104,6 +104,15 @@ def load(path):
             raise RegmapError(f"{path}: register {name}: count_param is for arrays (count = the most elements)")
         if "window" in reg and (reg["access"] != "ro" or reg["count"] < 2):
             raise RegmapError(f"{path}: register {name}: a window is a read-only array")
+        if "memory" in reg:
+            if reg["memory"] is not True:
+                raise RegmapError(f"{path}: register {name}: memory must be true (or absent), not {reg['memory']!r}")
+            if reg["access"] != "rw" or reg["count"] < 2 or "port_bit" in reg or "window" in reg:
+                raise RegmapError(f"{path}: register {name}: memory is for read-write arrays (no port_bit, no window)")
+            if used != 0xFFFFFFFF or any(set(f) & set(RW_ONLY) or f["access"] != "rw" or f["reset"] != 0
+                                         for f in reg["fields"]):
+                raise RegmapError(f"{path}: register {name}: a memory's fields must be read-write, reset 0, without "
+                                  f"{'/'.join(RW_ONLY)}, and cover all 32 bits (its words are written under the strobes)")
     check_windows(path, spec)
     declared = spec.setdefault("parameters", {})
     for p in params_of(spec):

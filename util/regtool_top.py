@@ -5,6 +5,10 @@ the same way, so neither block nor core has a hand-written decode.
 What a map may say beyond offsets and fields (util/regtool.py validates it):
 
   register keys
+    memory: true        a read-write array the block holds itself (a RAM): the decode gives
+                        a write port (NAME_we/_waddr/_wdata/_wstrb: the block writes the
+                        strobed bytes) and a read address (NAME_raddr, data into NAME_rdata),
+                        and stores nothing; its fields cover the word, reset 0, no legality
     port_bit: PARAM     an array of 32-bit words that is one mask over ports (word 0 = the
                         highest ports, MSB first); only bit PARAM is implemented
     count_param: EXPR   an array implements EXPR elements (of block parameters, at most
@@ -81,8 +85,10 @@ def sv_count(reg):
 
 
 def kind(reg, fld):
-    """stored | hw | const | param | pulse | raz"""
+    """stored | memory | hw | const | param | pulse | raz"""
     acc = fld["access"]
+    if reg.get("memory"):
+        return "memory"
     if acc == "raz":
         return "raz"
     if acc == "wo":
@@ -118,6 +124,13 @@ def clog2(n):
     return max(1, (n - 1).bit_length())
 
 
+def mem_index_width(reg):
+    """Address width of a memory: of its implemented elements (a parameter expression)."""
+    if reg.get("count_param"):
+        return f"$clog2({reg['count_param']})"
+    return str(clog2(reg["count"]))
+
+
 def sv_width(fld):
     sw = fld.get("stored_width")
     return sw if sw is not None else fld["width"]
@@ -151,6 +164,15 @@ def gen_sv_top(spec):
     ports = []      # (direction, type, name, comment)
     for reg in spec["registers"]:
         cnt = reg["count"]
+        if reg.get("memory"):
+            n = reg["name"].lower()
+            aw_m = f"[{mem_index_width(reg)}-1:0]"
+            ports += [("output", "logic", f"{n}_we_o", f"{reg['name']}: the block's memory (a write of the strobed bytes)"),
+                      ("output", f"logic {aw_m}", f"{n}_waddr_o", ""),
+                      ("output", "logic [31:0]", f"{n}_wdata_o", ""), ("output", "logic [3:0]", f"{n}_wstrb_o", ""),
+                      ("output", f"logic {aw_m}", f"{n}_raddr_o", "the element being read; its word in:"),
+                      ("input ", "logic [31:0]", f"{n}_rdata_i", "")]
+            continue
         for fld in reg["fields"]:
             k = kind(reg, fld)
             s = sig(reg, fld)
@@ -223,9 +245,11 @@ def gen_sv_top(spec):
                 o.append(f"  logic [{aw - 1}:0] {side}_{n}_off;")
                 o.append(f"  logic {side}_{n};")
                 kinds = {kind(reg, f) for f in reg["fields"]}
-                indexed = reg.get("port_bit") or "stored" in kinds or (side == "r" and "hw" in kinds)
+                indexed = reg.get("port_bit") or kinds & {"stored", "memory"} or (side == "r" and "hw" in kinds)
+                if reg.get("memory"):
+                    iw = f"({mem_index_width(reg)})"  # the block's memory: no wider than it
                 if indexed:
-                    o.append(f"  logic [{iw - 1}:0] {side}_{n}_idx;")
+                    o.append(f"  logic [{iw - 1 if isinstance(iw, int) else iw + '-1'}:0] {side}_{n}_idx;")
                 o.append(f"  assign {side}_{n}_off = {addr} - {off(reg)};")
                 o.append(f"  assign {side}_{n} = ({addr} >= {off(reg)}) && ({side}_{n}_off < {sv_span(reg, aw)})"
                          f" && ({side}_{n}_off % {aw}'d{stride} == '0);")
@@ -273,6 +297,17 @@ def gen_sv_top(spec):
             o.append(f"  assign r_{name}_word = {clog2(words)}'(r_{name}_words % {ww}'d{words});")
         o.append("")
 
+    # Memories: the block holds the words; the decode addresses them.
+    for reg in spec["registers"]:
+        if reg.get("memory"):
+            n = reg["name"].lower()
+            o.append(f"  // {reg['name']}: held by the block.")
+            o.append(f"  assign {n}_waddr_o = w_{n}_idx;")
+            o.append(f"  assign {n}_wdata_o = reg_wdata_i;")
+            o.append(f"  assign {n}_wstrb_o = reg_wstrb_i;")
+            o.append(f"  assign {n}_raddr_o = r_{n}_idx;")
+            o.append("")
+
     # Read-back values (the read mux and the write merge use them).
     def value_expr(reg, idx, for_write):
         """32-bit read-back of register `reg` (element index expression idx)."""
@@ -291,8 +326,10 @@ def gen_sv_top(spec):
                 parts.append(f"(({idx} == {clog2(reg['count'])}'({reg['count'] - 1} - {p} / 32)) ? "
                              f"(32'({src}) << ({p} % 32)) : 32'b0)")
                 continue
-            if k in ("raz", "pulse"):
+            if k in ("raz", "pulse") or (k == "memory" and for_write):
                 continue
+            if k == "memory":  # the block's word, once for the register
+                return f"{reg['name'].lower()}_rdata_i"
             if for_write and k != "stored":
                 continue
             arr = reg["count"] > 1 and not reg.get("window")
@@ -350,7 +387,11 @@ def gen_sv_top(spec):
     o.append("  logic w_ok;")
     o.append("  assign w_ok = reg_we_i && !reg_werror_o;")
     o.append("")
-    # Pulses.
+    # Pulses and memory writes.
+    for reg in spec["registers"]:
+        if reg.get("memory"):
+            n = reg["name"].lower()
+            o.append(f"  assign {n}_we_o = w_ok && w_{n};")
     for reg in spec["registers"]:
         if reg["access"] != "wo":
             continue
@@ -472,6 +513,7 @@ def gen_cpp_top(spec):
     o.append("  int reg = -1;        // index of the register in the map")
     o.append("  uint32_t index = 0;  // array element")
     o.append("  uint32_t merged = 0; // the write merged into the read-back value")
+    o.append("  uint32_t strb = 0;   // its byte strobes (a memory's word takes the strobed bytes)")
     o.append("};")
     o.append("")
     # Register numbering.
@@ -480,7 +522,8 @@ def gen_cpp_top(spec):
     o.append("")
     o.append("// Hw supplies what the hardware drives (read-only fields, windows), as methods named")
     o.append("// after the RTL ports: uint32_t <register>_<field>() (with (uint32_t element) for")
-    o.append("// arrays and windows) and bool <window>_valid(uint32_t element).")
+    o.append("// arrays and windows), bool <window>_valid(uint32_t element) and, for a memory,")
+    o.append("// uint32_t <register>(uint32_t element), its word.")
     o.append("class RegFile {")
     o.append(" public:")
     # Storage members.
@@ -547,8 +590,10 @@ def gen_cpp_top(spec):
                     continue
                 parts.append(f"(i == {reg['count'] - 1}u - p.{p} / 32u ? ({src} & 1u) << (p.{p} % 32u) : 0u)")
                 continue
-            if k in ("raz", "pulse"):
+            if k in ("raz", "pulse") or (k == "memory" and for_write):
                 continue
+            if k == "memory":  # the block's word, once for the register
+                return f"hw.{reg['name'].lower()}(i)"
             if for_write and k != "stored":
                 continue
             sel = "[i]" if reg["count"] > 1 and not reg.get("window") else ""
@@ -605,6 +650,7 @@ def gen_cpp_top(spec):
     o.append("        return w;  // read-only or unmapped")
     o.append("    }")
     o.append("    w.merged = apply_strobe(cur, wdata, wstrb);")
+    o.append("    w.strb = wstrb;")
     o.append("    w.ok = true;")
     for idx, reg in enumerate(spec["registers"]):
         for fld in reg["fields"]:
@@ -618,6 +664,14 @@ def gen_cpp_top(spec):
     o.append("    return w;")
     o.append("  }")
     o.append("")
+    # memory writes
+    for reg in spec["registers"]:
+        if reg.get("memory"):
+            o.append(f"  // A write of the block's memory {reg['name']}: element w.index takes the bytes of")
+            o.append("  // w.merged that w.strb selects.")
+            o.append(f"  static bool {reg['name'].lower()}_write(const WriteDecode& w) {{")
+            o.append(f"    return w.valid && w.ok && w.reg == {regc(reg)};")
+            o.append("  }")
     # pulses
     for idx, reg in enumerate(spec["registers"]):
         if reg["access"] != "wo":

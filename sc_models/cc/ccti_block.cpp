@@ -35,6 +35,7 @@ CctiBlock::CctiBlock(const CctiBlockParams& params)
   params_.validate();
   decode_params_.cct_entries = params_.cct_entries;
   decode_params_.num_qps = params_.num_qps;
+  cct_.assign(params_.cct_entries / 2, 0);
   ccti_.assign(params_.num_qps, 0);
   flow_sl_.assign(params_.num_qps, 0);
   reset();
@@ -44,6 +45,7 @@ void CctiBlock::reset() {
   quiet_edges_ = 0;
   last_query_qp_ = last_query_sl_ = 0;
   regs_.reset(decode_params_);
+  std::fill(cct_.begin(), cct_.end(), 0u);
   std::fill(ccti_.begin(), ccti_.end(), 0u);
   std::fill(flow_sl_.begin(), flow_sl_.end(), 0u);
   timer_running_ = 0;
@@ -206,6 +208,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   events_.trigger = trigger;
 
   regs_.apply(decode_params_, wd);
+  write_cct(wd);
   events_.write_error = wr.valid && !write_ok;
   events_.read_error = rd.valid && read_error;
 
@@ -287,7 +290,12 @@ struct CctiBlock::CsrHw {
   bool flow_valid(uint32_t) const { return true; }
   uint32_t flow_ccti_sl(uint32_t f) const { return b.flow_sl_[f]; }
   uint32_t flow_ccti_ccti(uint32_t f) const { return b.ccti_[f]; }
+  uint32_t cct_entry_pair(uint32_t k) const { return b.cct_[k]; }
 };
+
+void CctiBlock::write_cct(const r::WriteDecode& wd) {
+  if (r::RegFile::cct_entry_pair_write(wd)) cct_[wd.index] = regs::apply_strobe(cct_[wd.index], wd.merged, wd.strb);
+}
 
 bool CctiBlock::read_csr(uint32_t addr, uint32_t* data) const {
   return regs_.read(decode_params_, CsrHw{*this}, addr, data);
@@ -297,6 +305,7 @@ bool CctiBlock::write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) {
   const r::WriteDecode wd = regs_.check_write(decode_params_, addr, wdata, wstrb);
   if (!wd.ok) return false;
   regs_.apply(decode_params_, wd);
+  write_cct(wd);
   quiet_edges_ = 0;  // settings the registered outputs came from may change
   if (r::RegFile::log_ctrl_clear(wd)) clear_log();
   return true;

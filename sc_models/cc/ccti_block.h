@@ -106,10 +106,8 @@ class CctiBlock {
   unsigned flow_index(uint32_t qp, uint32_t sl) const {
     return sl_based() ? (sl & 0xfu) : (qp & (params_.num_qps - 1u));
   }
-  // CCT entry k (the map stores entries in pairs, 2k+1 in the low half).
-  uint32_t cct_entry(uint32_t k) const {
-    return (k & 1u) ? regs_.cct_entry_pair_entry_odd[k >> 1] : regs_.cct_entry_pair_entry_even[k >> 1];
-  }
+  // CCT entry k (the table holds entries in pairs, 2k+1 in the low half).
+  uint32_t cct_entry(uint32_t k) const { return (k & 1u) ? cct_[k >> 1] & 0xffffu : cct_[k >> 1] >> 16; }
   uint32_t ccti(unsigned flow) const { return ccti_[flow]; }
   uint32_t flow_sl(unsigned flow) const { return flow_sl_[flow]; }
   bool timer_running(unsigned sl) const { return (timer_running_ >> sl) & 1u; }
@@ -128,6 +126,7 @@ class CctiBlock {
   };
   Lookup lookup(uint32_t qp, uint32_t sl) const;
   void clear_log();
+  void write_cct(const regs::ccti_block::WriteDecode& wd);
   struct CsrHw;  // the read-only fields the register file reads from the datapath
   // SL whose timer governs flow f, or kNumSls for none.
   unsigned governing_sl(unsigned f) const;
@@ -139,7 +138,8 @@ class CctiBlock {
   regs::ccti_block::DecodeParams decode_params_;
   regs::ccti_block::RegFile regs_;
 
-  // State.
+  // State. The CCT is the block's memory (CCT_ENTRY_PAIR words; the decode addresses it).
+  std::vector<uint32_t> cct_;
   std::vector<uint32_t> ccti_;
   std::vector<uint32_t> flow_sl_;
   uint32_t timer_running_ = 0;

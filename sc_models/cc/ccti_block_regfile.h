@@ -23,6 +23,7 @@ struct WriteDecode {
   int reg = -1;        // index of the register in the map
   uint32_t index = 0;  // array element
   uint32_t merged = 0; // the write merged into the read-back value
+  uint32_t strb = 0;   // its byte strobes (a memory's word takes the strobed bytes)
 };
 
 inline constexpr int kRegCongestionInfo = 0;
@@ -50,7 +51,8 @@ inline constexpr int kRegFlowCcti = 21;
 
 // Hw supplies what the hardware drives (read-only fields, windows), as methods named
 // after the RTL ports: uint32_t <register>_<field>() (with (uint32_t element) for
-// arrays and windows) and bool <window>_valid(uint32_t element).
+// arrays and windows), bool <window>_valid(uint32_t element) and, for a memory,
+// uint32_t <register>(uint32_t element), its word.
 class RegFile {
  public:
   uint32_t ca_setting_port_control = 0;
@@ -60,8 +62,6 @@ class RegFile {
   std::array<uint32_t, 16> ca_sl_timer_trigger_threshold{};
   std::array<uint32_t, 16> ca_sl_min_ccti_min{};
   uint32_t cct_limit_ccti_limit = 0;
-  std::array<uint32_t, 64> cct_entry_pair_entry_even{};
-  std::array<uint32_t, 64> cct_entry_pair_entry_odd{};
   uint32_t impl_ctrl_ird_formula = 0;
   uint32_t mtu_tx_cycles_cycles = 0;
 
@@ -74,8 +74,6 @@ class RegFile {
     ca_sl_timer_trigger_threshold.fill(kCaSlTimerTriggerThreshold.reset);
     ca_sl_min_ccti_min.fill(kCaSlMinCctiMin.reset);
     cct_limit_ccti_limit = kCctLimitCctiLimit.reset & low_bits(16);
-    cct_entry_pair_entry_even.fill(kCctEntryPairEntryEven.reset);
-    cct_entry_pair_entry_odd.fill(kCctEntryPairEntryOdd.reset);
     impl_ctrl_ird_formula = kImplCtrlIrdFormula.reset & low_bits(1);
     mtu_tx_cycles_cycles = kMtuTxCyclesCycles.reset & low_bits(16);
   }
@@ -158,7 +156,7 @@ class RegFile {
         *data = kCctLimitCctiLimit.put(cct_limit_ccti_limit);
         return true;
       case kRegCctEntryPair:
-        *data = kCctEntryPairEntryEven.put(cct_entry_pair_entry_even[i]) | kCctEntryPairEntryOdd.put(cct_entry_pair_entry_odd[i]);
+        *data = hw.cct_entry_pair(i);
         return true;
       case kRegLogHeader:
         *data = kLogHeaderLogType.put(kLogHeaderLogType.reset) | kLogHeaderCongestionFlags.put(kLogHeaderCongestionFlags.reset) | kLogHeaderThresholdEventCounter.put(hw.log_header_threshold_event_counter());
@@ -236,7 +234,7 @@ class RegFile {
         cur = kCctLimitCctiLimit.put(cct_limit_ccti_limit);
         break;
       case kRegCctEntryPair:
-        cur = kCctEntryPairEntryEven.put(cct_entry_pair_entry_even[i]) | kCctEntryPairEntryOdd.put(cct_entry_pair_entry_odd[i]);
+        cur = 0u;
         break;
       case kRegImplCtrl:
         cur = kImplCtrlIrdFormula.put(impl_ctrl_ird_formula);
@@ -251,10 +249,16 @@ class RegFile {
         return w;  // read-only or unmapped
     }
     w.merged = apply_strobe(cur, wdata, wstrb);
+    w.strb = wstrb;
     w.ok = true;
     return w;
   }
 
+  // A write of the block's memory CCT_ENTRY_PAIR: element w.index takes the bytes of
+  // w.merged that w.strb selects.
+  static bool cct_entry_pair_write(const WriteDecode& w) {
+    return w.valid && w.ok && w.reg == kRegCctEntryPair;
+  }
   // The write pulse LOG_CTRL.CLEAR.
   static bool log_ctrl_clear(const WriteDecode& w) {
     return w.valid && w.ok && w.reg == kRegLogCtrl && kLogCtrlClear.get(w.merged) != 0;
@@ -281,10 +285,6 @@ class RegFile {
         break;
       case kRegCctLimit:
         cct_limit_ccti_limit = kCctLimitCctiLimit.get(w.merged) & low_bits(16);
-        break;
-      case kRegCctEntryPair:
-        cct_entry_pair_entry_even[i] = kCctEntryPairEntryEven.get(w.merged) & low_bits(16);
-        cct_entry_pair_entry_odd[i] = kCctEntryPairEntryOdd.get(w.merged) & low_bits(16);
         break;
       case kRegImplCtrl:
         impl_ctrl_ird_formula = kImplCtrlIrdFormula.get(w.merged) & low_bits(1);

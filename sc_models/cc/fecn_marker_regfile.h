@@ -25,6 +25,7 @@ struct WriteDecode {
   int reg = -1;        // index of the register in the map
   uint32_t index = 0;  // array element
   uint32_t merged = 0; // the write merged into the read-back value
+  uint32_t strb = 0;   // its byte strobes (a memory's word takes the strobed bytes)
 };
 
 inline constexpr int kRegCongestionInfo = 0;
@@ -53,7 +54,8 @@ inline constexpr int kRegBlockInfo = 22;
 
 // Hw supplies what the hardware drives (read-only fields, windows), as methods named
 // after the RTL ports: uint32_t <register>_<field>() (with (uint32_t element) for
-// arrays and windows) and bool <window>_valid(uint32_t element).
+// arrays and windows), bool <window>_valid(uint32_t element) and, for a memory,
+// uint32_t <register>(uint32_t element), its word.
 class RegFile {
  public:
   uint32_t sw_control_map_control_map = 0;
@@ -264,6 +266,7 @@ class RegFile {
         return w;  // read-only or unmapped
     }
     w.merged = apply_strobe(cur, wdata, wstrb);
+    w.strb = wstrb;
     w.ok = true;
     if (w.reg == kRegImplCtrl && (kImplCtrlThresholdMapping.get(w.merged) & low_bits(2)) > 2u) w.ok = false;
     if (w.reg == kRegBufferCapacity && (kBufferCapacityCredits.get(w.merged) & low_bits(p.fill_width)) == 0) w.ok = false;

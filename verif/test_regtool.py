@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The register-map validator refuses what the generated decode cannot implement.
+
+Each case edits one register of rtl/regs/ccti_block.yaml (loaded afresh) and expects
+regtool.load to raise RegmapError naming the register and the rule; the unedited map must
+load. Usage: test_regtool.py (exit 0 when every case behaves).
+"""
+import copy
+import os
+import sys
+import tempfile
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "util"))
+import regtool  # noqa: E402
+
+BASE = yaml.safe_load(open(os.path.join(ROOT, "rtl", "regs", "ccti_block.yaml")))
+
+
+def reg(spec, name):
+    return next(r for r in spec["registers"] if r["name"] == name)
+
+
+def edit_memory_true_string(s):
+    reg(s, "CCT_ENTRY_PAIR")["memory"] = "yes"
+
+
+def edit_memory_on_ro(s):
+    reg(s, "LOG_EVENT_MAP")["memory"] = True
+
+
+def edit_memory_on_scalar(s):
+    reg(s, "CCT_LIMIT")["memory"] = True
+
+
+def edit_memory_partial_word(s):
+    r = reg(s, "CCT_ENTRY_PAIR")
+    r["fields"] = [f for f in r["fields"] if f["name"] != "ENTRY_ODD"]
+
+
+def edit_memory_nonzero_reset(s):
+    reg(s, "CCT_ENTRY_PAIR")["fields"][0]["reset"] = 1
+
+
+def edit_memory_legal(s):
+    reg(s, "CCT_ENTRY_PAIR")["fields"][0]["legal"] = "nonzero"
+
+
+def edit_unknown_key(s):
+    reg(s, "CCT_LIMIT")["storage"] = "ram"
+
+
+CASES = [
+    # (edit, words the error must contain)
+    (edit_memory_true_string, ["CCT_ENTRY_PAIR", "memory must be true"]),
+    (edit_memory_on_ro, ["LOG_EVENT_MAP", "read-write arrays"]),
+    (edit_memory_on_scalar, ["CCT_LIMIT", "read-write arrays"]),
+    (edit_memory_partial_word, ["CCT_ENTRY_PAIR", "cover all 32 bits"]),
+    (edit_memory_nonzero_reset, ["CCT_ENTRY_PAIR", "reset 0"]),
+    (edit_memory_legal, ["CCT_ENTRY_PAIR", "without"]),
+    (edit_unknown_key, ["CCT_LIMIT", "unknown key", "storage"]),
+]
+
+
+def load_edited(edit):
+    spec = copy.deepcopy(BASE)
+    if edit:
+        edit(spec)
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+        yaml.safe_dump(spec, f, sort_keys=False)
+        path = f.name
+    try:
+        return regtool.load(path), path
+    finally:
+        os.unlink(path)
+
+
+def main():
+    failures = 0
+    spec, _ = load_edited(None)
+    if not reg(spec, "CCT_ENTRY_PAIR").get("memory"):
+        print("FAIL: the shipped map no longer declares CCT_ENTRY_PAIR a memory")
+        failures += 1
+    for edit, words in CASES:
+        try:
+            load_edited(edit)
+            print(f"FAIL {edit.__name__}: accepted")
+            failures += 1
+        except regtool.RegmapError as e:
+            missing = [w for w in words if w not in str(e)]
+            if missing:
+                print(f"FAIL {edit.__name__}: error lacks {missing}: {e}")
+                failures += 1
+            else:
+                print(f"ok   {edit.__name__}: {e}")
+    print("RESULT:", "PASS" if failures == 0 else f"{failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
