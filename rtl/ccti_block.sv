@@ -117,21 +117,24 @@ module ccti_block #(
   // The CCT is this block's memory: the decode addresses it, the block writes the strobed
   // bytes (at the edge, after this edge's lookup read the table).
   localparam int unsigned CctPairIdx = $clog2(CctPairs);
-  logic        cct_we;
+  logic        cct_we, cct_re;
   logic [CctPairIdx-1:0] cct_waddr, cct_raddr;
-  logic [31:0] cct_wdata, cct_rdata;
+  logic [31:0] cct_wdata, cct_rdata_q;
   logic [3:0]  cct_wstrb;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int unsigned k = 0; k < CctPairs; k++) cct_q[k] <= '0;
-    end else if (cct_we) begin
-      for (int unsigned b = 0; b < 4; b++) begin
-        if (cct_wstrb[b]) cct_q[cct_waddr][8*b +: 8] <= cct_wdata[8*b +: 8];
+      cct_rdata_q <= '0;
+    end else begin
+      if (cct_we) begin
+        for (int unsigned b = 0; b < 4; b++) begin
+          if (cct_wstrb[b]) cct_q[cct_waddr][8*b +: 8] <= cct_wdata[8*b +: 8];
+        end
       end
+      if (cct_re) cct_rdata_q <= cct_q[cct_raddr];  // the CSR read port: registered
     end
   end
-  assign cct_rdata = cct_q[cct_raddr];
   logic [CctiWidth-1:0] limit;                      // CCTI_Limit clamped to the table
 
   assign limit = (cct_limit_q > 16'(LastEntry)) ? LastEntry : cct_limit_q[CctiWidth-1:0];
@@ -222,7 +225,7 @@ module ccti_block #(
   ccti_block_reg_top #(.CctEntries(CctEntries), .NumQps(NumQps)) u_regs (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .reg_we_i(reg_we), .reg_waddr_i(reg_waddr), .reg_wdata_i(reg_wdata), .reg_wstrb_i(reg_wstrb),
-    .reg_werror_o(reg_werror), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
+    .reg_werror_o(reg_werror), .reg_re_i(reg_re), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
     .reg_rerror_o(reg_rerror),
     .ca_setting_port_control_o(sl_based_q),
     .ca_setting_control_map_o(control_map_q),
@@ -235,8 +238,9 @@ module ccti_block #(
     .cct_entry_pair_waddr_o(cct_waddr),
     .cct_entry_pair_wdata_o(cct_wdata),
     .cct_entry_pair_wstrb_o(cct_wstrb),
+    .cct_entry_pair_re_o(cct_re),
     .cct_entry_pair_raddr_o(cct_raddr),
-    .cct_entry_pair_rdata_i(cct_rdata),
+    .cct_entry_pair_rdata_i(cct_rdata_q),
     .log_header_threshold_event_counter_i(log_events),
     .log_event_map_event_map_i(log_map_q),
     .log_timestamp_current_time_stamp_i(timestamp),
@@ -367,10 +371,9 @@ module ccti_block #(
     .count_o(log_count), .counter_o(log_events), .wrap_o(log_wrap)
   );
 
-  // reg_re only qualifies the response inside the slave; the decode is combinational.
   logic unused_re;
   // FLOW_CCTI's window reserves 256 flows; the block has NumQps.
-  assign unused_re = reg_re ^ log_wrap ^ (^log_count) ^ (^(flow_idx >> QpWidth));
+  assign unused_re = log_wrap ^ (^log_count) ^ (^(flow_idx >> QpWidth));
 
 `ifndef SYNTHESIS
   // A BECN never raises a CCTI beyond the clamped CCTI_Limit.

@@ -14,6 +14,8 @@ module ccti_block_reg_top #(
   input  logic [31:0] reg_wdata_i,
   input  logic [3:0] reg_wstrb_i,
   output logic reg_werror_o,
+  // a read at this edge; its answer in the next cycle:
+  input  logic reg_re_i,
   input  logic [11:0] reg_raddr_i,
   output logic [31:0] reg_rdata_o,
   output logic reg_rerror_o,
@@ -33,7 +35,9 @@ module ccti_block_reg_top #(
   output logic [$clog2(CctEntries / 2)-1:0] cct_entry_pair_waddr_o,
   output logic [31:0] cct_entry_pair_wdata_o,
   output logic [3:0] cct_entry_pair_wstrb_o,
-  // the element being read; its word in:
+  // a read at this edge; the block presents the word at
+  output logic cct_entry_pair_re_o,
+  // raddr (before this edge's write) in the next cycle:
   output logic [$clog2(CctEntries / 2)-1:0] cct_entry_pair_raddr_o,
   input  logic [31:0] cct_entry_pair_rdata_i,
   input  logic [15:0] log_header_threshold_event_counter_i,
@@ -265,54 +269,73 @@ module ccti_block_reg_top #(
   end
 
   // Read: the addressed register's value (the hits exclude each other: an AND-OR mux);
-  // unmapped or unaligned reads answer SLVERR.
+  // unmapped or unaligned reads answer SLVERR. Registered at the edge of reg_re_i and
+  // presented in the next cycle, where a memory's word arrives from the block.
+  logic [31:0] r_data;
+  logic r_error;
   always_comb begin
-    reg_rdata_o  = '0;
-    reg_rerror_o = 1'b1;
-    reg_rerror_o = reg_rerror_o & !r_congestion_info;
-    reg_rdata_o  = reg_rdata_o | ({32{r_congestion_info}} & ((32'(ccti_block_reg_pkg::CONGESTION_INFO_CONGESTION_INFO_RESET) << 16) | (32'(8'(CctEntries / 64)) << 8)));
-    reg_rerror_o = reg_rerror_o & !r_ca_setting;
-    reg_rdata_o  = reg_rdata_o | ({32{r_ca_setting}} & ((32'(ca_setting_port_control_o) << 16) | 32'(ca_setting_control_map_o)));
-    reg_rerror_o = reg_rerror_o & !r_ca_sl_timer;
-    reg_rdata_o  = reg_rdata_o | ({32{r_ca_sl_timer}} & ((32'(ca_sl_timer_ccti_timer_q[r_ca_sl_timer_idx]) << 16) | (32'(ca_sl_timer_ccti_increase_q[r_ca_sl_timer_idx]) << 8) | 32'(ca_sl_timer_trigger_threshold_q[r_ca_sl_timer_idx])));
-    reg_rerror_o = reg_rerror_o & !r_ca_sl_min;
-    reg_rdata_o  = reg_rdata_o | ({32{r_ca_sl_min}} & ((32'(ca_sl_min_ccti_min_q[r_ca_sl_min_idx]) << 24)));
-    reg_rerror_o = reg_rerror_o & !r_cct_limit;
-    reg_rdata_o  = reg_rdata_o | ({32{r_cct_limit}} & ((32'(cct_limit_ccti_limit_o) << 16)));
-    reg_rerror_o = reg_rerror_o & !r_cct_entry_pair;
-    reg_rdata_o  = reg_rdata_o | ({32{r_cct_entry_pair}} & (cct_entry_pair_rdata_i));
-    reg_rerror_o = reg_rerror_o & !r_log_header;
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_header}} & ((32'(ccti_block_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(ccti_block_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_threshold_event_counter_i)));
-    reg_rerror_o = reg_rerror_o & !r_log_event_map;
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_event_map}} & ((32'(log_event_map_event_map_i) << 16)));
-    reg_rerror_o = reg_rerror_o & !r_log_timestamp;
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_timestamp}} & (log_timestamp_current_time_stamp_i));
-    reg_rerror_o = reg_rerror_o & !r_timestamp;
-    reg_rdata_o  = reg_rdata_o | ({32{r_timestamp}} & (timestamp_timestamp_i));
-    reg_rerror_o = reg_rerror_o & !r_impl_ctrl;
-    reg_rdata_o  = reg_rdata_o | ({32{r_impl_ctrl}} & (32'(impl_ctrl_ird_formula_o)));
-    reg_rerror_o = reg_rerror_o & !r_mtu_tx_cycles;
-    reg_rdata_o  = reg_rdata_o | ({32{r_mtu_tx_cycles}} & (32'(mtu_tx_cycles_cycles_o)));
-    reg_rerror_o = reg_rerror_o & !r_log_ctrl;
-    reg_rerror_o = reg_rerror_o & !r_becn_count;
-    reg_rdata_o  = reg_rdata_o | ({32{r_becn_count}} & (becn_count_count_i));
-    reg_rerror_o = reg_rerror_o & !r_timer_expiries;
-    reg_rdata_o  = reg_rdata_o | ({32{r_timer_expiries}} & (timer_expiries_count_i));
-    reg_rerror_o = reg_rerror_o & !r_timer_running;
-    reg_rdata_o  = reg_rdata_o | ({32{r_timer_running}} & (32'(timer_running_sl_mask_i)));
-    reg_rerror_o = reg_rerror_o & !r_block_info;
-    reg_rdata_o  = reg_rdata_o | ({32{r_block_info}} & ((32'(16'(CctEntries)) << 16) | 32'(16'(NumQps))));
-    reg_rerror_o = reg_rerror_o & !r_log_event;
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd0}} & ((32'(log_event_lqpn_local_qpn_i) << 8) | (32'(log_event_lqpn_sl_i) << 4) | 32'(log_event_lqpn_service_type_i)));
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd1}} & ((32'(log_event_rqpn_remote_qpn_i) << 8)));
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd2}} & ((32'(log_event_lids_local_lid_i) << 16) | 32'(log_event_lids_rlid_i)));
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd3}} & (log_event_timestamp_timestamp_i));
-    reg_rerror_o = reg_rerror_o & !r_flow;
-    reg_rdata_o  = reg_rdata_o | ({32{r_flow && flow_valid_i && r_flow_word == 1'd0}} & ((32'(flow_ccti_sl_i) << 16) | 32'(flow_ccti_ccti_i)));
+    r_data  = '0;
+    r_error = 1'b1;
+    r_error = r_error & !r_congestion_info;
+    r_data  = r_data | ({32{r_congestion_info}} & ((32'(ccti_block_reg_pkg::CONGESTION_INFO_CONGESTION_INFO_RESET) << 16) | (32'(8'(CctEntries / 64)) << 8)));
+    r_error = r_error & !r_ca_setting;
+    r_data  = r_data | ({32{r_ca_setting}} & ((32'(ca_setting_port_control_o) << 16) | 32'(ca_setting_control_map_o)));
+    r_error = r_error & !r_ca_sl_timer;
+    r_data  = r_data | ({32{r_ca_sl_timer}} & ((32'(ca_sl_timer_ccti_timer_q[r_ca_sl_timer_idx]) << 16) | (32'(ca_sl_timer_ccti_increase_q[r_ca_sl_timer_idx]) << 8) | 32'(ca_sl_timer_trigger_threshold_q[r_ca_sl_timer_idx])));
+    r_error = r_error & !r_ca_sl_min;
+    r_data  = r_data | ({32{r_ca_sl_min}} & ((32'(ca_sl_min_ccti_min_q[r_ca_sl_min_idx]) << 24)));
+    r_error = r_error & !r_cct_limit;
+    r_data  = r_data | ({32{r_cct_limit}} & ((32'(cct_limit_ccti_limit_o) << 16)));
+    r_error = r_error & !r_cct_entry_pair;
+    r_error = r_error & !r_log_header;
+    r_data  = r_data | ({32{r_log_header}} & ((32'(ccti_block_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(ccti_block_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_threshold_event_counter_i)));
+    r_error = r_error & !r_log_event_map;
+    r_data  = r_data | ({32{r_log_event_map}} & ((32'(log_event_map_event_map_i) << 16)));
+    r_error = r_error & !r_log_timestamp;
+    r_data  = r_data | ({32{r_log_timestamp}} & (log_timestamp_current_time_stamp_i));
+    r_error = r_error & !r_timestamp;
+    r_data  = r_data | ({32{r_timestamp}} & (timestamp_timestamp_i));
+    r_error = r_error & !r_impl_ctrl;
+    r_data  = r_data | ({32{r_impl_ctrl}} & (32'(impl_ctrl_ird_formula_o)));
+    r_error = r_error & !r_mtu_tx_cycles;
+    r_data  = r_data | ({32{r_mtu_tx_cycles}} & (32'(mtu_tx_cycles_cycles_o)));
+    r_error = r_error & !r_log_ctrl;
+    r_error = r_error & !r_becn_count;
+    r_data  = r_data | ({32{r_becn_count}} & (becn_count_count_i));
+    r_error = r_error & !r_timer_expiries;
+    r_data  = r_data | ({32{r_timer_expiries}} & (timer_expiries_count_i));
+    r_error = r_error & !r_timer_running;
+    r_data  = r_data | ({32{r_timer_running}} & (32'(timer_running_sl_mask_i)));
+    r_error = r_error & !r_block_info;
+    r_data  = r_data | ({32{r_block_info}} & ((32'(16'(CctEntries)) << 16) | 32'(16'(NumQps))));
+    r_error = r_error & !r_log_event;
+    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd0}} & ((32'(log_event_lqpn_local_qpn_i) << 8) | (32'(log_event_lqpn_sl_i) << 4) | 32'(log_event_lqpn_service_type_i)));
+    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd1}} & ((32'(log_event_rqpn_remote_qpn_i) << 8)));
+    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd2}} & ((32'(log_event_lids_local_lid_i) << 16) | 32'(log_event_lids_rlid_i)));
+    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd3}} & (log_event_timestamp_timestamp_i));
+    r_error = r_error & !r_flow;
+    r_data  = r_data | ({32{r_flow && flow_valid_i && r_flow_word == 1'd0}} & ((32'(flow_ccti_sl_i) << 16) | 32'(flow_ccti_ccti_i)));
     if (reg_raddr_i[1:0] != 2'b00) begin
-      reg_rdata_o  = '0;
-      reg_rerror_o = 1'b1;
+      r_data  = '0;
+      r_error = 1'b1;
     end
   end
+  assign cct_entry_pair_re_o = reg_re_i && r_cct_entry_pair;
+  logic [31:0] r_data_q;
+  logic r_error_q;
+  logic r_cct_entry_pair_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      r_data_q  <= '0;
+      r_error_q <= 1'b0;
+      r_cct_entry_pair_q <= 1'b0;
+    end else if (reg_re_i) begin
+      r_data_q  <= r_data;
+      r_error_q <= r_error;
+      r_cct_entry_pair_q <= r_cct_entry_pair;
+    end
+  end
+  assign reg_rdata_o  = r_data_q | ({32{r_cct_entry_pair_q}} & cct_entry_pair_rdata_i);
+  assign reg_rerror_o = r_error_q;
 
 endmodule : ccti_block_reg_top

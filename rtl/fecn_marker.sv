@@ -224,7 +224,7 @@ module fecn_marker #(
   ) u_regs (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .reg_we_i(reg_we), .reg_waddr_i(reg_waddr), .reg_wdata_i(reg_wdata), .reg_wstrb_i(reg_wstrb),
-    .reg_werror_o(reg_werror), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
+    .reg_werror_o(reg_werror), .reg_re_i(reg_re), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
     .reg_rerror_o(reg_rerror),
     .sw_control_map_control_map_o(control_map_q),
     .sw_victim_mask_mask_o(victim_mask_q),
@@ -318,10 +318,9 @@ module fecn_marker #(
     .count_o(log_count), .counter_o(log_events), .wrap_o(log_wrap)
   );
 
-  // reg_re only qualifies the response inside the slave; the decode is combinational.
   // Control_Map is stored for the SMA's readback only.
   logic unused_re;
-  assign unused_re = reg_re ^ tick_unused ^ (^gap_product[15:0]) ^ (^log_count) ^ (^control_map_q);
+  assign unused_re = tick_unused ^ (^gap_product[15:0]) ^ (^log_count) ^ (^control_map_q);
 
 `ifndef SYNTHESIS
   // A mark is only ever given to a packet of a VL in the congestion state.

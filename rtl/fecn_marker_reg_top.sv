@@ -16,6 +16,8 @@ module fecn_marker_reg_top #(
   input  logic [31:0] reg_wdata_i,
   input  logic [3:0] reg_wstrb_i,
   output logic reg_werror_o,
+  // a read at this edge; its answer in the next cycle:
+  input  logic reg_re_i,
   input  logic [11:0] reg_raddr_i,
   output logic [31:0] reg_rdata_o,
   output logic reg_rerror_o,
@@ -236,56 +238,72 @@ module fecn_marker_reg_top #(
   end
 
   // Read: the addressed register's value (the hits exclude each other: an AND-OR mux);
-  // unmapped or unaligned reads answer SLVERR.
+  // unmapped or unaligned reads answer SLVERR. Registered at the edge of reg_re_i and
+  // presented in the next cycle, where a memory's word arrives from the block.
+  logic [31:0] r_data;
+  logic r_error;
   always_comb begin
-    reg_rdata_o  = '0;
-    reg_rerror_o = 1'b1;
-    reg_rerror_o = reg_rerror_o & !r_congestion_info;
-    reg_rdata_o  = reg_rdata_o | ({32{r_congestion_info}} & ((32'(fecn_marker_reg_pkg::CONGESTION_INFO_CONGESTION_INFO_RESET) << 16) | (32'(fecn_marker_reg_pkg::CONGESTION_INFO_CONTROL_TABLE_CAP_RESET) << 8)));
-    reg_rerror_o = reg_rerror_o & !r_sw_control_map;
-    reg_rdata_o  = reg_rdata_o | ({32{r_sw_control_map}} & (sw_control_map_control_map_o));
-    reg_rerror_o = reg_rerror_o & !r_sw_victim_mask;
-    reg_rdata_o  = reg_rdata_o | ({32{r_sw_victim_mask}} & (((r_sw_victim_mask_idx == 3'(7 - PortNum / 32)) ? (32'(sw_victim_mask_mask_o) << (PortNum % 32)) : 32'b0)));
-    reg_rerror_o = reg_rerror_o & !r_sw_credit_mask;
-    reg_rerror_o = reg_rerror_o & !r_sw_setting_threshold;
-    reg_rdata_o  = reg_rdata_o | ({32{r_sw_setting_threshold}} & ((32'(sw_setting_threshold_threshold_o) << 28) | (32'(sw_setting_threshold_packet_size_o) << 16)));
-    reg_rerror_o = reg_rerror_o & !r_sw_setting_marking;
-    reg_rdata_o  = reg_rdata_o | ({32{r_sw_setting_marking}} & (32'(sw_setting_marking_marking_rate_o)));
-    reg_rerror_o = reg_rerror_o & !r_port_setting;
-    reg_rdata_o  = reg_rdata_o | ({32{r_port_setting}} & ((32'(port_setting_valid_o) << 31) | (32'(port_setting_threshold_o) << 24) | (32'(port_setting_packet_size_o) << 16) | 32'(port_setting_cong_parm_o)));
-    reg_rerror_o = reg_rerror_o & !r_log_header;
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_header}} & ((32'(fecn_marker_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(fecn_marker_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_log_events_counter_i)));
-    reg_rerror_o = reg_rerror_o & !r_log_timestamp;
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_timestamp}} & (log_timestamp_current_time_stamp_i));
-    reg_rerror_o = reg_rerror_o & !r_log_portmap;
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_portmap}} & (((r_log_portmap_idx == 3'(7 - PortNum / 32)) ? (32'(log_portmap_map_i) << (PortNum % 32)) : 32'b0)));
-    reg_rerror_o = reg_rerror_o & !r_timestamp;
-    reg_rdata_o  = reg_rdata_o | ({32{r_timestamp}} & (timestamp_timestamp_i));
-    reg_rerror_o = reg_rerror_o & !r_impl_ctrl;
-    reg_rdata_o  = reg_rdata_o | ({32{r_impl_ctrl}} & (32'(impl_ctrl_threshold_mapping_o) | (32'(impl_ctrl_marking_mode_o) << 4) | (32'(impl_ctrl_hysteresis_o) << 8)));
-    reg_rerror_o = reg_rerror_o & !r_buffer_capacity;
-    reg_rdata_o  = reg_rdata_o | ({32{r_buffer_capacity}} & (32'(buffer_capacity_credits_o)));
-    reg_rerror_o = reg_rerror_o & !r_lfsr_seed;
-    reg_rdata_o  = reg_rdata_o | ({32{r_lfsr_seed}} & (32'(lfsr_seed_seed_o)));
-    reg_rerror_o = reg_rerror_o & !r_log_ctrl;
-    reg_rerror_o = reg_rerror_o & !r_cong_state;
-    reg_rdata_o  = reg_rdata_o | ({32{r_cong_state}} & (32'(cong_state_vl_mask_i)));
-    reg_rerror_o = reg_rerror_o & !r_pkts_sent;
-    reg_rdata_o  = reg_rdata_o | ({32{r_pkts_sent}} & (pkts_sent_count_i));
-    reg_rerror_o = reg_rerror_o & !r_pkts_marked;
-    reg_rdata_o  = reg_rdata_o | ({32{r_pkts_marked}} & (pkts_marked_count_i));
-    reg_rerror_o = reg_rerror_o & !r_cong_entries;
-    reg_rdata_o  = reg_rdata_o | ({32{r_cong_entries}} & (cong_entries_count_i));
-    reg_rerror_o = reg_rerror_o & !r_block_info;
-    reg_rdata_o  = reg_rdata_o | ({32{r_block_info}} & ((32'(8'(PortNum)) << 24) | (32'(8'(FillWidth)) << 16) | (32'(8'(NumVls)) << 8) | 32'(8'(NumInputs))));
-    reg_rerror_o = reg_rerror_o & !r_log_event;
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd0}} & ((32'(log_event_lids_slid_i) << 16) | 32'(log_event_lids_dlid_i)));
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd1}} & ((32'(log_event_sl_sl_i) << 28)));
-    reg_rdata_o  = reg_rdata_o | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd2}} & (log_event_timestamp_timestamp_i));
+    r_data  = '0;
+    r_error = 1'b1;
+    r_error = r_error & !r_congestion_info;
+    r_data  = r_data | ({32{r_congestion_info}} & ((32'(fecn_marker_reg_pkg::CONGESTION_INFO_CONGESTION_INFO_RESET) << 16) | (32'(fecn_marker_reg_pkg::CONGESTION_INFO_CONTROL_TABLE_CAP_RESET) << 8)));
+    r_error = r_error & !r_sw_control_map;
+    r_data  = r_data | ({32{r_sw_control_map}} & (sw_control_map_control_map_o));
+    r_error = r_error & !r_sw_victim_mask;
+    r_data  = r_data | ({32{r_sw_victim_mask}} & (((r_sw_victim_mask_idx == 3'(7 - PortNum / 32)) ? (32'(sw_victim_mask_mask_o) << (PortNum % 32)) : 32'b0)));
+    r_error = r_error & !r_sw_credit_mask;
+    r_error = r_error & !r_sw_setting_threshold;
+    r_data  = r_data | ({32{r_sw_setting_threshold}} & ((32'(sw_setting_threshold_threshold_o) << 28) | (32'(sw_setting_threshold_packet_size_o) << 16)));
+    r_error = r_error & !r_sw_setting_marking;
+    r_data  = r_data | ({32{r_sw_setting_marking}} & (32'(sw_setting_marking_marking_rate_o)));
+    r_error = r_error & !r_port_setting;
+    r_data  = r_data | ({32{r_port_setting}} & ((32'(port_setting_valid_o) << 31) | (32'(port_setting_threshold_o) << 24) | (32'(port_setting_packet_size_o) << 16) | 32'(port_setting_cong_parm_o)));
+    r_error = r_error & !r_log_header;
+    r_data  = r_data | ({32{r_log_header}} & ((32'(fecn_marker_reg_pkg::LOG_HEADER_LOG_TYPE_RESET) << 24) | (32'(fecn_marker_reg_pkg::LOG_HEADER_CONGESTION_FLAGS_RESET) << 16) | 32'(log_header_log_events_counter_i)));
+    r_error = r_error & !r_log_timestamp;
+    r_data  = r_data | ({32{r_log_timestamp}} & (log_timestamp_current_time_stamp_i));
+    r_error = r_error & !r_log_portmap;
+    r_data  = r_data | ({32{r_log_portmap}} & (((r_log_portmap_idx == 3'(7 - PortNum / 32)) ? (32'(log_portmap_map_i) << (PortNum % 32)) : 32'b0)));
+    r_error = r_error & !r_timestamp;
+    r_data  = r_data | ({32{r_timestamp}} & (timestamp_timestamp_i));
+    r_error = r_error & !r_impl_ctrl;
+    r_data  = r_data | ({32{r_impl_ctrl}} & (32'(impl_ctrl_threshold_mapping_o) | (32'(impl_ctrl_marking_mode_o) << 4) | (32'(impl_ctrl_hysteresis_o) << 8)));
+    r_error = r_error & !r_buffer_capacity;
+    r_data  = r_data | ({32{r_buffer_capacity}} & (32'(buffer_capacity_credits_o)));
+    r_error = r_error & !r_lfsr_seed;
+    r_data  = r_data | ({32{r_lfsr_seed}} & (32'(lfsr_seed_seed_o)));
+    r_error = r_error & !r_log_ctrl;
+    r_error = r_error & !r_cong_state;
+    r_data  = r_data | ({32{r_cong_state}} & (32'(cong_state_vl_mask_i)));
+    r_error = r_error & !r_pkts_sent;
+    r_data  = r_data | ({32{r_pkts_sent}} & (pkts_sent_count_i));
+    r_error = r_error & !r_pkts_marked;
+    r_data  = r_data | ({32{r_pkts_marked}} & (pkts_marked_count_i));
+    r_error = r_error & !r_cong_entries;
+    r_data  = r_data | ({32{r_cong_entries}} & (cong_entries_count_i));
+    r_error = r_error & !r_block_info;
+    r_data  = r_data | ({32{r_block_info}} & ((32'(8'(PortNum)) << 24) | (32'(8'(FillWidth)) << 16) | (32'(8'(NumVls)) << 8) | 32'(8'(NumInputs))));
+    r_error = r_error & !r_log_event;
+    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd0}} & ((32'(log_event_lids_slid_i) << 16) | 32'(log_event_lids_dlid_i)));
+    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd1}} & ((32'(log_event_sl_sl_i) << 28)));
+    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd2}} & (log_event_timestamp_timestamp_i));
     if (reg_raddr_i[1:0] != 2'b00) begin
-      reg_rdata_o  = '0;
-      reg_rerror_o = 1'b1;
+      r_data  = '0;
+      r_error = 1'b1;
     end
   end
+  logic [31:0] r_data_q;
+  logic r_error_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      r_data_q  <= '0;
+      r_error_q <= 1'b0;
+    end else if (reg_re_i) begin
+      r_data_q  <= r_data;
+      r_error_q <= r_error;
+    end
+  end
+  assign reg_rdata_o  = r_data_q;
+  assign reg_rerror_o = r_error_q;
 
 endmodule : fecn_marker_reg_top

@@ -3,8 +3,10 @@
 //
 // The address and data phases of a write are captured independently (either order, or
 // together); the register write happens on the edge after both are held and its response
-// follows. A read is answered on the edge after its address is captured. All outputs are
-// registers or functions of registers, so the C++ model can match them cycle by cycle.
+// follows. A read is registered: the register file reads at the edge after the address is
+// captured (reg_re_o) and presents the word in the next cycle (a block RAM's read), and the
+// response follows at the edge after that. All outputs are registers or functions of
+// registers, so the C++ model can match them cycle by cycle.
 // AxPROT is not a port: the CSRs have no protection levels.
 `default_nettype none
 
@@ -31,7 +33,8 @@ module ibcc_axil_slave #(
   input  logic                 rready_i,
   output logic [31:0]          rdata_o,
   output logic [1:0]           rresp_o,
-  // Register file: one write and one read per edge, answered combinationally.
+  // Register file: one write per edge, answered combinationally (reg_werror_i); one read
+  // per edge, answered in the next cycle (reg_rdata_i, reg_rerror_i).
   output logic                 reg_we_o,
   output logic [AddrWidth-1:0] reg_waddr_o,
   output logic [31:0]          reg_wdata_o,
@@ -51,12 +54,13 @@ module ibcc_axil_slave #(
   logic [31:0]          wdata_q;
   logic [3:0]           wstrb_q;
   logic                 bvalid_q, rvalid_q;
+  logic                 rpend_q;  // the register file read at the last edge; its word is due
   logic [1:0]           bresp_q, rresp_q;
   logic [31:0]          rdata_q;
 
   assign awready_o = !aw_held_q && !bvalid_q;
   assign wready_o  = !w_held_q && !bvalid_q;
-  assign arready_o = !ar_held_q && !rvalid_q;
+  assign arready_o = !ar_held_q && !rpend_q && !rvalid_q;
   assign bvalid_o  = bvalid_q;
   assign bresp_o   = bresp_q;
   assign rvalid_o  = rvalid_q;
@@ -84,6 +88,7 @@ module ibcc_axil_slave #(
       rvalid_q  <= 1'b0;
       rresp_q   <= RespOkay;
       rdata_q   <= '0;
+      rpend_q   <= 1'b0;
     end else begin
       // Write response: this edge's register write, or the master taking the response.
       if (reg_we_o) begin
@@ -104,12 +109,16 @@ module ibcc_axil_slave #(
         wdata_q  <= wdata_i;
         wstrb_q  <= wstrb_i;
       end
-      // Read: answer the held address, or retire an accepted response.
+      // Read: the register file reads the held address, answers in the next cycle, and the
+      // response is presented; or an accepted response retires.
       if (reg_re_o) begin
+        rpend_q   <= 1'b1;
+        ar_held_q <= 1'b0;
+      end else if (rpend_q) begin
+        rpend_q   <= 1'b0;
         rvalid_q  <= 1'b1;
         rdata_q   <= reg_rerror_i ? 32'd0 : reg_rdata_i;
         rresp_q   <= reg_rerror_i ? RespSlvErr : RespOkay;
-        ar_held_q <= 1'b0;
       end else if (rvalid_q && rready_i) begin
         rvalid_q <= 1'b0;
         rdata_q  <= '0;
@@ -141,6 +150,8 @@ module ibcc_axil_slave #(
     held_aw_no_b: assert (!(bvalid_q && aw_held_q));
     held_w_no_b: assert (!(bvalid_q && w_held_q));
     held_ar_no_r: assert (!(rvalid_q && ar_held_q));
+    held_ar_no_pend: assert (!(rpend_q && ar_held_q));
+    pend_no_r: assert (!(rpend_q && rvalid_q));
   end
 `endif
 

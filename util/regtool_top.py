@@ -7,8 +7,10 @@ What a map may say beyond offsets and fields (util/regtool.py validates it):
   register keys
     memory: true        a read-write array the block holds itself (a RAM): the decode gives
                         a write port (NAME_we/_waddr/_wdata/_wstrb: the block writes the
-                        strobed bytes) and a read address (NAME_raddr, data into NAME_rdata),
-                        and stores nothing; its fields cover the word, reset 0, no legality
+                        strobed bytes) and a registered read port (NAME_re/_raddr; the block
+                        presents the word as it was before the edge in NAME_rdata in the next
+                        cycle, as a block RAM does) and stores nothing; its fields cover the
+                        word, reset 0, no legality
     port_bit: PARAM     an array of 32-bit words that is one mask over ports (word 0 = the
                         highest ports, MSB first); only bit PARAM is implemented
     count_param: EXPR   an array implements EXPR elements (of block parameters, at most
@@ -27,9 +29,10 @@ What a map may say beyond offsets and fields (util/regtool.py validates it):
   access wo             every field is a write pulse (the edge of a legal write whose bit is 1)
   access ro, no const/param: the hardware drives the value (a port of the decode)
 
-Reads of a read-only field are combinational from the hardware's inputs; writes are
-merged under the byte strobes with the register's read-back value (stored fields, zeros
-elsewhere) and take effect at the edge; an unmapped or unaligned address, a write to a
+Reads are registered: the value (a read-only field's from the hardware's inputs) is taken
+at the edge of reg_re_i and presented in the next cycle (ibcc_axil_slave waits for it);
+writes are merged under the byte strobes with the register's read-back value (stored
+fields, zeros elsewhere) and take effect at the edge; an unmapped or unaligned address, a write to a
 read-only register and an illegal value answer SLVERR.
 """
 import re
@@ -170,7 +173,8 @@ def gen_sv_top(spec):
             ports += [("output", "logic", f"{n}_we_o", f"{reg['name']}: the block's memory (a write of the strobed bytes)"),
                       ("output", f"logic {aw_m}", f"{n}_waddr_o", ""),
                       ("output", "logic [31:0]", f"{n}_wdata_o", ""), ("output", "logic [3:0]", f"{n}_wstrb_o", ""),
-                      ("output", f"logic {aw_m}", f"{n}_raddr_o", "the element being read; its word in:"),
+                      ("output", "logic", f"{n}_re_o", "a read at this edge; the block presents the word at"),
+                      ("output", f"logic {aw_m}", f"{n}_raddr_o", "raddr (before this edge's write) in the next cycle:"),
                       ("input ", "logic [31:0]", f"{n}_rdata_i", "")]
             continue
         for fld in reg["fields"]:
@@ -211,6 +215,7 @@ def gen_sv_top(spec):
                   ("input ", "logic", "reg_we_i", "the register port of ibcc_axil_slave"),
                   ("input ", f"logic [{aw - 1}:0]", "reg_waddr_i", ""), ("input ", "logic [31:0]", "reg_wdata_i", ""),
                   ("input ", "logic [3:0]", "reg_wstrb_i", ""), ("output", "logic", "reg_werror_o", ""),
+                  ("input ", "logic", "reg_re_i", "a read at this edge; its answer in the next cycle:"),
                   ("input ", f"logic [{aw - 1}:0]", "reg_raddr_i", ""), ("output", "logic [31:0]", "reg_rdata_o", ""),
                   ("output", "logic", "reg_rerror_o", "")]
     allp = base_ports + ports
@@ -439,30 +444,60 @@ def gen_sv_top(spec):
     o.append("  end")
     o.append("")
     # Read mux.
+    mems = [reg for reg in spec["registers"] if reg.get("memory")]
     o.append("  // Read: the addressed register's value (the hits exclude each other: an AND-OR mux);")
-    o.append("  // unmapped or unaligned reads answer SLVERR.")
+    o.append("  // unmapped or unaligned reads answer SLVERR. Registered at the edge of reg_re_i and")
+    o.append("  // presented in the next cycle, where a memory's word arrives from the block.")
+    o.append("  logic [31:0] r_data;")
+    o.append("  logic r_error;")
     o.append("  always_comb begin")
-    o.append("    reg_rdata_o  = '0;")
-    o.append("    reg_rerror_o = 1'b1;")
+    o.append("    r_data  = '0;")
+    o.append("    r_error = 1'b1;")
     for reg in spec["registers"]:
         n = reg["name"].lower()
         if reg.get("window"):
             continue
         idx = f"r_{n}_idx" if reg["count"] > 1 else "0"
-        o.append(f"    reg_rerror_o = reg_rerror_o & !r_{n};")
+        o.append(f"    r_error = r_error & !r_{n};")
+        if reg.get("memory"):
+            continue
         v = value_expr(reg, idx, False)
         if v != "32'b0":
-            o.append(f"    reg_rdata_o  = reg_rdata_o | ({{32{{r_{n}}}}} & ({v}));")
+            o.append(f"    r_data  = r_data | ({{32{{r_{n}}}}} & ({v}));")
     for name, (base, cnt, stride, regs) in wins.items():
-        o.append(f"    reg_rerror_o = reg_rerror_o & !r_{name};")
+        o.append(f"    r_error = r_error & !r_{name};")
         for k, reg in enumerate(regs):
             hit = f"r_{name} && {name}_valid_i && r_{name}_word == {clog2(stride // 4)}'d{k}"
-            o.append(f"    reg_rdata_o  = reg_rdata_o | ({{32{{{hit}}}}} & ({value_expr(reg, '0', False)}));")
+            o.append(f"    r_data  = r_data | ({{32{{{hit}}}}} & ({value_expr(reg, '0', False)}));")
     o.append("    if (reg_raddr_i[1:0] != 2'b00) begin")
-    o.append("      reg_rdata_o  = '0;")
-    o.append("      reg_rerror_o = 1'b1;")
+    o.append("      r_data  = '0;")
+    o.append("      r_error = 1'b1;")
     o.append("    end")
     o.append("  end")
+    for reg in mems:
+        n = reg["name"].lower()
+        o.append(f"  assign {n}_re_o = reg_re_i && r_{n};")
+    o.append("  logic [31:0] r_data_q;")
+    o.append("  logic r_error_q;")
+    for reg in mems:
+        o.append(f"  logic r_{reg['name'].lower()}_q;")
+    o.append("  always_ff @(posedge clk_i or negedge rst_ni) begin")
+    o.append("    if (!rst_ni) begin")
+    o.append("      r_data_q  <= '0;")
+    o.append("      r_error_q <= 1'b0;")
+    for reg in mems:
+        o.append(f"      r_{reg['name'].lower()}_q <= 1'b0;")
+    o.append("    end else if (reg_re_i) begin")
+    o.append("      r_data_q  <= r_data;")
+    o.append("      r_error_q <= r_error;")
+    for reg in mems:
+        n = reg["name"].lower()
+        o.append(f"      r_{n}_q <= r_{n};")
+    o.append("    end")
+    o.append("  end")
+    data = "r_data_q" + "".join(f" | ({{32{{r_{r['name'].lower()}_q}}}} & {r['name'].lower()}_rdata_i)" for r in mems)
+    o.append(f"  assign reg_rdata_o  = {data};")
+    o.append("  assign reg_rerror_o = r_error_q;")
     o.append("")
     o.append(f"endmodule : {blk}_reg_top")
     return "\n".join(o) + "\n"

@@ -9,7 +9,7 @@ AxiLiteOut AxiLiteSlave::outputs() const {
   out.wready = !w_held_ && !bvalid_;
   out.bvalid = bvalid_;
   out.bresp = bresp_;
-  out.arready = !ar_held_ && !rvalid_;
+  out.arready = !ar_held_ && !rpend_ && !rvalid_;
   out.rvalid = rvalid_;
   out.rdata = rdata_;
   out.rresp = rresp_;
@@ -40,12 +40,18 @@ void AxiLiteSlave::clock(const AxiLiteIn& in, bool write_error, uint32_t read_da
     wstrb_ = in.wstrb & 0xfu;
   }
 
-  // Read: answer the held address, or retire an accepted response.
+  // Read: the register file reads the held address (its answer is held for a cycle, as
+  // the RTL's registered read data), the response is presented; or one retires.
   if (ar_held_) {
-    rvalid_ = true;
-    rdata_ = read_error ? 0u : read_data;
-    rresp_ = read_error ? kAxiRespSlvErr : kAxiRespOkay;
+    rpend_ = true;
+    pend_data_ = read_error ? 0u : read_data;
+    pend_error_ = read_error;
     ar_held_ = false;
+  } else if (rpend_) {
+    rpend_ = false;
+    rvalid_ = true;
+    rdata_ = pend_data_;
+    rresp_ = pend_error_ ? kAxiRespSlvErr : kAxiRespOkay;
   } else if (rvalid_ && in.rready) {
     rvalid_ = false;
     rdata_ = 0;

@@ -48,9 +48,11 @@ struct RegRead {
 
 // One outstanding write and one outstanding read. The address and data phases of a write
 // are captured independently (either order, or together); the register write happens on
-// the edge after both are held, and the response follows. A read is answered on the edge
-// after its address is captured. Ready signals drop while a request is held or its
-// response waits for the master.
+// the edge after both are held, and the response follows. A read is registered: the
+// register file reads at the edge after its address is captured (read_request()), its word
+// is held for one cycle (a block RAM's read), and the response is presented at the edge
+// after that. Ready signals drop while a request is held, read or its response waits for
+// the master.
 class AxiLiteSlave {
  public:
   explicit AxiLiteSlave(unsigned addr_width) : addr_mask_((1u << addr_width) - 1u) {}
@@ -70,7 +72,7 @@ class AxiLiteSlave {
 
   AxiLiteOut outputs() const;
 
-  bool idle() const { return !aw_held_ && !w_held_ && !ar_held_ && !bvalid_ && !rvalid_; }
+  bool idle() const { return !aw_held_ && !w_held_ && !ar_held_ && !rpend_ && !bvalid_ && !rvalid_; }
   // No request on the bus and none held or answered: an edge changes nothing here.
   bool quiet(const AxiLiteIn& in) const { return !in.awvalid && !in.wvalid && !in.arvalid && idle(); }
 
@@ -85,6 +87,9 @@ class AxiLiteSlave {
   uint32_t bresp_ = 0;
   bool ar_held_ = false;
   uint32_t araddr_ = 0;
+  bool rpend_ = false;  // the register file read at the last edge; its word is due
+  uint32_t pend_data_ = 0;
+  bool pend_error_ = false;
   bool rvalid_ = false;
   uint32_t rdata_ = 0;
   uint32_t rresp_ = 0;

@@ -4,7 +4,8 @@
 // (yosys write_smt2 + yosys-smtbmc, bounded and by induction).
 //
 // The slave's inputs are free; the master obeys the specification (the assume statements);
-// the register file answers anything (reg_rdata_i, reg_werror_i, reg_rerror_i free).
+// the register file answers anything (reg_rdata_i, reg_werror_i, reg_rerror_i free; a
+// read's answer is what it presents in the cycle after reg_re_o).
 // Ghost state counts what the master handed over and what the slave answered, and the
 // assertions are stated over the slave's ports only:
 //   reset      - BVALID and RVALID low while ARESETn is low (A3.1.2);
@@ -13,8 +14,10 @@
 //                (A3.3.1), a read response only after its address; one response per request,
 //                in request order, carrying that request's register-file verdict; the
 //                register write uses the taken address, data and strobes, exactly once;
-//   stalls     - a response follows its request within one cycle, and an idle channel is
-//                ready (no unbounded stall by the slave; the master may stall as it likes).
+//   stalls     - a write response follows its register write within one cycle, a read
+//                response its register read within two (the register file answers a read
+//                in the cycle after it, as a block RAM does), and an idle channel is ready
+//                (no unbounded stall by the slave; the master may stall as it likes).
 // This slave takes one write and one read at a time (the one-outstanding assertions).
 `default_nettype none
 
@@ -87,6 +90,7 @@ module axil_slave_props #(
   // ---- Ghost state: requests taken and not yet answered --------------------------------
   logic [1:0]           aw_out = '0, w_out = '0, ar_out = '0;  // taken, no response taken yet
   logic                 written = 1'b0, read_done = 1'b0;      // register access done for it
+  logic                 read_taken = 1'b0;                     // register read issued for it
   logic [AddrWidth-1:0] g_awaddr, g_araddr;
   logic [31:0]          g_wdata, g_rdata;
   logic [3:0]           g_wstrb;
@@ -96,7 +100,7 @@ module axil_slave_props #(
   always @(posedge clk_i) begin
     if (!rst_ni) begin
       aw_out <= '0; w_out <= '0; ar_out <= '0;
-      written <= 1'b0; read_done <= 1'b0;
+      written <= 1'b0; read_done <= 1'b0; read_taken <= 1'b0;
       b_wait <= '0; r_wait <= '0;
     end else begin
       aw_out <= aw_out + 2'(aw_hs) - 2'(b_hs);
@@ -107,9 +111,15 @@ module axil_slave_props #(
       if (ar_hs) g_araddr <= araddr_i;
       if (reg_we) begin written <= 1'b1; g_bresp <= reg_werror_i ? RespSlvErr : RespOkay; end
       else if (b_hs) written <= 1'b0;
-      if (reg_re) begin read_done <= 1'b1; g_rresp <= reg_rerror_i ? RespSlvErr : RespOkay;
-                        g_rdata <= reg_rerror_i ? 32'd0 : reg_rdata_i; end
-      else if (r_hs) read_done <= 1'b0;
+      if (reg_re) read_taken <= 1'b1;
+      else if (read_taken && !read_done) begin
+        read_done <= 1'b1;  // the register file's answer, in the cycle after the read
+        g_rresp <= reg_rerror_i ? RespSlvErr : RespOkay;
+        g_rdata <= reg_rerror_i ? 32'd0 : reg_rdata_i;
+      end else if (r_hs) begin
+        read_taken <= 1'b0;
+        read_done  <= 1'b0;
+      end
       b_wait <= (aw_out != 0 && w_out != 0 && !bvalid && b_wait != 2'd3) ? b_wait + 1'b1 : '0;
       r_wait <= (ar_out != 0 && !rvalid && r_wait != 2'd3) ? r_wait + 1'b1 : '0;
     end
@@ -135,17 +145,18 @@ module axil_slave_props #(
       write_once: assert (!reg_we || (aw_out == 2'd1 && w_out == 2'd1 && !written));
       write_addr: assert (aw_out == 2'd0 || written || reg_waddr == g_awaddr);
       write_data: assert (w_out == 2'd0 || written || (reg_wdata == g_wdata && reg_wstrb == g_wstrb));
-      read_once: assert (!reg_re || (ar_out == 2'd1 && !read_done));
-      read_addr: assert (ar_out == 2'd0 || read_done || reg_raddr == g_araddr);
+      read_once: assert (!reg_re || (ar_out == 2'd1 && !read_taken));
+      read_addr: assert (ar_out == 2'd0 || read_taken || reg_raddr == g_araddr);
       // The response carries its request's verdict (and the data read): OKAY or SLVERR only.
       bresp_verdict: assert (!bvalid || bresp == g_bresp);
       rresp_verdict: assert (!rvalid || (rresp == g_rresp && rdata == g_rdata));
-      // Bounded stalls: a due response comes within one cycle, presented from the edge of
-      // the register access on; an idle channel is ready.
+      // Bounded stalls: a due write response comes within one cycle, a read response within
+      // two, presented from the edge of the register access (the read's answer) on; an
+      // idle channel is ready.
       b_with_write: assert (bvalid == written);
       r_with_read: assert (rvalid == read_done);
       b_in_time: assert (b_wait <= 2'd1);
-      r_in_time: assert (r_wait <= 2'd1);
+      r_in_time: assert (r_wait <= 2'd2);
       aw_ready_idle: assert (aw_out != 2'd0 || awready);
       w_ready_idle: assert (w_out != 2'd0 || wready);
       ar_ready_idle: assert (ar_out != 2'd0 || arready);
