@@ -20,16 +20,12 @@ module ccti_block #(
   input  logic [15:0]        becn_rlid_i,   // the BECN packet's SLID
   input  logic [15:0]        becn_llid_i,   // its DLID: the local LID it was sent to
   input  logic [3:0]         becn_st_i,
-  // IRD lookup for the send arbiter: answered after the edge
+  // IRD lookup for the send arbiter: the query sampled at an edge is answered after it,
+  // from the state before it (the CCT is read as a block RAM is, at the edge)
   input  logic [QpWidth-1:0] query_qp_i,
   input  logic [3:0]         query_sl_i,
   output logic [31:0]        ird_o,            // core cycles
   output logic [15:0]        ccti_o,
-  // The same lookup of the state after the last edge for the query inputs now (ird_o and
-  // ccti_o register it at the next edge): what a transmit scheduler asks in the cycle it
-  // schedules, and what the network model reads with the block in its loop.
-  output logic [31:0]        ird_next_o,
-  output logic [15:0]        ccti_next_o,
   output logic [15:0]        timer_expired_o,  // SL timers that expired at the last edge
   output logic               trigger_event_o,  // a Trigger_Threshold event at the last edge
   // AXI4-Lite CSR port
@@ -114,27 +110,16 @@ module ccti_block #(
     assign trigger_q[gs]      = trigger_flat[gs*8 +: 8];
     assign min_q[gs]          = min_flat[gs*8 +: 8];
   end
-  // The CCT is this block's memory: the decode addresses it, the block writes the strobed
-  // bytes (at the edge, after this edge's lookup read the table).
+  // The CCT is this block's memory, a RAM without reset (a block RAM; software writes the
+  // table before it enables CC on an SL): the decode addresses it, the block writes the
+  // strobed bytes (at the edge, after this edge's lookup read the table). Its read ports are
+  // synchronous: the IRD lookup's (entry_pair_q) and the CSR read's.
   localparam int unsigned CctPairIdx = $clog2(CctPairs);
   logic        cct_we, cct_re;
   logic [CctPairIdx-1:0] cct_waddr, cct_raddr;
   logic [31:0] cct_wdata, cct_rdata_q;
   logic [3:0]  cct_wstrb;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      for (int unsigned k = 0; k < CctPairs; k++) cct_q[k] <= '0;
-      cct_rdata_q <= '0;
-    end else begin
-      if (cct_we) begin
-        for (int unsigned b = 0; b < 4; b++) begin
-          if (cct_wstrb[b]) cct_q[cct_waddr][8*b +: 8] <= cct_wdata[8*b +: 8];
-        end
-      end
-      if (cct_re) cct_rdata_q <= cct_q[cct_raddr];  // the CSR read port: registered
-    end
-  end
   logic [CctiWidth-1:0] limit;                      // CCTI_Limit clamped to the table
 
   assign limit = (cct_limit_q > 16'(LastEntry)) ? LastEntry : cct_limit_q[CctiWidth-1:0];
@@ -188,6 +173,17 @@ module ccti_block #(
   assign query_floor = (8'(query_ccti) > min_q[query_sl_i]) ? 8'(query_ccti) : min_q[query_sl_i];
   assign query_index = (query_floor > 8'(limit)) ? limit : query_floor[CctiWidth-1:0];
 
+  // The CCT RAM: one write port, two synchronous read ports.
+  always_ff @(posedge clk_i) begin
+    if (cct_we) begin
+      for (int unsigned b = 0; b < 4; b++) begin
+        if (cct_wstrb[b]) cct_q[cct_waddr][8*b +: 8] <= cct_wdata[8*b +: 8];
+      end
+    end
+    if (cct_re) cct_rdata_q <= cct_q[cct_raddr];                 // the CSR read port
+    entry_pair_q <= cct_q[query_index[CctiWidth-1:1]];            // the IRD lookup's
+  end
+
   // IRD of one CCT entry pair: the entry the index's low bit selects, by the IRD formula
   // (shift_left: multiplier << shift; omnipath: (MTU cycles >> shift) * multiplier).
   function automatic logic [31:0] ird_of(input logic [31:0] pair, input logic odd,
@@ -203,9 +199,6 @@ module ccti_block #(
   assign ird_o       = ird_of(entry_pair_q, entry_odd_q, query_enabled_q, ird_formula_q,
                               mtu_cycles_q);
   assign ccti_o      = 16'(query_ccti_q);
-  assign ird_next_o  = ird_of(cct_q[query_index[CctiWidth-1:1]], query_index[0],
-                              control_map_q[query_sl_i], ird_formula_q, mtu_cycles_q);
-  assign ccti_next_o = 16'(query_ccti);
 
   // ---------------------------------------------------------------------------------------
   // CSRs: the decode generated from rtl/regs/ccti_block.yaml
@@ -290,15 +283,13 @@ module ccti_block #(
       becn_count_q    <= '0;
       expiries_q      <= '0;
       log_map_q       <= '0;
-      entry_pair_q    <= '0;
       entry_odd_q     <= 1'b0;
       query_enabled_q <= 1'b0;
       query_ccti_q    <= '0;
       timer_expired_q <= '0;
       trigger_q_out   <= 1'b0;
     end else begin
-      // Registered IRD lookup of the state before this edge.
-      entry_pair_q    <= cct_q[query_index[CctiWidth-1:1]];
+      // Registered IRD lookup of the state before this edge (the CCT entry pair: above).
       entry_odd_q     <= query_index[0];
       query_enabled_q <= control_map_q[query_sl_i];
       query_ccti_q    <= query_ccti;

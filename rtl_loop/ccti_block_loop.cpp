@@ -2,6 +2,7 @@
 // net/rtl_loop.cpp, together with a Verilation of rtl/ccti_block.sv for one parameter set
 // (IBCC_LOOP_* definitions), into a shared object the network model loads.
 #include "Vccti_block.h"
+#include "Vccti_block___024root.h"  // flow_ccti(): the CCTI registers, observed
 #include "loop_driver.h"
 
 namespace {
@@ -19,27 +20,14 @@ class CctiLoop final : public ibcc::loop::DrivenEngine<ibcc::net::RtlCctiEngine,
     m.becn_rlid_i = in.becn_rlid;
     m.becn_llid_i = in.becn_llid;
     m.becn_st_i = in.becn_st;
+    m.query_qp_i = in.query_qp & (IBCC_LOOP_QPS - 1u);
+    m.query_sl_i = in.query_sl & 0xfu;
     d_.tick();
   }
-  uint32_t ird_next(uint32_t qp, uint32_t sl) override {
-    query(qp, sl);
-    return d_.model().ird_next_o;
-  }
-  uint32_t ccti_next(uint32_t qp, uint32_t sl) override {
-    query(qp, sl);
-    return d_.model().ccti_next_o;
-  }
-
- private:
-  // The lookahead outputs are combinational in the query inputs: set them and settle.
-  void query(uint32_t qp, uint32_t sl) {
-    Vccti_block& m = d_.model();
-    const uint32_t q = qp & (IBCC_LOOP_QPS - 1u);
-    if (m.query_qp_i != q || m.query_sl_i != (sl & 0xfu)) {
-      m.query_qp_i = q;
-      m.query_sl_i = sl & 0xfu;
-      m.eval();
-    }
+  uint32_t ird() const override { return d_.model().ird_o; }
+  uint32_t ccti() const override { return d_.model().ccti_o; }
+  uint32_t flow_ccti(unsigned f) const override {
+    return d_.model().rootp->ccti_block__DOT__ccti_q[f & (IBCC_LOOP_QPS - 1u)];
   }
 };
 

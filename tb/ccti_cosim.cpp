@@ -99,9 +99,6 @@ class CctiCosim : public CosimHarness {
     rtl_->outputs(&rtl_out_);
     check("ird_o", rtl_out_.ird, ref.ird);
     check("ccti_o", rtl_out_.ccti, ref.ccti);
-    // The lookahead: the query of the last edge in the state after it.
-    check("ird_next_o", rtl_->ird_next(), core_.ird_now(next_.query_qp, next_.query_sl));
-    check("ccti_next_o", rtl_->ccti_next(), core_.ccti(core_.flow_index(next_.query_qp, next_.query_sl)));
     check("timer_expired_o", rtl_out_.timer_expired, ref.timer_expired);
     check("trigger_event_o", rtl_out_.trigger_event, ref.trigger_event);
     check_axil(rtl_out_.axi);
@@ -113,7 +110,6 @@ class CctiCosim : public CosimHarness {
     next_ = stim_;
     next_.axi = bus;
     rtl_->drive(next_);
-    if (mirror_) update_lookahead();
   }
 
   void reference_edge(bool rst_n) override {
@@ -150,16 +146,14 @@ class CctiCosim : public CosimHarness {
   void random_csr();
 
   // The reference's state at the widths of the RTL's registers, for the VCD (kept only while
-  // tracing), with its lookahead outputs.
+  // tracing).
   struct Mirror {
     bool sl_based = false;
     unsigned timer_running = 0, limit = 0, timestamp = 0, log_count = 0;
     std::array<unsigned, cc::CctiBlock::kNumSls> timer_count{};
     std::array<unsigned, kTracedFlows> ccti{};
-    uint32_t ird_next = 0, ccti_next = 0;
   };
   void update_mirror();
-  void update_lookahead();
 
   cc::CctiBlock core_;         // the reference
   cc::CctiBlockInputs next_;   // the inputs of the next edge, as driven to the RTL
@@ -176,7 +170,6 @@ void CctiCosim::trace_reference(sc_core::sc_trace_file* tf, const std::string& p
   const cc::CctiBlockOutputs& out = core_.outputs();
   sc_core::sc_trace(tf, next_.becn_valid, p + "becn_valid_i");
   sc_core::sc_trace(tf, out.ird, p + "ird_o", 32);
-  sc_core::sc_trace(tf, m.ird_next, p + "ird_next_o", 32);
   sc_core::sc_trace(tf, out.trigger_event, p + "trigger_event_o");
   sc_core::sc_trace(tf, m.sl_based, p + "sl_based_q");
   sc_core::sc_trace(tf, m.timer_running, p + "timer_running_q", 16);
@@ -199,13 +192,7 @@ void CctiCosim::trace_reference(sc_core::sc_trace_file* tf, const std::string& p
   sc_core::sc_trace(tf, next_.query_qp, p + "query_qp_i", qp_bits);
   sc_core::sc_trace(tf, next_.query_sl, p + "query_sl_i", 4);
   sc_core::sc_trace(tf, out.ccti, p + "ccti_o", 16);
-  sc_core::sc_trace(tf, m.ccti_next, p + "ccti_next_o", 16);
   sc_core::sc_trace(tf, out.timer_expired, p + "timer_expired_o", 16);
-}
-
-void CctiCosim::update_lookahead() {
-  mirror_->ird_next = core_.ird_now(next_.query_qp, next_.query_sl);
-  mirror_->ccti_next = core_.ccti(core_.flow_index(next_.query_qp, next_.query_sl));
 }
 
 void CctiCosim::update_mirror() {
@@ -222,7 +209,6 @@ void CctiCosim::update_mirror() {
   m.timestamp = c.timestamp();
   m.log_count = c.log_count();
   for (unsigned f = 0; f < kTracedFlows && f < c.params().num_qps; ++f) m.ccti[f] = c.ccti(f);
-  update_lookahead();
 }
 
 void CctiCosim::declare_coverage() {

@@ -161,8 +161,6 @@ class CctiModel final : public VerilatedBlock<Vccti_block, CctiRtl> {
     out->trigger_event = d.trigger_event_o;
     bus_outputs(&out->axi);
   }
-  uint32_t ird_next() const override { return dut_->ird_next_o; }
-  uint32_t ccti_next() const override { return dut_->ccti_next_o; }
 };
 
 }  // namespace

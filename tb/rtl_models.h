@@ -59,9 +59,6 @@ class CctiRtl : public RtlModel {
  public:
   virtual void drive(const cc::CctiBlockInputs& in) = 0;
   virtual void outputs(cc::CctiBlockOutputs* out) const = 0;
-  // The lookahead outputs: the query's IRD and CCTI in the state after the last edge.
-  virtual uint32_t ird_next() const = 0;
-  virtual uint32_t ccti_next() const = 0;
 };
 
 std::unique_ptr<FecnRtl> make_fecn_rtl(const char* name);

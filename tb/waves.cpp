@@ -134,8 +134,6 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows, unsigned qp_
   g.push_back(ccti);
   WaveGroup ird{"IRD", {}};
   if (rtl) ird.signals.push_back({"query_index[6:0]", kDec});
-  ird.signals.push_back({w("ccti_next_o", 16), kDec});
-  ird.signals.push_back({"ird_next_o[31:0]", kDec});
   ird.signals.push_back({w("ccti_o", 16), kDec});
   ird.signals.push_back({"ird_o[31:0]", kDec});
   g.push_back(ird);

@@ -111,9 +111,9 @@ def main():
         print(f"  every mark matches the network's: {len(lags) - late} at the departure's cycle, {late} at the "
               f"next edge (that cycle's edge had run)")
 
-    ccti = signals(vcd_of(os.path.join(waves, f"rtl_{hca}.fst")), {"becn_valid_i", "ccti_next_o"})
+    ccti = signals(vcd_of(os.path.join(waves, f"rtl_{hca}.fst")), {"becn_valid_i", "ccti_o"})
     becns = rising(ccti["becn_valid_i"])
-    top = max((v for _, v in ccti["ccti_next_o"]), default=0)
+    top = max((v for _, v in ccti["ccti_o"]), default=0)
     print(f"{hca}: {len(becns)} BECNs into the CCTI block, highest looked-up CCTI {top}")
     if not becns:
         failures.append("no BECN into the CCTI block in the window")

@@ -44,8 +44,7 @@ CctiBlock::CctiBlock(const CctiBlockParams& params)
 void CctiBlock::reset() {
   quiet_edges_ = 0;
   last_query_qp_ = last_query_sl_ = 0;
-  regs_.reset(decode_params_);
-  std::fill(cct_.begin(), cct_.end(), 0u);
+  regs_.reset(decode_params_);  // the CCT is a RAM: a reset leaves it as it is
   std::fill(ccti_.begin(), ccti_.end(), 0u);
   std::fill(flow_sl_.begin(), flow_sl_.end(), 0u);
   timer_running_ = 0;

@@ -98,7 +98,8 @@ class CctiBlock {
   bool read_csr(uint32_t addr, uint32_t* data) const;
   bool write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb);
 
-  // The IRD a flow would be given now (what the registered lookup computes), cycles.
+  // The IRD the registered lookup answers for a query sampled at the next edge (the state
+  // now), cycles.
   uint32_t ird_now(uint32_t qp, uint32_t sl) const;
 
   bool sl_based() const { return regs_.ca_setting_port_control != 0; }
@@ -138,7 +139,8 @@ class CctiBlock {
   regs::ccti_block::DecodeParams decode_params_;
   regs::ccti_block::RegFile regs_;
 
-  // State. The CCT is the block's memory (CCT_ENTRY_PAIR words; the decode addresses it).
+  // State. The CCT is the block's memory (CCT_ENTRY_PAIR words; the decode addresses it), a
+  // RAM without reset: zero when the block is made, then what software wrote.
   std::vector<uint32_t> cct_;
   std::vector<uint32_t> ccti_;
   std::vector<uint32_t> flow_sl_;

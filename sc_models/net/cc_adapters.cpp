@@ -151,6 +151,24 @@ CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32
   }
 }
 
+CctiPort::Lookup CctiPort::lookup(uint64_t cycle, uint32_t qp, uint32_t sl) {
+  const uint64_t edge = std::max(cycle, done_ + 1);
+  advance_to(edge - 1);
+  cc::CctiBlockInputs in = idle_;
+  in.query_qp = qp;
+  in.query_sl = sl;
+  Lookup l;
+  if (rtl_) {
+    rtl_->edge(in);
+    l = {rtl_->ird(), rtl_->ccti()};
+  } else {
+    const cc::CctiBlockOutputs& out = core_.step(in);
+    l = {out.ird, out.ccti};
+  }
+  done_ = edge;
+  return l;
+}
+
 void CctiPort::becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid, uint32_t llid) {
   // As MarkerPort::depart: the edge of `cycle`, or the next one if that already ran.
   const uint64_t edge = std::max(cycle, done_ + 1);

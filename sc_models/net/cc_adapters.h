@@ -122,25 +122,29 @@ class MarkerPort {
 };
 
 // One HCA's CCTI block. Convention as MarkerPort's: a BECN at cycle t takes the edge of t
-// (or the next one, if that edge already ran); a question at t is answered from the state
-// after the edge of t.
+// (or the next one, if that edge already ran). A lookup at t is a query sampled at that
+// same edge (or the next), answered by the registered lookup after it from the state
+// before it, as the send arbiter of an HCA would ask its CCTI block.
 class CctiPort {
  public:
   // `rtl`, if given, is the Verilated block that decides instead of the C++ core (ibcc run
-  // --rtl): configured the same way, clocked edge by edge, its lookahead outputs
-  // (ird_next_o, ccti_next_o) read where the core's ird_now() is.
+  // --rtl): configured the same way and clocked edge by edge with the same inputs.
   CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles,
            std::unique_ptr<RtlCctiEngine> rtl = nullptr);
 
   void becn(uint64_t cycle, uint32_t qp, uint32_t sl, uint32_t rlid, uint32_t llid);
-  // The IRD of flow (qp, sl) at `cycle`, core cycles.
-  uint32_t ird(uint64_t cycle, uint32_t qp, uint32_t sl) {
+  struct Lookup {
+    uint32_t ird = 0;   // core cycles
+    uint32_t ccti = 0;  // the flow's CCTI
+  };
+  // The IRD and CCTI of flow (qp, sl) for a packet sent at `cycle`.
+  Lookup lookup(uint64_t cycle, uint32_t qp, uint32_t sl);
+  // Observation for statistics and waves (no edge, no query): flow (qp, sl)'s CCTI after
+  // the edge of `cycle`.
+  uint32_t observe_ccti(uint64_t cycle, uint32_t qp, uint32_t sl) {
     advance_to(cycle);
-    return rtl_ ? rtl_->ird_next(qp, sl) : core_.ird_now(qp, sl);
-  }
-  uint32_t ccti(uint64_t cycle, uint32_t qp, uint32_t sl) {
-    advance_to(cycle);
-    return rtl_ ? rtl_->ccti_next(qp, sl) : core_.ccti(core_.flow_index(qp, sl));
+    const unsigned f = core_.flow_index(qp, sl);
+    return rtl_ ? rtl_->flow_ccti(f) : core_.ccti(f);
   }
   void advance_to(uint64_t cycle) {
     if (cycle <= done_) return;

@@ -319,7 +319,7 @@ void Fabric::log_tick() {
     // The flow's highest CCTI over its messages in progress (one QP each).
     if (h.ccti) {
       for (const auto& lane : flows_[i].lanes) {
-        ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl)));
+        ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->observe_ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl)));
       }
     }
   }

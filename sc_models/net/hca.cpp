@@ -178,7 +178,7 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   e.last = r.left == 0;
   ++ctx_.injected;
   // The answer is paced by this HCA's CCTI for the flow's QP, like any data it sends.
-  const uint64_t ird = cc_enabled ? ccti->ird(now, e.qp, f.spec.sl) : 0;
+  const uint64_t ird = cc_enabled ? ccti->lookup(now, e.qp, f.spec.sl).ird : 0;
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(e.qp, f.spec.sl, end + ird);
   if (e.last) replies_.pop_front();
@@ -198,11 +198,12 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   if (f.stats.injected_packets == f.stats.delivered_packets) f.stats.progress_cycle = now;  // none was in flight
   f.stats.injected_packets++;
   f.stats.injected_bytes += payload;
-  const uint64_t ird = cc_enabled ? ccti->ird(now, lane.qp, f.spec.sl) : 0;
+  const CctiPort::Lookup cc = cc_enabled ? ccti->lookup(now, lane.qp, f.spec.sl) : CctiPort::Lookup{};
+  const uint64_t ird = cc.ird;
   if (NetWaves* w = ctx_.waves) {
     w->flow_packet(static_cast<int>(flow_index), f.stats.injected_packets);
     w->flow_ird(static_cast<int>(flow_index), ird);
-    if (cc_enabled) w->flow_ccti(static_cast<int>(flow_index), ccti->ccti(now, lane.qp, f.spec.sl));
+    if (cc_enabled) w->flow_ccti(static_cast<int>(flow_index), cc.ccti);
   }
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(lane.qp, f.spec.sl, end + ird);
@@ -224,7 +225,7 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     ccti->becn(now, e.qp, e.sl, e.slid, e.dlid);
     if (NetWaves* w = ctx_.waves; w && e.flow >= 0) {
       w->flow_becn(e.flow, all[e.flow].stats.becn_received);
-      w->flow_ccti(e.flow, ccti->ccti(now, e.qp, e.sl));
+      w->flow_ccti(e.flow, ccti->observe_ccti(now, e.qp, e.sl));
     }
   }
   sink_.push(pkt);

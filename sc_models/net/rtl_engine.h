@@ -39,11 +39,14 @@ class RtlMarkerEngine : public RtlEngine {
 
 class RtlCctiEngine : public RtlEngine {
  public:
-  // One rising clock edge with these BECN inputs held (the query inputs are not used).
+  // One rising clock edge with these BECN and query inputs held.
   virtual void edge(const cc::CctiBlockInputs& in) = 0;
-  // The lookup of the state after the last edge (ird_next_o, ccti_next_o) for this flow.
-  virtual uint32_t ird_next(uint32_t qp, uint32_t sl) = 0;
-  virtual uint32_t ccti_next(uint32_t qp, uint32_t sl) = 0;
+  // The registered lookup after the last edge (ird_o, ccti_o): the query of that edge.
+  virtual uint32_t ird() const = 0;
+  virtual uint32_t ccti() const = 0;
+  // Observation, not a port: flow f's CCTI register (for the model's statistics and waves;
+  // reading it changes nothing in the block).
+  virtual uint32_t flow_ccti(unsigned f) const = 0;
 };
 
 }  // namespace ibcc::net

@@ -144,10 +144,27 @@ TEST(CcAdapters, CctiPortEqualsSteppingEveryEdge) {
         in.becn_rqpn = qp;
         ref.step(in);
         done = edge;
+      } else if (rng() % 4) {
+        // A lookup: the query sampled at its edge, answered from the state before it.
+        const CctiPort::Lookup got = lazy.lookup(cycle, qp, sl);
+        const uint64_t edge = std::max(cycle, done + 1);
+        step_ref_to(edge - 1);
+        const uint32_t expect_ird = ref.ird_now(qp, sl);
+        const uint32_t expect_ccti = ref.ccti(ref.flow_index(qp, sl));
+        cc::CctiBlockInputs in;
+        in.query_qp = qp;
+        in.query_sl = sl;
+        const cc::CctiBlockOutputs& out = ref.step(in);
+        done = edge;
+        ASSERT_EQ(got.ird, out.ird) << "seed " << seed << " op " << op;
+        ASSERT_EQ(got.ccti, out.ccti) << "seed " << seed << " op " << op;
+        ASSERT_EQ(out.ird, expect_ird) << "the registered lookup answers from the state before its edge";
+        ASSERT_EQ(out.ccti, expect_ccti);
       } else {
-        const uint32_t ird = lazy.ird(cycle, qp, sl);
+        // Observation changes nothing.
+        const uint32_t c = lazy.observe_ccti(cycle, qp, sl);
         step_ref_to(cycle);
-        ASSERT_EQ(ird, ref.ird_now(qp, sl)) << "seed " << seed << " op " << op;
+        ASSERT_EQ(c, ref.ccti(ref.flow_index(qp, sl))) << "seed " << seed << " op " << op;
       }
     }
     step_ref_to(cycle);

@@ -121,7 +121,7 @@ TEST(Hca, BecnRaisesTheCctiAndSpacesItsPackets) {
   const uint64_t t = ctx->cycles(10000000);
   ctx->run_until(t);
   const uint32_t qp = ctx->flows()[0].lanes[0].qp;
-  EXPECT_EQ(h.ccti->ccti(t, qp, 0), 0u);
+  EXPECT_EQ(h.ccti->observe_ccti(t, qp, 0), 0u);
   const uint64_t ser = ser_cycles(h.out[1], ctx->wire_bytes(s.fabric.mtu));
   for (size_t i = 1; i < s1.got.size(); ++i) ASSERT_EQ(s1.got[i].head - s1.got[i - 1].head, ser);
 
@@ -135,7 +135,7 @@ TEST(Hca, BecnRaisesTheCctiAndSpacesItsPackets) {
   const size_t before = s1.got.size();
   const uint64_t t2 = ctx->cycles(40000000);
   ctx->run_until(t2);
-  EXPECT_EQ(h.ccti->ccti(t2, qp, 0), s.cc.ca.sl_default.ccti_increase);
+  EXPECT_EQ(h.ccti->observe_ccti(t2, qp, 0), s.cc.ca.sl_default.ccti_increase);
   EXPECT_EQ(ctx->flows()[0].stats.becn_received, 1u);
   // Well after the BECN every gap is the same, and longer than a packet's time on the wire.
   ASSERT_GT(s1.got.size(), before + 4);
