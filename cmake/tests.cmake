@@ -70,6 +70,12 @@ add_test(NAME workflow_sweep
           ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/sweep)
 set_tests_properties(workflow_sweep PROPERTIES LABELS "workflow" TIMEOUT 600)
 
+# ibcc tune: bad input refused before any trial, a two-objective tune killed mid-trial and
+# resumed, its Pareto front, report and plots, the opensm.conf fragment read back by ibcc run.
+add_test(NAME tune_study
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tune.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune)
+set_tests_properties(tune_study PROPERTIES LABELS "tune;workflow" TIMEOUT 900)
+
 # ibcc run --plot and ibcc plot: every PNG exists, is not blank and fits its figure (layout boxes).
 add_test(NAME workflow_plots
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_plots.py $<TARGET_FILE:ibcc>

@@ -1,8 +1,6 @@
 // ibcc: the command line. One binary, one subcommand per job.
 #include <CLI/CLI.hpp>
-#include <spawn.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,11 +25,11 @@
 #include "net/scenario_keys.h"
 #include "progress.h"
 #include "sweep.h"
+#include "tune.h"
 #include "topo.h"
 #include "list.h"
 #include "tb/cosim_harness.h"
 
-extern char** environ;
 
 namespace {
 
@@ -74,20 +72,10 @@ std::optional<uint64_t> parse_unsigned(const std::string& text) {
 // `ibcc plot`: the pictures are drawn by scripts/ibcc_plot.py (matplotlib, installed by the
 // set-up) with the python3 in PATH. Returns its exit code (2 when it cannot start).
 int run_plot(const std::string& dir, const std::vector<std::string>& metrics, const std::string& out) {
-  std::vector<std::string> args = {"python3", IBCC_SOURCE_DIR "/scripts/ibcc_plot.py", dir};
+  std::vector<std::string> args = {IBCC_SOURCE_DIR "/scripts/ibcc_plot.py", dir};
   for (const auto& m : metrics) args.insert(args.end(), {"--metric", m});
   if (!out.empty()) args.insert(args.end(), {"--out", out});
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), environ) != 0) {
-    std::cerr << "ibcc plot: error: cannot start python3 (run scripts/bootstrap.sh)\n";
-    return 2;
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return ibcc::run_python(args, "ibcc plot");
 }
 
 // --cc, --seed and --set as run and describe take them, into `opt`; false (message printed
@@ -356,6 +344,33 @@ int sc_main(int argc, char** argv) {
   sweep_cmd->add_option("--cc", sweep.cc, "Congestion control on or off for every point")->check(CLI::IsMember({"on", "off"}));
   sweep_cmd->add_flag("--quiet", sweep.quiet, "No progress bar or summary");
 
+  ibcc::TuneOptions tune;
+  CLI::App* tune_cmd = app.add_subcommand(
+      "tune", "Search a CC configuration space with Optuna for the best objectives (worst case across the scenarios), "
+              "each trial an ibcc run; resumable; writes the chosen configuration as a cc: section and as opensm.conf "
+              "lines, a Pareto front, importances, plots and a report");
+  tune_cmd->add_option("scenarios", tune.scenarios, "Scenario files (YAML): the workloads the configuration must serve")
+      ->required()
+      ->check(CLI::ExistingFile);
+  tune_cmd->add_option("--out", tune.out_dir,
+                       "Output directory: study.db, tune.csv, chosen.yaml, opensm.conf, report.txt, plots, trials/")
+      ->required();
+  tune_cmd->add_option("--space", tune.space,
+                       "Tuned key: KEY=LO:HI with optional :int and :log, or KEY=V1,V2,... (choices); repeatable")
+      ->required();
+  tune_cmd->add_option("--objective", tune.objectives,
+                       "Metric of metrics.json to optimise, METRIC[:max|:min] (repeatable: multi-objective; "
+                       "default victim:max)");
+  tune_cmd->add_option("--trials", tune.trials, "Trials the study should hold when done (default 40)")
+      ->check(CLI::Range(1u, 100000u));
+  tune_cmd->add_option("--jobs", tune.jobs, "Trials run at once (default 1)")->check(CLI::Range(1u, 256u));
+  tune_cmd->add_option("--storage", tune.storage, "Optuna storage URL (default: sqlite:///OUT/study.db)");
+  tune_cmd->add_option("--seed", tune.seed, "Seed of the sampler (default 1)");
+  tune_cmd->add_option("--set", tune.sets, "KEY=VALUE for every run (as ibcc run --set)");
+  tune_cmd->add_option("--sim-time", tune.sim_time, "Simulated time of every run, with a unit");
+  tune_cmd->add_option("--window", tune.window, "Metrics window FROM..TO with units (default: second half)");
+  tune_cmd->add_flag("--quiet", tune.quiet, "No progress bar or report");
+
   one_value_per_option(app);
   try {
     app.parse(argc, argv);
@@ -365,7 +380,7 @@ int sc_main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "ibcc: a subcommand is required: run, sweep, plot, topo, describe, keys, list, import or cosim (see ibcc --help)\n";
+    std::cerr << "ibcc: a subcommand is required: run, sweep, tune, plot, topo, describe, keys, list, import or cosim (see ibcc --help)\n";
     return 2;
   }
   if (app.got_subcommand(plot_cmd)) return run_plot(plot_dir, plot_metrics, plot_out);
@@ -427,6 +442,13 @@ int sc_main(int argc, char** argv) {
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     return ibcc::run_sweep(sweep, ec ? std::string(argv[0]) : self.string());
+  }
+  if (app.got_subcommand(tune_cmd)) {
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    std::string cmdline;
+    for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
+    return ibcc::run_tune(tune, ec ? std::string(argv[0]) : self.string(), cmdline);
   }
   if (app.got_subcommand(run_cmd)) {
     die_with_sweep_parent();

@@ -1,0 +1,900 @@
+"""`ibcc tune`: search a congestion-control configuration space with Optuna.
+
+Each trial is one `ibcc run` per scenario (workload) with the trial's parameters as `--set`
+overrides; its outputs are kept under OUT/trials/NNNN/<scenario>/. An objective is a metric
+of metrics.json; with several scenarios a trial's value is the worst case across them (the
+smallest of a maximised metric, the largest of a minimised one): "one configuration for all
+applications". The study lives in an Optuna storage (OUT/study.db by default), so an
+interrupted tune resumes where it stopped.
+
+The `ibcc tune` subcommand (src/main.cpp) parses the command line and calls
+`python3 -m ibcc.tune --request JSON`; `tune(request)` is the same from Python.
+"""
+import csv
+import hashlib
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+STUDY_NAME = "ibcc-tune"
+
+# The seed hardware experiments' parameters (../shared/notes/IBCC_SPEC.md; ib-cc-slides-ofa2011).
+SEED_HARDWARE = {
+    "cc.switch.threshold": "15",
+    "cc.switch.marking_rate": "1",
+    "cc.switch.packet_size": "8",
+    "cc.ca.ccti_increase": "1",
+    "cc.ca.ccti_limit": "127",
+    "cc.ca.ccti_min": "0",
+    "cc.ca.ccti_timer": "150",
+}
+
+MAXIMISED = ("victim", "contributors", "total", "jain")
+MAXIMISED_PREFIXES = ("throughput.", "group_total.", "group_mean.")
+MINIMISED = ("tvv", "peak_buffer_credits")
+MINIMISED_PREFIXES = ("latency_", "message_")
+
+
+class TuneError(Exception):
+    """Bad input (exit 2): a parameter, objective, scenario or storage the tune cannot use."""
+
+
+class TrialRunError(Exception):
+    """One `ibcc run` of a trial failed (its check failed or it crashed): the trial fails."""
+
+
+# ------------------------------------------------------------------------------------------
+# Parameters and objectives
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Param:
+    key: str
+    kind: str                 # "int", "float" or "categorical"
+    low: float = 0.0
+    high: float = 0.0
+    log: bool = False
+    choices: list = field(default_factory=list)
+
+    def spec(self):
+        if self.kind == "categorical":
+            return f"{self.key}={','.join(self.choices)}"
+        mods = (":int" if self.kind == "int" else "") + (":log" if self.log else "")
+        return f"{self.key}={fmt_num(self.low)}:{fmt_num(self.high)}{mods}"
+
+    def distribution(self):
+        import optuna
+        if self.kind == "categorical":
+            return optuna.distributions.CategoricalDistribution(self.choices)
+        if self.kind == "int":
+            return optuna.distributions.IntDistribution(int(self.low), int(self.high), log=self.log)
+        return optuna.distributions.FloatDistribution(self.low, self.high, log=self.log)
+
+    def value_text(self, v):
+        if self.kind == "int":
+            return str(int(v))
+        if self.kind == "float":
+            return repr(float(v))
+        return str(v)
+
+
+@dataclass
+class Objective:
+    metric: str
+    maximise: bool
+
+    @property
+    def name(self):
+        return self.metric
+
+    def worst(self, values):
+        return min(values) if self.maximise else max(values)
+
+    def better_or_equal(self, a, b):
+        return a >= b if self.maximise else a <= b
+
+
+def fmt_num(v):
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def schema_node(schema, key):
+    """The JSON Schema node of a dotted scenario key (lists as key[N]); None if unknown."""
+    node = schema
+    for part in key.split("."):
+        index = None
+        if "[" in part:
+            part, rest = part.split("[", 1)
+            index = rest.rstrip("]")
+        node = _object_child(node, part)
+        if node is None:
+            return None
+        if index is not None:
+            node = _list_items(node)
+            if node is None:
+                return None
+    return node
+
+
+def _object_child(node, name):
+    for alt in [node] + node.get("anyOf", []):
+        props = alt.get("properties")
+        if props and name in props:
+            return props[name]
+    return None
+
+
+def _list_items(node):
+    for alt in [node] + node.get("anyOf", []):
+        if alt.get("type") == "array" and "items" in alt:
+            return alt["items"]
+    return None
+
+
+def _leaf_kinds(node):
+    """(numeric alternative or None, enum values or None) of a leaf node."""
+    numeric, enum = None, None
+    for alt in [node] + node.get("anyOf", []):
+        if alt.get("type") in ("integer", "number"):
+            numeric = numeric or alt
+        if "enum" in alt:
+            enum = enum or [str(v) for v in alt["enum"]]
+        if alt.get("type") == "boolean":
+            enum = enum or ["true", "false"]
+    return numeric, enum
+
+
+def parse_space(specs, schema):
+    """--space KEY=LO:HI[:int][:log] (numeric) or KEY=V1,V2,... (categorical)."""
+    params, seen = [], set()
+    for spec in specs:
+        where = f"--space {spec}"
+        key, eq, rhs = spec.partition("=")
+        key = key.strip()
+        if not eq or not key or not rhs:
+            raise TuneError(f"{where}: expected KEY=LO:HI[:int][:log] or KEY=V1,V2,...")
+        if key in seen:
+            raise TuneError(f"{where}: {key} is given twice")
+        seen.add(key)
+        node = schema_node(schema, key)
+        if node is None:
+            raise TuneError(f"{where}: {key} is not a scenario key (ibcc keys lists them)")
+        numeric, enum = _leaf_kinds(node)
+        if "," in rhs or (":" not in rhs):
+            choices = [c.strip() for c in rhs.split(",")]
+            if len(choices) < 2 or any(not c for c in choices) or len(set(choices)) != len(choices):
+                raise TuneError(f"{where}: a categorical parameter needs two or more distinct values")
+            if enum is not None:
+                bad = [c for c in choices if c not in enum]
+                if bad:
+                    raise TuneError(f"{where}: {', '.join(bad)} not allowed for {key}; expected one of {', '.join(enum)}")
+            elif numeric is None:
+                raise TuneError(f"{where}: {key} is not a number or a choice (a map or list cannot be tuned)")
+            else:
+                for c in choices:
+                    _check_number(where, key, c, numeric)
+            params.append(Param(key, "categorical", choices=choices))
+            continue
+        parts = rhs.split(":")
+        mods = parts[2:]
+        if len(parts) < 2 or any(m not in ("int", "log") for m in mods) or len(set(mods)) != len(mods):
+            raise TuneError(f"{where}: expected KEY=LO:HI with optional :int and :log")
+        if numeric is None:
+            what = f"one of {', '.join(enum)}" if enum else "not a number"
+            raise TuneError(f"{where}: {key} is {what}; give its values as KEY=V1,V2,...")
+        lo = _check_number(where, key, parts[0], numeric)
+        hi = _check_number(where, key, parts[1], numeric)
+        if not lo < hi:
+            raise TuneError(f"{where}: expected LO < HI, got {parts[0]} and {parts[1]}")
+        integer = numeric.get("type") == "integer" or "int" in mods
+        if integer and not (float(lo).is_integer() and float(hi).is_integer()):
+            raise TuneError(f"{where}: {key} is an integer; LO and HI must be integers")
+        log = "log" in mods
+        if log and lo <= 0:
+            raise TuneError(f"{where}: a :log range must start above 0, got {parts[0]}")
+        params.append(Param(key, "int" if integer else "float", lo, hi, log))
+    if not params:
+        raise TuneError("--space: at least one parameter is needed")
+    return params
+
+
+def _check_number(where, key, text, numeric):
+    try:
+        v = float(text)
+    except ValueError:
+        raise TuneError(f"{where}: '{text}' is not a number") from None
+    if not math.isfinite(v):
+        raise TuneError(f"{where}: '{text}' is not a finite number")
+    lo, hi = numeric.get("minimum"), numeric.get("maximum")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise TuneError(f"{where}: {text} is outside {key}'s range {fmt_num(lo)}..{fmt_num(hi)}")
+    return v
+
+
+def parse_objectives(specs):
+    """--objective METRIC[:max|:min]; the direction is known for the usual metrics."""
+    objectives = []
+    for spec in specs or ["victim:max"]:
+        metric, _, direction = spec.partition(":")
+        if direction not in ("", "max", "min"):
+            raise TuneError(f"--objective {spec}: expected METRIC, METRIC:max or METRIC:min")
+        if not direction:
+            if metric in MAXIMISED or metric.startswith(MAXIMISED_PREFIXES):
+                direction = "max"
+            elif metric in MINIMISED or metric.startswith(MINIMISED_PREFIXES):
+                direction = "min"
+            else:
+                raise TuneError(f"--objective {spec}: say whether to maximise or minimise {metric} ({metric}:max or {metric}:min)")
+        if any(o.metric == metric for o in objectives):
+            raise TuneError(f"--objective {spec}: {metric} is given twice")
+        objectives.append(Objective(metric, direction == "max"))
+    return objectives
+
+
+# ------------------------------------------------------------------------------------------
+# Running ibcc
+# ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Request:
+    ibcc: str
+    scenarios: list
+    out: str
+    space: list
+    objectives: list
+    trials: int = 40
+    jobs: int = 1
+    storage: str = ""
+    seed: int = 1
+    sets: list = field(default_factory=list)
+    sim_time: str = ""
+    window: str = ""
+    quiet: bool = False
+    command: str = ""
+
+    @classmethod
+    def from_dict(cls, d):
+        known = set(cls.__dataclass_fields__)
+        unknown = set(d) - known
+        if unknown:
+            raise TuneError(f"request: unknown fields {', '.join(sorted(unknown))}")
+        return cls(**d)
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+class Runner:
+    """Runs `ibcc` for the tune: describe (validation), run (trials and references)."""
+
+    def __init__(self, req):
+        self.req = req
+        self.labels = scenario_labels(req.scenarios)
+
+    def common_args(self):
+        args = []
+        for kv in self.req.sets:
+            args += ["--set", kv]
+        if self.req.sim_time:
+            args += ["--sim-time", self.req.sim_time]
+        return args
+
+    def describe(self, scenario, sets):
+        cmd = [self.req.ibcc, "describe", scenario] + self.common_args()
+        for k, v in sets.items():
+            cmd += ["--set", f"{k}={v}"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr.strip()
+
+    def run(self, scenario, sets, out_dir, extra=()):
+        cmd = [self.req.ibcc, "run", scenario, "--out", str(out_dir), "--quiet", "--force"] + self.common_args()
+        if self.req.window:
+            cmd += ["--window", self.req.window]
+        for k, v in sets.items():
+            cmd += ["--set", f"{k}={v}"]
+        cmd += list(extra)
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode == 2:
+            raise TuneError(f"{shlex.join(cmd)}: {p.stderr.strip()}")
+        if p.returncode in (130, -2, -15, 143):  # interrupted (SIGINT/SIGTERM): not the configuration's fault
+            raise KeyboardInterrupt
+        if p.returncode != 0:
+            raise TrialRunError(f"exit {p.returncode}: {p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ''}")
+        metrics = json.loads((Path(out_dir) / "metrics.json").read_text())
+        return metrics.get("metrics", {})
+
+    def evaluate(self, sets, base_dir, objectives):
+        """{label: {metric: value}} over every scenario, and the worst case per objective."""
+        per = {}
+        for scenario, label in zip(self.req.scenarios, self.labels):
+            metrics = self.run(scenario, sets, Path(base_dir) / label)
+            values = {}
+            for o in objectives:
+                if o.metric not in metrics:
+                    raise TuneError(f"--objective {o.metric}: not a metric of {label}'s runs (they have "
+                                    f"{', '.join(sorted(metrics))})")
+                v = metrics[o.metric]
+                if v is None:
+                    raise TrialRunError(f"{label}: metric {o.metric} is undefined in this run")
+                values[o.metric] = float(v)
+            per[label] = values
+        worst = [o.worst([per[lab][o.metric] for lab in self.labels]) for o in objectives]
+        return per, worst
+
+
+def scenario_labels(scenarios):
+    stems = [Path(s).stem for s in scenarios]
+    return [s if stems.count(s) == 1 else f"{i}_{s}" for i, s in enumerate(stems)]
+
+
+def ibcc_version(ibcc):
+    p = subprocess.run([ibcc, "--version"], capture_output=True, text=True)
+    return p.stdout.strip()
+
+
+def load_schema(ibcc):
+    p = subprocess.run([ibcc, "keys", "--json-schema"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise TuneError(f"{ibcc} keys --json-schema: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def validate(req, params, objectives, runner):
+    """Before any trial: each scenario with each parameter at both ends is a valid scenario,
+    and every objective is a metric of a run of it."""
+    for scenario in req.scenarios:
+        if not Path(scenario).is_file():
+            raise TuneError(f"{scenario}: no such scenario file")
+        for corner in ("low", "high"):
+            sets = {}
+            for p in params:
+                if p.kind == "categorical":
+                    sets[p.key] = p.choices[0 if corner == "low" else -1]
+                else:
+                    sets[p.key] = p.value_text(p.low if corner == "low" else p.high)
+            rc, _, err = runner.describe(scenario, sets)
+            if rc != 0:
+                raise TuneError(f"{scenario} with the {corner} end of every --space parameter "
+                                f"({', '.join(f'{k}={v}' for k, v in sets.items())}): {err}")
+        for p in params:
+            if p.kind != "categorical":
+                continue
+            for c in p.choices[1:-1]:
+                rc, _, err = runner.describe(scenario, {p.key: c})
+                if rc != 0:
+                    raise TuneError(f"{scenario} with {p.key}={c}: {err}")
+
+
+# ------------------------------------------------------------------------------------------
+# The study
+# ------------------------------------------------------------------------------------------
+
+
+def spec_of(req, params, objectives):
+    """What makes two tunes the same study (a resume must match it)."""
+    return {
+        "scenarios": [{"path": s, "sha256": sha256_file(s)} for s in req.scenarios],
+        "space": [p.spec() for p in params],
+        "objectives": [f"{o.metric}:{'max' if o.maximise else 'min'}" for o in objectives],
+        "sets": list(req.sets),
+        "sim_time": req.sim_time,
+        "window": req.window,
+        "version": ibcc_version(req.ibcc),
+    }
+
+
+def open_study(req, params, objectives, spec):
+    import optuna
+    storage = req.storage or f"sqlite:///{Path(req.out).resolve() / 'study.db'}"
+    sampler = optuna.samplers.TPESampler(seed=req.seed, multivariate=True)
+    directions = ["maximize" if o.maximise else "minimize" for o in objectives]
+    try:
+        study = optuna.create_study(study_name=STUDY_NAME, storage=storage, directions=directions, sampler=sampler,
+                                    load_if_exists=True)
+    except Exception as e:  # a bad URL, an unreachable database
+        raise TuneError(f"--storage {storage}: {e}") from e
+    old = study.user_attrs.get("spec")
+    if old is None:
+        study.set_user_attr("spec", spec)
+    elif old != spec:
+        diff = [k for k in spec if old.get(k) != spec.get(k)]
+        raise TuneError(f"{storage}: holds a study of another tune (differs in {', '.join(diff)}); "
+                        f"use another --out or --storage")
+    return study, storage
+
+
+def recover_interrupted(study):
+    """Trials an interrupted tune left behind (RUNNING after a kill, or failed by an
+    interrupt) are marked interrupted, and their parameters run again (once: the study's
+    user attribute `requeued` lists the trials already queued again)."""
+    from optuna.trial import TrialState
+    requeued = set(study.user_attrs.get("requeued", []))
+    n = 0
+    for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING, TrialState.FAIL)):
+        if t.number in requeued or (t.state == TrialState.FAIL and not t.user_attrs.get("interrupted")):
+            continue
+        if t.state == TrialState.RUNNING:
+            study._storage.set_trial_user_attr(t._trial_id, "interrupted", True)
+            study._storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+        if t.params:
+            study.enqueue_trial(t.params, skip_if_exists=False)
+        requeued.add(t.number)
+        n += 1
+    if n:
+        study.set_user_attr("requeued", sorted(requeued))
+    return n
+
+
+def finished_trials(study):
+    from optuna.trial import TrialState
+    return [t for t in study.get_trials(deepcopy=False)
+            if t.state == TrialState.COMPLETE or (t.state == TrialState.FAIL and not t.user_attrs.get("interrupted"))]
+
+
+def make_objective(req, params, objectives, runner):
+    import optuna
+
+    def objective(trial):
+        sets = {}
+        for p in params:
+            if p.kind == "categorical":
+                v = trial.suggest_categorical(p.key, p.choices)
+            elif p.kind == "int":
+                v = trial.suggest_int(p.key, int(p.low), int(p.high), log=p.log)
+            else:
+                v = trial.suggest_float(p.key, p.low, p.high, log=p.log)
+            sets[p.key] = p.value_text(v)
+        trial_dir = Path(req.out) / "trials" / f"{trial.number:04d}"
+        trial.set_user_attr("dir", str(trial_dir))
+        trial.set_user_attr("sets", sets)
+        try:
+            per, worst = runner.evaluate(sets, trial_dir, objectives)
+        except KeyboardInterrupt:
+            trial.set_user_attr("interrupted", True)
+            raise
+        except TrialRunError as e:
+            trial.set_user_attr("error", str(e))
+            raise RuntimeError(str(e)) from e  # the trial fails; the study goes on
+        trial.set_user_attr("per_scenario", per)
+        return worst[0] if len(worst) == 1 else worst
+
+    return objective
+
+
+# ------------------------------------------------------------------------------------------
+# Choosing, reporting
+# ------------------------------------------------------------------------------------------
+
+
+def gains(values, ref, objectives):
+    """Relative improvement of each objective over a reference (positive = better)."""
+    out = []
+    for v, r, o in zip(values, ref, objectives):
+        scale = abs(r) if r else 1.0
+        out.append(((v - r) if o.maximise else (r - v)) / scale)
+    return out
+
+
+def dominates_or_equals(values, ref, objectives):
+    return all(o.better_or_equal(v, r) for v, r, o in zip(values, ref, objectives))
+
+
+def choose(study, objectives, seed_ref):
+    """The configuration to deploy. One objective: the best trial. Several: among the Pareto
+    front's trials, those at least as good as the seed hardware parameters on every objective
+    (all of the front if none is), the one whose smallest relative gain over them is largest
+    (no objective is given up for another)."""
+    if len(objectives) == 1:
+        return study.best_trial, [study.best_trial]
+    front = sorted(study.best_trials, key=lambda t: t.number)
+    if seed_ref is None:
+        return front[0], front
+    good = [t for t in front if dominates_or_equals(t.values, seed_ref, objectives)] or front
+    best = max(good, key=lambda t: (min(gains(t.values, seed_ref, objectives)), -t.number))
+    return best, front
+
+
+def trial_values(t):
+    return list(t.values) if t.values is not None else None
+
+
+def write_csv(path, header, rows):
+    tmp = Path(str(path) + ".tmp")
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+    os.replace(tmp, path)
+
+
+def write_text(path, text):
+    tmp = Path(str(path) + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def tune_csv(path, study, params, objectives, labels):
+    header = ["trial", "state"] + [p.key for p in params] + [o.metric for o in objectives]
+    header += [f"{o.metric}@{lab}" for lab in labels for o in objectives] + ["duration_s", "dir", "error"]
+    rows = []
+    for t in study.get_trials(deepcopy=False):
+        per = t.user_attrs.get("per_scenario", {})
+        vals = trial_values(t) or [""] * len(objectives)
+        dur = (t.datetime_complete - t.datetime_start).total_seconds() if t.datetime_complete and t.datetime_start else ""
+        row = [t.number, t.state.name] + [t.params.get(p.key, "") for p in params] + vals
+        row += [per.get(lab, {}).get(o.metric, "") for lab in labels for o in objectives]
+        row += [dur, t.user_attrs.get("dir", ""), t.user_attrs.get("error", "interrupted" if t.user_attrs.get("interrupted") else "")]
+        rows.append(row)
+    write_csv(path, header, rows)
+
+
+def importances(study, params, objectives):
+    """{objective: {param: importance}} (Optuna's PED-ANOVA); empty where there are too few trials."""
+    import optuna
+    from optuna.trial import TrialState
+    out = {}
+    complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+    if len(params) < 2 or len(complete) < 4:
+        return out
+    for i, o in enumerate(objectives):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # PED-ANOVA's note that it explains low values: the target says so
+                imp = optuna.importance.get_param_importances(
+                    study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
+                    # PED-ANOVA explains low values: a maximised objective is negated.
+                    target=(lambda t, i=i, sign=(-1.0 if o.maximise else 1.0): sign * t.values[i]),
+                    normalize=True)
+        except Exception as e:  # noqa: BLE001 - importance is a nicety; say why it is missing
+            out[o.metric] = {"error": str(e)}
+            continue
+        out[o.metric] = dict(imp)
+    return out
+
+
+def plots(out, study, params, objectives, chosen, front, refs, imps):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from optuna.trial import TrialState
+    complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+    written = []
+    # Optimisation history: each objective per trial and the best so far.
+    fig, axes = plt.subplots(len(objectives), 1, figsize=(7, 2.6 * len(objectives)), squeeze=False)
+    for i, o in enumerate(objectives):
+        ax = axes[i][0]
+        xs = [t.number for t in complete]
+        ys = [t.values[i] for t in complete]
+        ax.plot(xs, ys, "o", ms=3, color="tab:blue", label="trial")
+        best, run = [], None
+        for y in ys:
+            run = y if run is None else (max(run, y) if o.maximise else min(run, y))
+            best.append(run)
+        ax.plot(xs, best, "-", color="tab:red", label="best so far")
+        for name, ref in refs.items():
+            if ref is not None:
+                ax.axhline(ref[i], ls="--", lw=1, color="gray" if name == "defaults" else "black", label=name)
+        ax.set_ylabel(f"{o.metric} ({'max' if o.maximise else 'min'})")
+        ax.grid(alpha=0.3)
+        if i == 0:
+            ax.legend(fontsize=7)
+    axes[-1][0].set_xlabel("trial")
+    fig.tight_layout()
+    fig.savefig(out / "history.png", dpi=110)
+    plt.close(fig)
+    written.append("history.png")
+    # Pareto front (two objectives: the plane; more: the first two).
+    if len(objectives) >= 2:
+        fig, ax = plt.subplots(figsize=(6, 4.5))
+        ax.plot([t.values[0] for t in complete], [t.values[1] for t in complete], "o", ms=4, color="lightsteelblue",
+                label="trial")
+        fs = sorted(front, key=lambda t: t.values[0])
+        ax.plot([t.values[0] for t in fs], [t.values[1] for t in fs], "o-", ms=5, color="tab:blue", label="Pareto front")
+        ax.plot([chosen.values[0]], [chosen.values[1]], "*", ms=16, color="tab:red", label=f"chosen (trial {chosen.number})")
+        markers = {"defaults": ("s", "gray"), "seed hardware": ("D", "black")}
+        for name, ref in refs.items():
+            if ref is not None:
+                m, c = markers.get(name, ("x", "black"))
+                ax.plot([ref[0]], [ref[1]], m, ms=8, color=c, label=name)
+        ax.set_xlabel(f"{objectives[0].metric} ({'max' if objectives[0].maximise else 'min'})")
+        ax.set_ylabel(f"{objectives[1].metric} ({'max' if objectives[1].maximise else 'min'})")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(out / "pareto.png", dpi=110)
+        plt.close(fig)
+        written.append("pareto.png")
+    usable = {k: v for k, v in imps.items() if "error" not in v}
+    if usable:
+        fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(params) * len(usable)))
+        labels, vals = [], []
+        for metric, imp in usable.items():
+            for p in params:
+                labels.append(f"{p.key} → {metric}")
+                vals.append(imp.get(p.key, 0.0))
+        ax.barh(range(len(vals)), vals, color="tab:blue")
+        ax.set_yticks(range(len(vals)))
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlabel("importance (PED-ANOVA, normalised per objective)")
+        fig.tight_layout()
+        fig.savefig(out / "importances.png", dpi=110)
+        plt.close(fig)
+        written.append("importances.png")
+    return written
+
+
+# ------------------------------------------------------------------------------------------
+# The chosen configuration as a scenario cc: section and as opensm.conf lines
+# ------------------------------------------------------------------------------------------
+
+
+def effective_ca(ca):
+    """{sl: {field: value}} of a resolved cc.ca: per_sl entries over the SL defaults."""
+    fields = ("ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min")
+    out = {sl: {f: ca.get(f, 0) for f in fields} for sl in range(16)}
+    for e in ca.get("per_sl") or []:
+        for f in fields:
+            if f in e:
+                out[int(e["sl"])][f] = e[f]
+    return out
+
+
+def opensm_fragment(cc, source):
+    """The cc_* lines of opensm.conf that set what `cc` (a resolved cc: section) says, as far
+    as OpenSM can say it; `ibcc run --opensm-conf` reads them back to the same settings."""
+    sw, ca = cc["switch"], cc["ca"]
+    lines = [f"# ibcc tune: the chosen configuration as OpenSM congestion-control options ({source})",
+             "# Read back with: ibcc run SCENARIO --opensm-conf THIS_FILE",
+             "congestion_control TRUE" if cc.get("enabled", True) else "congestion_control FALSE",
+             "# Control_Map: bit 2 Threshold and Packet_Size, bit 4 Marking_Rate. Bit 0 (Victim_Mask) is left",
+             f"# clear: the scenario's victim mask ({sw.get('victim_mask')}) stays; OpenSM sets one mask for every switch.",
+             "cc_sw_cong_setting_control_map 0x14",
+             f"cc_sw_cong_setting_threshold {int(sw['threshold'])}",
+             f"cc_sw_cong_setting_packet_size {int(sw['packet_size'])}",
+             f"cc_sw_cong_setting_marking_rate {int(sw['marking_rate'])}",
+             f"cc_ca_cong_setting_port_control {1 if ca.get('control') == 'sl' else 0}",
+             f"cc_ca_cong_setting_control_map 0x{int(ca.get('control_map', 0xffff)):04x}"]
+    per = effective_ca(ca)
+    for f in ("ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min"):
+        for sl in range(16):
+            lines.append(f"cc_ca_cong_setting_{f} {sl} {int(per[sl][f])}")
+    cct = list(ca["cct"])
+    limit = int(ca["ccti_limit"])
+    if limit != len(cct) - 1:
+        # OpenSM's CCTI_Limit is the number of entries minus one: the table is cut there.
+        cct = cct[:limit + 1]
+    lines.append("cc_cct " + ",".join(cct))
+    not_opensm = {k: sw[k] for k in ("mapping", "marking_mode", "hysteresis") if k in sw}
+    not_opensm.update({f"ca.{k}": ca[k] for k in ("ird_formula", "num_qps", "becn") if k in ca})
+    lines.append("# Not OpenSM options (switch and HCA implementation choices; set them in the scenario): "
+                 + ", ".join(f"{k}={v}" for k, v in not_opensm.items()))
+    return "\n".join(lines) + "\n"
+
+
+def cc_settings(cc):
+    """What an opensm.conf can carry of a resolved cc: section, normalised for comparison."""
+    sw, ca = cc["switch"], cc["ca"]
+    limit = int(ca["ccti_limit"])
+    return {
+        "enabled": bool(cc.get("enabled", True)),
+        "switch": {k: sw[k] for k in ("threshold", "packet_size", "marking_rate", "victim_mask")},
+        "control": ca.get("control"), "control_map": int(ca.get("control_map", 0)),
+        "per_sl": effective_ca(ca), "ccti_limit": limit, "cct": list(ca["cct"])[:limit + 1],
+    }
+
+
+def round_trip(runner, scenario, fragment_path, chosen_cc, non_opensm_sets):
+    """The fragment read back by `ibcc describe --opensm-conf` gives the chosen settings."""
+    cmd = [runner.req.ibcc, "describe", scenario, "--opensm-conf", str(fragment_path)] + runner.common_args()
+    for k, v in non_opensm_sets.items():
+        cmd += ["--set", f"{k}={v}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return False, f"{shlex.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}"
+    back = yaml.safe_load(p.stdout)["cc"]
+    a, b = cc_settings(back), cc_settings(chosen_cc)
+    if a != b:
+        diff = [k for k in a if a[k] != b[k]]
+        return False, f"the fragment reads back different settings: {', '.join(diff)}"
+    return True, shlex.join(cmd)
+
+
+# ------------------------------------------------------------------------------------------
+# The tune
+# ------------------------------------------------------------------------------------------
+
+
+def tune(request):
+    import optuna
+    req = request if isinstance(request, Request) else Request.from_dict(request)
+    if req.trials < 1:
+        raise TuneError("--trials: expected at least 1")
+    if req.jobs < 1:
+        raise TuneError("--jobs: expected at least 1")
+    if not req.scenarios:
+        raise TuneError("at least one scenario is needed")
+    schema = load_schema(req.ibcc)
+    params = parse_space(req.space, schema)
+    objectives = parse_objectives(req.objectives)
+    runner = Runner(req)
+    log = (lambda *a: None) if req.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
+    validate(req, params, objectives, runner)
+    out = Path(req.out)
+    out.mkdir(parents=True, exist_ok=True)
+    spec = spec_of(req, params, objectives)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study, storage = open_study(req, params, objectives, spec)
+    recovered = recover_interrupted(study)
+    done = len(finished_trials(study))
+    todo = max(0, req.trials - done)
+    log(f"ibcc tune: {len(params)} parameters, {len(objectives)} objective(s), {len(req.scenarios)} scenario(s); "
+        f"study {storage}: {done} trials finished" + (f", {recovered} interrupted ones to run again" if recovered else "")
+        + f", {todo} to run")
+
+    # The references first (the same runs a trial makes): the scenarios as they are, and
+    # with the seed hardware parameters where every one of them is a key the scenarios take.
+    refs = {}
+    for name, sets in (("defaults", {}), ("seed hardware", SEED_HARDWARE)):
+        ref_dir = out / "reference" / name.replace(" ", "_")
+        cached = ref_dir / "values.json"
+        key = {"spec": spec, "sets": sets}
+        if cached.exists() and json.loads(cached.read_text()).get("key") == key:
+            refs[name] = json.loads(cached.read_text())["worst"]
+            continue
+        try:
+            per, worst = runner.evaluate(sets, ref_dir, objectives)
+        except TrialRunError as e:
+            log(f"ibcc tune: reference '{name}' did not run: {e}")
+            refs[name] = None
+            continue
+        refs[name] = worst
+        write_text(cached, json.dumps({"key": key, "per_scenario": per, "worst": worst}, indent=1))
+
+    if todo:
+        # A trial whose run fails its checks fails (RuntimeError, caught); bad input (TuneError)
+        # ends the tune.
+        study.optimize(make_objective(req, params, objectives, runner), n_trials=todo, n_jobs=req.jobs,
+                       show_progress_bar=not req.quiet, catch=(RuntimeError,))
+    from optuna.trial import TrialState
+    complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+    tune_csv(out / "tune.csv", study, params, objectives, runner.labels)
+    if not complete:
+        raise TrialRunError("no trial completed (tune.csv has each trial's error)")
+
+    chosen, front = choose(study, objectives, refs.get("seed hardware"))
+    if len(objectives) > 1:
+        rows = [[t.number] + [t.params[p.key] for p in params] + list(t.values) for t in front]
+        write_csv(out / "pareto.csv", ["trial"] + [p.key for p in params] + [o.metric for o in objectives], rows)
+    imps = importances(study, params, objectives)
+    write_csv(out / "importances.csv", ["objective", "parameter", "importance"],
+              [[m, p, v] for m, imp in imps.items() if "error" not in imp for p, v in imp.items()])
+    written = plots(out, study, params, objectives, chosen, front, refs, imps)
+
+    # The chosen configuration: the resolved cc: section of its run (first scenario), as a
+    # scenario fragment and as opensm.conf lines, checked to read back the same.
+    chosen_dir = Path(chosen.user_attrs["dir"]) / runner.labels[0]
+    resolved = yaml.safe_load((chosen_dir / "resolved.yaml").read_text())
+    cc = resolved["cc"]
+    cc.pop("rtl", None)
+    header = (f"# ibcc tune: the chosen configuration (trial {chosen.number}) as a scenario cc: section\n"
+              f"# from {chosen_dir / 'resolved.yaml'}; parameters: "
+              + ", ".join(f"{k}={v}" for k, v in chosen.user_attrs["sets"].items()) + "\n")
+    write_text(out / "chosen.yaml", header + yaml.safe_dump({"cc": cc}, sort_keys=False))
+    fragment = opensm_fragment(cc, f"trial {chosen.number}")
+    write_text(out / "opensm.conf", fragment)
+    non_opensm = {k: v for k, v in chosen.user_attrs["sets"].items()
+                  if k.split(".")[-1] in ("mapping", "marking_mode", "hysteresis", "ird_formula", "num_qps", "becn")}
+    ok, how = round_trip(runner, req.scenarios[0], out / "opensm.conf", cc, non_opensm)
+    if not ok:
+        raise TrialRunError(f"opensm.conf round trip: {how}")
+
+    failed = [t for t in study.get_trials(deepcopy=False)
+              if t.state == TrialState.FAIL and not t.user_attrs.get("interrupted")]
+    report = guidance(req, params, objectives, chosen, refs, imps, front, failed)
+    write_text(out / "report.txt", report)
+    summary = {
+        "version": spec["version"], "optuna": optuna.__version__, "command": req.command,
+        "storage": storage, "seed": req.seed, "spec": spec,
+        "trials": {s.name: sum(1 for t in study.get_trials(deepcopy=False) if t.state == s) for s in TrialState},
+        "chosen": {"trial": chosen.number, "sets": chosen.user_attrs["sets"], "values": list(chosen.values),
+                   "per_scenario": chosen.user_attrs.get("per_scenario")},
+        "references": refs, "importances": imps, "pareto": [t.number for t in front] if len(objectives) > 1 else None,
+        "opensm_round_trip": how, "plots": written,
+    }
+    write_text(out / "tune.json", json.dumps(summary, indent=1, default=str) + "\n")
+    if not req.quiet:
+        print(report, end="")
+    return summary
+
+
+def guidance(req, params, objectives, chosen, refs, imps, front, failed):
+    lines = ["ibcc tune: report", ""]
+    lines.append(f"Scenarios ({'worst case across them' if len(req.scenarios) > 1 else 'one'}): "
+                 + ", ".join(req.scenarios))
+    lines.append(f"Objectives: " + ", ".join(f"{o.metric} ({'higher' if o.maximise else 'lower'} is better)"
+                                              for o in objectives))
+    lines.append("")
+    lines.append(f"Chosen configuration (trial {chosen.number}"
+                 + (f", one of {len(front)} on the Pareto front" if len(objectives) > 1 else "") + "):")
+    for k, v in chosen.user_attrs["sets"].items():
+        lines.append(f"  {k} = {v}")
+    lines.append("")
+    w = max(len(o.metric) for o in objectives)
+    lines.append(f"  {'objective':<{w}}  {'chosen':>12}  {'defaults':>12}  {'seed hardware':>14}")
+    for i, o in enumerate(objectives):
+        cells = []
+        for name in ("defaults", "seed hardware"):
+            r = refs.get(name)
+            cells.append("did not run" if r is None else f"{r[i]:.4g}")
+        lines.append(f"  {o.metric:<{w}}  {chosen.values[i]:>12.4g}  {cells[0]:>12}  {cells[1]:>14}")
+    for name in ("defaults", "seed hardware"):
+        r = refs.get(name)
+        if r is None:
+            continue
+        if dominates_or_equals(chosen.values, r, objectives):
+            g = gains(chosen.values, r, objectives)
+            lines.append(f"  At least as good as the {name} on every objective ("
+                         + ", ".join(f"{o.metric} {x * 100:+.1f} %" for o, x in zip(objectives, g)) + ").")
+        else:
+            worse = [o.metric for o, v, rr in zip(objectives, chosen.values, r) if not o.better_or_equal(v, rr)]
+            lines.append(f"  Worse than the {name} on: {', '.join(worse)}.")
+    if failed:
+        lines.append(f"{len(failed)} trial(s) failed their run's checks and count as unusable: "
+                     + "; ".join(f"trial {t.number}: {t.user_attrs.get('error', '?')}" for t in failed[:5]))
+    lines.append("")
+    usable = {k: v for k, v in imps.items() if "error" not in v}
+    if usable:
+        lines.append("What mattered most (PED-ANOVA importance, share of each objective's variation):")
+        for metric, imp in usable.items():
+            top = sorted(imp.items(), key=lambda kv: -kv[1])
+            lines.append(f"  {metric}: " + ", ".join(f"{k} {v:.2f}" for k, v in top))
+    else:
+        lines.append("Parameter importances: not computed (they need two or more parameters and four completed trials).")
+    lines.append("")
+    lines.append(f"Files in {req.out}: tune.csv (every trial), chosen.yaml (scenario cc: section), opensm.conf "
+                 "(its cc_* lines, read back and checked), report.txt, tune.json, history.png"
+                 + (", pareto.png, pareto.csv" if len(objectives) > 1 else "") + (", importances.png" if usable else ""))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(prog="ibcc tune", description="internal: called by `ibcc tune` with its parsed options")
+    ap.add_argument("--request", required=True, help="the options as JSON")
+    args = ap.parse_args(argv)
+    try:
+        summary = tune(json.loads(args.request))
+    except TuneError as e:
+        print(f"ibcc tune: error: {e}", file=sys.stderr)
+        return 2
+    except TrialRunError as e:
+        print(f"ibcc tune: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("ibcc tune: interrupted; run the same command again to resume", file=sys.stderr)
+        return 130
+    except OSError as e:
+        print(f"ibcc tune: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
