@@ -842,8 +842,8 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed):
         cells = []
         for name in ("defaults", "seed hardware"):
             r = refs.get(name)
-            cells.append("did not run" if r is None else f"{r[i]:.4g}")
-        lines.append(f"  {o.metric:<{w}}  {chosen.values[i]:>12.4g}  {cells[0]:>12}  {cells[1]:>14}")
+            cells.append("did not run" if r is None else f"{r[i]:.6g}")
+        lines.append(f"  {o.metric:<{w}}  {chosen.values[i]:>12.6g}  {cells[0]:>12}  {cells[1]:>14}")
     for name in ("defaults", "seed hardware"):
         r = refs.get(name)
         if r is None:
@@ -855,6 +855,11 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed):
         else:
             worse = [o.metric for o, v, rr in zip(objectives, chosen.values, r) if not o.better_or_equal(v, rr)]
             lines.append(f"  Worse than the {name} on: {', '.join(worse)}.")
+    for name in ("defaults", "seed hardware"):
+        r = refs.get(name)
+        if r is not None:
+            n = sum(1 for o, v, rr in zip(objectives, chosen.values, r) if not o.better_or_equal(v, rr))
+            lines.append(f"  Objectives worse than the {name}: {n} of {len(objectives)}")
     if failed:
         lines.append(f"{len(failed)} trial(s) failed their run's checks and count as unusable: "
                      + "; ".join(f"trial {t.number}: {t.user_attrs.get('error', '?')}" for t in failed[:5]))
