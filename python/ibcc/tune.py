@@ -18,7 +18,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,10 +91,6 @@ class Param:
 class Objective:
     metric: str
     maximise: bool
-
-    @property
-    def name(self):
-        return self.metric
 
     def worst(self, values):
         return min(values) if self.maximise else max(values)
@@ -355,9 +350,9 @@ def load_schema(ibcc):
     return json.loads(p.stdout)
 
 
-def validate(req, params, objectives, runner):
-    """Before any trial: each scenario with each parameter at both ends is a valid scenario,
-    and every objective is a metric of a run of it."""
+def validate(req, params, runner):
+    """Before any trial: each scenario with every parameter at either end, and with each
+    choice, is a valid scenario (the objectives' metrics are checked on the reference run)."""
     for scenario in req.scenarios:
         if not Path(scenario).is_file():
             raise TuneError(f"{scenario}: no such scenario file")
@@ -448,8 +443,6 @@ def finished_trials(study):
 
 
 def make_objective(req, params, objectives, runner):
-    import optuna
-
     def objective(trial):
         sets = {}
         for p in params:
@@ -735,7 +728,7 @@ def tune(request):
     objectives = parse_objectives(req.objectives)
     runner = Runner(req)
     log = (lambda *a: None) if req.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
-    validate(req, params, objectives, runner)
+    validate(req, params, runner)
     out = Path(req.out)
     out.mkdir(parents=True, exist_ok=True)
     spec = spec_of(req, params, objectives)
@@ -828,7 +821,7 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed):
     lines = ["ibcc tune: report", ""]
     lines.append(f"Scenarios ({'worst case across them' if len(req.scenarios) > 1 else 'one'}): "
                  + ", ".join(req.scenarios))
-    lines.append(f"Objectives: " + ", ".join(f"{o.metric} ({'higher' if o.maximise else 'lower'} is better)"
+    lines.append("Objectives: " + ", ".join(f"{o.metric} ({'higher' if o.maximise else 'lower'} is better)"
                                               for o in objectives))
     lines.append("")
     lines.append(f"Chosen configuration (trial {chosen.number}"
@@ -885,19 +878,16 @@ def main(argv=None):
     ap.add_argument("--request", required=True, help="the options as JSON")
     args = ap.parse_args(argv)
     try:
-        summary = tune(json.loads(args.request))
+        tune(json.loads(args.request))
     except TuneError as e:
         print(f"ibcc tune: error: {e}", file=sys.stderr)
         return 2
-    except TrialRunError as e:
+    except (TrialRunError, OSError) as e:
         print(f"ibcc tune: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("ibcc tune: interrupted; run the same command again to resume", file=sys.stderr)
         return 130
-    except OSError as e:
-        print(f"ibcc tune: error: {e}", file=sys.stderr)
-        return 1
     return 0
 
 
