@@ -76,6 +76,13 @@ add_test(NAME tune_study
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tune.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune)
 set_tests_properties(tune_study PROPERTIES LABELS "tune;workflow" TIMEOUT 900)
 
+# Slurm as the engine: a real single-node Slurm (munged, slurmctld, slurmd) started and stopped
+# by the test; a sweep and a tune through it, each cancelled with scancel and resumed, equal
+# to the local backend's results.
+add_test(NAME slurm_backend
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_slurm.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/slurm)
+set_tests_properties(slurm_backend PROPERTIES LABELS "slurm;workflow" TIMEOUT 1200)
+
 # ibcc run --plot and ibcc plot: every PNG exists, is not blank and fits its figure (layout boxes).
 add_test(NAME workflow_plots
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_plots.py $<TARGET_FILE:ibcc>

@@ -342,6 +342,13 @@ int sc_main(int argc, char** argv) {
   sweep_cmd->add_option("--window", sweep.window, "Metrics window FROM..TO with units (default: second half)");
   sweep_cmd->add_option("--sim-time", sweep.sim_time, "Simulated time of every point, with a unit");
   sweep_cmd->add_option("--cc", sweep.cc, "Congestion control on or off for every point")->check(CLI::IsMember({"on", "off"}));
+  sweep_cmd->add_option("--backend", sweep.backend,
+                        "Where the points run: local (processes here, --jobs at a time) or slurm (one Slurm job array "
+                        "submitted with sbatch, followed with squeue; interrupted, the job is cancelled)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  sweep_cmd->add_option("--partition", sweep.partition, "Slurm partition (default: the cluster's default)");
+  sweep_cmd->add_option("--array-max", sweep.array_max, "Slurm: at most this many points at once (default: no limit)")
+      ->check(CLI::Range(1u, 100000u));
   sweep_cmd->add_flag("--quiet", sweep.quiet, "No progress bar or summary");
 
   ibcc::TuneOptions tune;
@@ -369,6 +376,13 @@ int sc_main(int argc, char** argv) {
   tune_cmd->add_option("--set", tune.sets, "KEY=VALUE for every run (as ibcc run --set)");
   tune_cmd->add_option("--sim-time", tune.sim_time, "Simulated time of every run, with a unit");
   tune_cmd->add_option("--window", tune.window, "Metrics window FROM..TO with units (default: second half)");
+  tune_cmd->add_option("--backend", tune.backend,
+                       "Where the trials run: local (--jobs at a time here) or slurm (--workers tasks of one Slurm job "
+                       "array sharing the study through --storage; interrupted, the job is cancelled)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  tune_cmd->add_option("--workers", tune.workers, "Slurm: workers (array tasks) running trials at once (default 1)")
+      ->check(CLI::Range(1u, 10000u));
+  tune_cmd->add_option("--partition", tune.partition, "Slurm partition (default: the cluster's default)");
   tune_cmd->add_flag("--quiet", tune.quiet, "No progress bar or report");
 
   one_value_per_option(app);
@@ -439,11 +453,27 @@ int sc_main(int argc, char** argv) {
     return ibcc::run_topo(topo);
   }
   if (app.got_subcommand(sweep_cmd)) {
+    if (sweep.backend != "slurm" && (!sweep.partition.empty() || sweep.array_max)) {
+      std::cerr << "ibcc sweep: error: --partition and --array-max need --backend slurm\n";
+      return 2;
+    }
+    if (sweep.backend == "slurm" && sweep.jobs) {
+      std::cerr << "ibcc sweep: error: --jobs is for the local backend; with --backend slurm use --array-max\n";
+      return 2;
+    }
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     return ibcc::run_sweep(sweep, ec ? std::string(argv[0]) : self.string());
   }
   if (app.got_subcommand(tune_cmd)) {
+    if (tune.backend != "slurm" && (!tune.partition.empty() || tune_cmd->count("--workers"))) {
+      std::cerr << "ibcc tune: error: --workers and --partition need --backend slurm\n";
+      return 2;
+    }
+    if (tune.backend == "slurm" && tune_cmd->count("--jobs")) {
+      std::cerr << "ibcc tune: error: --jobs is for the local backend; with --backend slurm use --workers\n";
+      return 2;
+    }
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     std::string cmdline;

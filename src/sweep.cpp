@@ -28,6 +28,7 @@
 #include "net/metrics.h"
 #include "net/scenario_yaml.h"
 #include "progress.h"
+#include "slurm.h"
 
 extern char** environ;
 
@@ -148,6 +149,170 @@ bool point_done(const Point& p, const std::string& scenario_sha, std::string* wh
 
 // SIGINT/SIGTERM of the sweep: its runs are ended with it (they write what they have).
 std::atomic<bool> g_sweep_stop{false};
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// sweep.csv from the points' metrics.json; the exit code (1 if a point failed).
+int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::vector<Point>& points, const fs::path& out) {
+  size_t failed = 0;
+  for (const auto& p : points) failed += p.status != 0 ? 1 : 0;
+  // Gather.
+  std::vector<std::map<std::string, double>> results(points.size());
+  std::set<std::string> available;
+  for (size_t i = 0; i < points.size(); ++i) {
+    std::ifstream in(points[i].dir / "metrics.json");
+    if (!in) continue;
+    try {
+      const auto j = nlohmann::json::parse(in);
+      // An undefined metric (null: Jain without an active contributor) is NaN here and an
+      // empty cell of sweep.csv.
+      for (const auto& [k, v] : j.at("metrics").items()) results[i][k] = v.is_number() ? v.get<double>() : std::nan("");
+      for (const auto& [k, v] : results[i]) available.insert(k);
+    } catch (const std::exception&) {
+    }
+  }
+  std::vector<std::string> columns = opt.metrics;
+  if (columns.empty()) {
+    for (const auto& k : available) {
+      if (k.rfind("throughput.", 0) != 0 || available.size() < 40) columns.push_back(k);
+    }
+  }
+  std::ostringstream csv;
+  for (const auto& g : grids) csv << csv_field(g.key) << ",";
+  csv << "status";
+  for (const auto& c : columns) csv << "," << csv_field(c);
+  csv << "\n";
+  for (size_t i = 0; i < points.size(); ++i) {
+    for (const auto& [k, v] : points[i].settings) csv << csv_field(v) << ",";
+    const int st = points[i].status;
+    csv << (st == 0 ? "ok" : fmt::format("failed (exit {}, see {})", st, (points[i].dir / "log.txt").string()));
+    for (const auto& c : columns) {
+      const auto it = results[i].find(c);
+      csv << ",";
+      if (st == 0 && it != results[i].end() && !std::isnan(it->second)) csv << fmt::format("{:.6g}", it->second);
+    }
+    csv << "\n";
+  }
+  try {
+    write_file_atomic((out / "sweep.csv").string(), csv.str());
+  } catch (const OutputError& e) {
+    std::cerr << "ibcc sweep: error: " << e.what() << "\n";
+    return 1;
+  }
+  if (!opt.quiet) {
+    std::cerr << fmt::format("ibcc sweep: {} of {} points ok; {}\n", points.size() - failed, points.size(),
+                             (out / "sweep.csv").string());
+  }
+  return failed ? 1 : 0;
+}
+
+// The `ibcc run` arguments of a point. --force: a point rerun (stale or failed) replaces its
+// earlier results.
+std::vector<std::string> run_args(const SweepOptions& opt, const Point& p) {
+  std::vector<std::string> args = {"run", opt.scenario, "--out", p.dir.string(), "--quiet", "--force"};
+  for (const auto& s : opt.sets) args.insert(args.end(), {"--set", s});
+  for (const auto& [k, v] : p.settings) args.insert(args.end(), {"--set", k + "=" + v});
+  if (!opt.window.empty()) args.insert(args.end(), {"--window", opt.window});
+  if (!opt.sim_time.empty()) args.insert(args.end(), {"--sim-time", opt.sim_time});
+  if (!opt.cc.empty()) args.insert(args.end(), {"--cc", opt.cc});
+  return args;
+}
+
+// The points of `todo` as one Slurm job array: each task runs one point's `ibcc run` and
+// leaves its exit code in slurm/tasks/NNNN.exit. A job of an earlier invocation still in the
+// queue is waited for first (its points are then not submitted again). Sets each point's
+// status; false when interrupted (the job is cancelled).
+bool run_points_slurm(const SweepOptions& opt, const std::string& self_exe, const fs::path& out,
+                      std::vector<Point>& points, const std::vector<size_t>& todo, size_t resumed,
+                      const std::string& scenario_sha) {
+  const fs::path dir = fs::absolute(out / "slurm");
+  fs::create_directories(dir / "tasks");
+  const fs::path job_file = dir / "job";
+  ProgressBar bar(opt.quiet);
+  auto count_done = [&] {
+    size_t n = 0;
+    std::string why;
+    for (const auto& p : points) n += point_done(p, scenario_sha, &why) ? 1 : 0;
+    return n;
+  };
+  auto wait_for = [&](const std::string& id) {
+    while (slurm::in_queue(id)) {
+      for (int i = 0; i < 20 && !g_sweep_stop.load(); ++i) usleep(100000);
+      if (g_sweep_stop.load()) {
+        slurm::cancel(id);
+        return false;
+      }
+      const size_t done = count_done();
+      bar.update(static_cast<double>(done) / static_cast<double>(points.size()),
+                 fmt::format("{}/{} points, Slurm job {}", done, points.size(), id));
+    }
+    return true;
+  };
+  std::vector<size_t> submit = todo;
+  if (fs::exists(job_file)) {
+    std::ifstream in(job_file);
+    std::string old;
+    in >> old;
+    if (!old.empty() && slurm::in_queue(old)) {
+      if (!opt.quiet) std::cerr << "ibcc sweep: Slurm job " << old << " of this sweep is still queued: waiting for it\n";
+      if (!wait_for(old)) return false;
+      submit.clear();
+      std::string why;
+      for (size_t i : todo) {
+        if (!point_done(points[i], scenario_sha, &why)) submit.push_back(i);
+      }
+    }
+  }
+  if (!submit.empty()) {
+    std::ostringstream list;
+    for (size_t k = 0; k < submit.size(); ++k) {
+      const Point& p = points[submit[k]];
+      fs::create_directories(p.dir);
+      const fs::path task = dir / "tasks" / (p.dir.filename().string() + ".sh");
+      const fs::path exit_file = dir / "tasks" / (p.dir.filename().string() + ".exit");
+      fs::remove(exit_file);
+      std::string cmd = slurm::shell_quote(self_exe);
+      for (const auto& a : run_args(opt, p)) cmd += " " + slurm::shell_quote(a);
+      write_file_atomic(task.string(), "#!/usr/bin/env bash\n# ibcc sweep: point " + p.dir.filename().string() + "\ncd " +
+                                           slurm::shell_quote(fs::current_path().string()) + "\nunset IBCC_SWEEP_PARENT\n" +
+                                           cmd + " > " + slurm::shell_quote((p.dir / "log.txt").string()) +
+                                           " 2>&1\necho $? > " + slurm::shell_quote(exit_file.string()) + "\n");
+      list << task.string() << "\n";
+    }
+    const fs::path task_list = dir / "tasks.txt";
+    write_file_atomic(task_list.string(), list.str());
+    const fs::path script = dir / "array.sh";
+    write_file_atomic(script.string(), slurm::array_script(task_list.string()));
+    slurm::ArrayJob job{script.string(), submit.size(), opt.array_max, opt.partition, "ibcc-sweep", dir.string()};
+    const std::string id = slurm::submit(job);
+    write_file_atomic(job_file.string(), id + "\n");
+    if (!opt.quiet) {
+      std::cerr << fmt::format("ibcc sweep: Slurm job {}: {} points ({} done before); Slurm's logs in {}\n", id,
+                               submit.size(), resumed, dir.string());
+    }
+    if (!wait_for(id)) return false;
+  }
+  bar.finish();
+  for (size_t i : todo) {
+    std::string why;
+    Point& p = points[i];
+    if (point_done(p, scenario_sha, &why)) {
+      p.status = 0;
+      continue;
+    }
+    std::ifstream in(dir / "tasks" / (p.dir.filename().string() + ".exit"));
+    int rc = -1;
+    if (!(in >> rc) || rc == 0) rc = 1;  // no exit code: the task was cancelled or never ran
+    p.status = rc;
+  }
+  return true;
+}
+
 extern "C" void on_sweep_signal(int) { g_sweep_stop.store(true); }
 
 pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const fs::path& log) {
@@ -166,12 +331,6 @@ pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const 
   return pid;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 
 }  // namespace
 
@@ -294,6 +453,23 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     }
   }
   const size_t resumed = points.size() - todo.size();
+  if (opt.backend == "slurm") {
+    bool finished_all = true;
+    try {
+      finished_all = run_points_slurm(opt, self_exe, out, points, todo, resumed, scenario_sha);
+    } catch (const slurm::SlurmError& e) {
+      std::cerr << "ibcc sweep: error: " << e.what() << "\n";
+      return 1;
+    } catch (const OutputError& e) {
+      std::cerr << "ibcc sweep: error: " << e.what() << "\n";
+      return 1;
+    }
+    if (!finished_all) {
+      std::cerr << "ibcc sweep: interrupted; the Slurm job is cancelled; run the same command to resume\n";
+      return 130;
+    }
+    return gather(opt, grids, points, out);
+  }
   const unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!opt.quiet) {
     std::cerr << fmt::format("ibcc sweep: {} points ({} done before), {} at a time, results in {}\n", points.size(),
@@ -312,14 +488,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     while (next < todo.size() && running.size() < jobs) {
       Point& p = points[todo[next]];
       fs::create_directories(p.dir);
-      // --force: a point rerun (stale or failed) replaces its earlier results.
-      std::vector<std::string> args = {"run", opt.scenario, "--out", p.dir.string(), "--quiet", "--force"};
-      for (const auto& s : opt.sets) args.insert(args.end(), {"--set", s});
-      for (const auto& [k, v] : p.settings) args.insert(args.end(), {"--set", k + "=" + v});
-      if (!opt.window.empty()) args.insert(args.end(), {"--window", opt.window});
-      if (!opt.sim_time.empty()) args.insert(args.end(), {"--sim-time", opt.sim_time});
-      if (!opt.cc.empty()) args.insert(args.end(), {"--cc", opt.cc});
-      running[spawn(self_exe, args, p.dir / "log.txt")] = todo[next];
+      running[spawn(self_exe, run_args(opt, p), p.dir / "log.txt")] = todo[next];
       ++next;
       show();
     }
@@ -354,54 +523,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
   }
   bar.finish();
 
-  // Gather.
-  std::vector<std::map<std::string, double>> results(points.size());
-  std::set<std::string> available;
-  for (size_t i = 0; i < points.size(); ++i) {
-    std::ifstream in(points[i].dir / "metrics.json");
-    if (!in) continue;
-    try {
-      const auto j = nlohmann::json::parse(in);
-      // An undefined metric (null: Jain without an active contributor) is NaN here and an
-      // empty cell of sweep.csv.
-      for (const auto& [k, v] : j.at("metrics").items()) results[i][k] = v.is_number() ? v.get<double>() : std::nan("");
-      for (const auto& [k, v] : results[i]) available.insert(k);
-    } catch (const std::exception&) {
-    }
-  }
-  std::vector<std::string> columns = opt.metrics;
-  if (columns.empty()) {
-    for (const auto& k : available) {
-      if (k.rfind("throughput.", 0) != 0 || available.size() < 40) columns.push_back(k);
-    }
-  }
-  std::ostringstream csv;
-  for (const auto& g : grids) csv << csv_field(g.key) << ",";
-  csv << "status";
-  for (const auto& c : columns) csv << "," << csv_field(c);
-  csv << "\n";
-  for (size_t i = 0; i < points.size(); ++i) {
-    for (const auto& [k, v] : points[i].settings) csv << csv_field(v) << ",";
-    const int st = points[i].status;
-    csv << (st == 0 ? "ok" : fmt::format("failed (exit {}, see {})", st, (points[i].dir / "log.txt").string()));
-    for (const auto& c : columns) {
-      const auto it = results[i].find(c);
-      csv << ",";
-      if (st == 0 && it != results[i].end() && !std::isnan(it->second)) csv << fmt::format("{:.6g}", it->second);
-    }
-    csv << "\n";
-  }
-  try {
-    write_file_atomic((out / "sweep.csv").string(), csv.str());
-  } catch (const OutputError& e) {
-    std::cerr << "ibcc sweep: error: " << e.what() << "\n";
-    return 1;
-  }
-  if (!opt.quiet) {
-    std::cerr << fmt::format("ibcc sweep: {} of {} points ok; {}\n", points.size() - failed, points.size(),
-                             (out / "sweep.csv").string());
-  }
-  return failed ? 1 : 0;
+  return gather(opt, grids, points, out);
 }
 
 }  // namespace ibcc

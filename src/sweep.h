@@ -1,5 +1,6 @@
 // `ibcc sweep`: the cross product of parameter values, each point an `ibcc run` in its own
-// process (N at a time), resumable, gathered into one sweep.csv.
+// process (N at a time here, or a task of a Slurm job array), resumable, gathered into one
+// sweep.csv.
 #pragma once
 
 #include <string>
@@ -16,7 +17,10 @@ struct SweepOptions {
   std::string window;                // --window for every point
   std::string sim_time;
   std::string cc;                    // on|off or empty
-  unsigned jobs = 0;                 // 0: one per core
+  unsigned jobs = 0;                 // 0: one per core (local backend)
+  std::string backend = "local";     // local: processes here; slurm: a Slurm job array
+  std::string partition;             // slurm: --partition (empty: the default one)
+  unsigned array_max = 0;            // slurm: at most this many points at once (0: no limit)
   bool quiet = false;
 };
 

@@ -46,7 +46,8 @@ int run_tune(const TuneOptions& opt, const std::string& self_exe, const std::str
       {"ibcc", self_exe},         {"scenarios", opt.scenarios}, {"out", opt.out_dir},   {"space", opt.space},
       {"objectives", opt.objectives}, {"trials", opt.trials},   {"jobs", opt.jobs},     {"storage", opt.storage},
       {"seed", opt.seed},         {"sets", opt.sets},           {"sim_time", opt.sim_time}, {"window", opt.window},
-      {"quiet", opt.quiet},       {"command", command}};
+      {"quiet", opt.quiet},       {"command", command},         {"backend", opt.backend}, {"workers", opt.workers},
+      {"partition", opt.partition}};
   return run_python({"-m", "ibcc.tune", "--request", request.dump()}, "ibcc tune");
 }
 

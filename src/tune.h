@@ -20,6 +20,9 @@ struct TuneOptions {
   std::string sim_time;
   std::string window;
   bool quiet = false;
+  std::string backend = "local";        // local: trials here; slurm: `workers` Slurm array tasks
+  unsigned workers = 1;
+  std::string partition;
 };
 
 // Runs `python3 ARGS...` with the source tree's python/ first on PYTHONPATH; its exit code

@@ -16,6 +16,7 @@ import json
 import math
 import os
 import shlex
+import time
 import subprocess
 import sys
 import warnings
@@ -257,6 +258,9 @@ class Request:
     window: str = ""
     quiet: bool = False
     command: str = ""
+    backend: str = "local"    # local: trials here, --jobs at a time; slurm: --workers Slurm tasks
+    workers: int = 1
+    partition: str = ""
 
     @classmethod
     def from_dict(cls, d):
@@ -394,10 +398,15 @@ def spec_of(req, params, objectives):
     }
 
 
-def open_study(req, params, objectives, spec):
+def storage_url(req):
+    return req.storage or f"sqlite:///{Path(req.out).resolve() / 'study.db'}"
+
+
+def open_study(req, params, objectives, spec, worker=0):
     import optuna
-    storage = req.storage or f"sqlite:///{Path(req.out).resolve() / 'study.db'}"
-    sampler = optuna.samplers.TPESampler(seed=req.seed, multivariate=True)
+    storage = storage_url(req)
+    # Each Slurm worker samples with its own seed (worker 0 with --seed, as a local tune).
+    sampler = optuna.samplers.TPESampler(seed=req.seed + worker, multivariate=True)
     directions = ["maximize" if o.maximise else "minimize" for o in objectives]
     try:
         study = optuna.create_study(study_name=STUDY_NAME, storage=storage, directions=directions, sampler=sampler,
@@ -468,6 +477,90 @@ def make_objective(req, params, objectives, runner):
         return worst[0] if len(worst) == 1 else worst
 
     return objective
+
+
+# ------------------------------------------------------------------------------------------
+# Slurm: --workers tasks of one job array share the study through its storage
+# ------------------------------------------------------------------------------------------
+
+
+def _slurm(cmd, env=None):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, env=env)
+    except FileNotFoundError:
+        raise TuneError(f"{cmd[0]} not found: is this a Slurm submit host (Slurm's client commands in PATH)?") from None
+
+
+def slurm_in_queue(job_id):
+    p = _slurm(["squeue", "-h", "-j", job_id, "-o", "%i"])
+    if p.returncode != 0:
+        if "Invalid job id" in p.stdout + p.stderr:
+            return False
+        raise TrialRunError(f"squeue failed (exit {p.returncode}): {p.stderr.strip()}")
+    return bool(p.stdout.strip())
+
+
+def run_workers_on_slurm(req, study, log):
+    """Submit --workers array tasks, each `python3 -m ibcc.tune --worker`, and wait for them.
+    A job of an earlier invocation still queued is waited for instead; Ctrl-C cancels it."""
+    out = Path(req.out).resolve()
+    sdir = out / "slurm"
+    sdir.mkdir(parents=True, exist_ok=True)
+    job_file = sdir / "job"
+    job_id = job_file.read_text().strip() if job_file.exists() else ""
+    if not (job_id and slurm_in_queue(job_id)):
+        worker_req = {k: getattr(req, k) for k in Request.__dataclass_fields__}
+        worker_req["storage"] = storage_url(req)
+        worker_req["quiet"] = True
+        source = Path(__file__).resolve().parent.parent
+        script = sdir / "worker.sh"
+        write_text(script, "#!/usr/bin/env bash\n# ibcc tune: one worker of the study (a Slurm array task)\n"
+                   f"cd {shlex.quote(os.getcwd())}\n"
+                   f"export PYTHONPATH={shlex.quote(str(source))}${{PYTHONPATH:+:$PYTHONPATH}}\n"
+                   f"exec {shlex.quote(sys.executable)} -m ibcc.tune --worker "
+                   f"--request {shlex.quote(json.dumps(worker_req))}\n")
+        cmd = ["sbatch", "--parsable", f"--array=0-{req.workers - 1}", "--job-name=ibcc-tune",
+               f"--output={sdir}/slurm-%A_%a.out", "--ntasks=1", "--cpus-per-task=1"]
+        if req.partition:
+            cmd.append(f"--partition={req.partition}")
+        p = _slurm(cmd + [str(script)])
+        if p.returncode != 0:
+            raise TrialRunError(f"sbatch failed (exit {p.returncode}): {(p.stdout + p.stderr).strip()}")
+        job_id = p.stdout.strip().splitlines()[-1].split(";")[0]
+        write_text(job_file, job_id + "\n")
+        log(f"ibcc tune: Slurm job {job_id}: {req.workers} worker(s); Slurm's logs in {sdir}")
+    else:
+        log(f"ibcc tune: Slurm job {job_id} of this study is still queued: waiting for it")
+    try:
+        while slurm_in_queue(job_id):
+            time.sleep(2)
+            if not req.quiet:
+                print(f"\r{len(finished_trials(study))}/{req.trials} trials, Slurm job {job_id}", end="",
+                      file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        _slurm(["scancel", job_id])
+        raise
+    if not req.quiet:
+        print(file=sys.stderr)
+
+
+def worker(request):
+    """One Slurm array task: trials until the study holds --trials finished ones."""
+    import optuna
+    req = Request.from_dict(request)
+    params = parse_space(req.space, load_schema(req.ibcc))
+    objectives = parse_objectives(req.objectives)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    index = int(os.environ.get("SLURM_ARRAY_TASK_ID", "0"))
+    study, _ = open_study(req, params, objectives, spec_of(req, params, objectives), worker=index)
+
+    def enough(study_, trial):
+        if len(finished_trials(study_)) >= req.trials:
+            study_.stop()
+
+    if len(finished_trials(study)) < req.trials:
+        study.optimize(make_objective(req, params, objectives, Runner(req)), callbacks=[enough],
+                       catch=(RuntimeError,))
 
 
 # ------------------------------------------------------------------------------------------
@@ -721,6 +814,10 @@ def tune(request):
         raise TuneError("--trials: expected at least 1")
     if req.jobs < 1:
         raise TuneError("--jobs: expected at least 1")
+    if req.backend not in ("local", "slurm"):
+        raise TuneError(f"--backend: expected local or slurm, got {req.backend}")
+    if req.workers < 1:
+        raise TuneError("--workers: expected at least 1")
     if not req.scenarios:
         raise TuneError("at least one scenario is needed")
     schema = load_schema(req.ibcc)
@@ -760,7 +857,14 @@ def tune(request):
         refs[name] = worst
         write_text(cached, json.dumps({"key": key, "per_scenario": per, "worst": worst}, indent=1))
 
-    if todo:
+    if todo and req.backend == "slurm":
+        run_workers_on_slurm(req, study, log)
+        done = len(finished_trials(study))
+        if done < req.trials:
+            tune_csv(out / "tune.csv", study, params, objectives, runner.labels)
+            raise TrialRunError(f"the Slurm job ended with {done} of {req.trials} trials finished (cancelled?); "
+                                f"run the same command to resume")
+    elif todo:
         # A trial whose run fails its checks fails (RuntimeError, caught); bad input (TuneError)
         # ends the tune.
         study.optimize(make_objective(req, params, objectives, runner), n_trials=todo, n_jobs=req.jobs,
@@ -876,9 +980,10 @@ def main(argv=None):
     import argparse
     ap = argparse.ArgumentParser(prog="ibcc tune", description="internal: called by `ibcc tune` with its parsed options")
     ap.add_argument("--request", required=True, help="the options as JSON")
+    ap.add_argument("--worker", action="store_true", help="run trials of the study as one Slurm worker")
     args = ap.parse_args(argv)
     try:
-        tune(json.loads(args.request))
+        (worker if args.worker else tune)(json.loads(args.request))
     except TuneError as e:
         print(f"ibcc tune: error: {e}", file=sys.stderr)
         return 2
