@@ -78,6 +78,13 @@ int run_plot(const std::string& dir, const std::vector<std::string>& metrics, co
   return ibcc::run_python(args, "ibcc plot");
 }
 
+// This binary's path, for the runs a sweep or a tune starts (argv[0] if /proc is unreadable).
+std::string self_exe(const char* argv0) {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(argv0) : self.string();
+}
+
 // --cc, --seed and --set as run and describe take them, into `opt`; false (message printed
 // as `cmd: error: ...`) on bad input.
 bool scenario_options(const char* cmd, const std::string& cc, const std::string& seed,
@@ -461,9 +468,7 @@ int sc_main(int argc, char** argv) {
       std::cerr << "ibcc sweep: error: --jobs is for the local backend; with --backend slurm use --array-max\n";
       return 2;
     }
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ibcc::run_sweep(sweep, ec ? std::string(argv[0]) : self.string());
+    return ibcc::run_sweep(sweep, self_exe(argv[0]));
   }
   if (app.got_subcommand(tune_cmd)) {
     if (tune.backend != "slurm" && (!tune.partition.empty() || tune_cmd->count("--workers"))) {
@@ -474,11 +479,9 @@ int sc_main(int argc, char** argv) {
       std::cerr << "ibcc tune: error: --jobs is for the local backend; with --backend slurm use --workers\n";
       return 2;
     }
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
     std::string cmdline;
     for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
-    return ibcc::run_tune(tune, ec ? std::string(argv[0]) : self.string(), cmdline);
+    return ibcc::run_tune(tune, self_exe(argv[0]), cmdline);
   }
   if (app.got_subcommand(run_cmd)) {
     die_with_sweep_parent();

@@ -161,7 +161,6 @@ std::string csv_field(const std::string& s) {
 int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::vector<Point>& points, const fs::path& out) {
   size_t failed = 0;
   for (const auto& p : points) failed += p.status != 0 ? 1 : 0;
-  // Gather.
   std::vector<std::map<std::string, double>> results(points.size());
   std::set<std::string> available;
   for (size_t i = 0; i < points.size(); ++i) {

@@ -294,20 +294,20 @@ class Runner:
             args += ["--sim-time", self.req.sim_time]
         return args
 
-    def describe(self, scenario, sets):
-        cmd = [self.req.ibcc, "describe", scenario] + self.common_args()
+    def describe(self, scenario, sets, extra=()):
+        """(command, exit code, resolved scenario, error) of `ibcc describe`."""
+        cmd = [self.req.ibcc, "describe", scenario, *extra] + self.common_args()
         for k, v in sets.items():
             cmd += ["--set", f"{k}={v}"]
         p = subprocess.run(cmd, capture_output=True, text=True)
-        return p.returncode, p.stdout, p.stderr.strip()
+        return cmd, p.returncode, p.stdout, p.stderr.strip()
 
-    def run(self, scenario, sets, out_dir, extra=()):
+    def run(self, scenario, sets, out_dir):
         cmd = [self.req.ibcc, "run", scenario, "--out", str(out_dir), "--quiet", "--force"] + self.common_args()
         if self.req.window:
             cmd += ["--window", self.req.window]
         for k, v in sets.items():
             cmd += ["--set", f"{k}={v}"]
-        cmd += list(extra)
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode == 2:
             raise TuneError(f"{shlex.join(cmd)}: {p.stderr.strip()}")
@@ -367,7 +367,7 @@ def validate(req, params, runner):
                     sets[p.key] = p.choices[0 if corner == "low" else -1]
                 else:
                     sets[p.key] = p.value_text(p.low if corner == "low" else p.high)
-            rc, _, err = runner.describe(scenario, sets)
+            _, rc, _, err = runner.describe(scenario, sets)
             if rc != 0:
                 raise TuneError(f"{scenario} with the {corner} end of every --space parameter "
                                 f"({', '.join(f'{k}={v}' for k, v in sets.items())}): {err}")
@@ -375,7 +375,7 @@ def validate(req, params, runner):
             if p.kind != "categorical":
                 continue
             for c in p.choices[1:-1]:
-                rc, _, err = runner.describe(scenario, {p.key: c})
+                _, rc, _, err = runner.describe(scenario, {p.key: c})
                 if rc != 0:
                     raise TuneError(f"{scenario} with {p.key}={c}: {err}")
 
@@ -788,13 +788,10 @@ def cc_settings(cc):
 
 def round_trip(runner, scenario, fragment_path, chosen_cc, non_opensm_sets):
     """The fragment read back by `ibcc describe --opensm-conf` gives the chosen settings."""
-    cmd = [runner.req.ibcc, "describe", scenario, "--opensm-conf", str(fragment_path)] + runner.common_args()
-    for k, v in non_opensm_sets.items():
-        cmd += ["--set", f"{k}={v}"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        return False, f"{shlex.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}"
-    back = yaml.safe_load(p.stdout)["cc"]
+    cmd, rc, resolved, err = runner.describe(scenario, non_opensm_sets, extra=("--opensm-conf", str(fragment_path)))
+    if rc != 0:
+        return False, f"{shlex.join(cmd)}: exit {rc}: {err}"
+    back = yaml.safe_load(resolved)["cc"]
     a, b = cc_settings(back), cc_settings(chosen_cc)
     if a != b:
         diff = [k for k in a if a[k] != b[k]]
