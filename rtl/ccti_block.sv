@@ -125,21 +125,42 @@ module ccti_block #(
   assign limit = (cct_limit_q > 16'(LastEntry)) ? LastEntry : cct_limit_q[CctiWidth-1:0];
 
   // ---------------------------------------------------------------------------------------
-  // Per-flow CCTI: an expiry's decrement first, then a BECN's increase
+  // Flows in block RAM, decaying lazily
   // ---------------------------------------------------------------------------------------
-  logic [CctiWidth-1:0] ccti_q [NumQps];
-  logic [3:0]           flow_sl_q [NumQps];
-  logic [NumSls-1:0]    timer_running_q, expired;
-  logic [15:0]          timer_count_q [NumSls];
-  logic                 becn;
-  logic [QpWidth-1:0]   becn_flow;
-  logic                 trigger;
-  logic [3:0]           becn_gov_sl;  // the SL whose timer governs the BECN's flow
-  logic [CctiWidth-1:0] becn_ccti, becn_c1, becn_next;
-  logic [8:0]           becn_raised;
+  // A flow's word holds its CCTI at its last BECN (base), that BECN's SL and a stamp: the
+  // count of that SL's timer expiries then. Per SL the block counts expiries (expiries_sl_q)
+  // and keeps the largest height (height_q) of its flows, a height being a flow's base minus
+  // the expiries since its stamp. A flow's CCTI is base while base <= CCTI_Min, else
+  // max(CCTI_Min, base - expiries since the stamp): an expiry costs one counter, not a sweep
+  // of the flows, and the timer re-arms while height > CCTI_Min. A flow decays with the
+  // timer of the SL of its last BECN (with SL-based control, flow s with SL s's).
+  // Three read ports, each a copy of the RAM (block RAMs have one read port): the BECN's,
+  // the query's, and the CSR window's, which a scrubber uses when the CSRs do not. The
+  // scrubber walks the flows and clamps a stamp older than 128 expiries to 128 (no CCTI
+  // changes: any CCTI has decayed to CCTI_Min by then), so 16-bit stamps never wrap.
+  localparam int unsigned StampWidth = 16;
+  localparam int unsigned WordWidth  = CctiWidth + 4 + StampWidth;  // {base, sl, stamp}
+  localparam logic [StampWidth-1:0] StampClamp = StampWidth'(128);
 
-  assign becn      = becn_valid_i && control_map_q[becn_sl_i];
-  assign becn_flow = sl_based_q ? QpWidth'(becn_sl_i) : becn_qp_i;
+  logic [WordWidth-1:0]  flow_ram [NumQps];
+  logic [NumQps-1:0]     flow_written_q;   // a flow never written reads as CCTI 0, SL 0
+  logic [StampWidth-1:0] expiries_sl_q [NumSls];
+  logic [CctiWidth-1:0]  height_q [NumSls];
+  logic [NumSls-1:0]     timer_running_q, expired;
+  logic [15:0]           timer_count_q [NumSls];
+
+  localparam int unsigned SlLsb   = StampWidth;
+  localparam int unsigned BaseLsb = StampWidth + 4;
+  // The CCTI of base after d expiries of its SL, floored at CCTI_Min.
+  function automatic logic [CctiWidth-1:0] decayed(input logic [CctiWidth-1:0] base,
+                                                   input logic [StampWidth-1:0] d,
+                                                   input logic [7:0] min);
+    logic [7:0] room;  // expiries from base down to the floor
+    room = 8'(base) - min;
+    if (8'(base) <= min)                decayed = base;
+    else if (d >= StampWidth'(room))    decayed = min[CctiWidth-1:0];
+    else                                decayed = base - d[CctiWidth-1:0];
+  endfunction
 
   always_comb begin
     for (int unsigned s = 0; s < NumSls; s++) begin
@@ -147,21 +168,61 @@ module ccti_block #(
     end
   end
 
-  // The flow a BECN addresses: its CCTI after this edge's expiry, then the increase.
-  // (SL-based: the flow is the SL itself, always governed by its own timer.)
-  assign becn_gov_sl = sl_based_q ? becn_sl_i : flow_sl_q[becn_flow];
-  assign becn_ccti   = ccti_q[becn_flow];
-  assign becn_c1     = (expired[becn_gov_sl] && (8'(becn_ccti) > min_q[becn_gov_sl])) ?
-                       becn_ccti - 1'b1 : becn_ccti;
-  assign becn_raised = 9'(becn_c1) + 9'(increase_q[becn_sl_i]);
-  assign becn_next   = (becn_raised > 9'(limit)) ? limit : becn_raised[CctiWidth-1:0];
-  assign trigger     = becn && (trigger_q[becn_sl_i] != 8'd0) &&
-                       (8'(becn_c1) < trigger_q[becn_sl_i]) && (8'(becn_next) >= trigger_q[becn_sl_i]);
+  // The write of the last edge (a BECN's or the scrubber's), forwarded to the reads of that
+  // edge, which saw the RAM before it.
+  logic                 fwd_valid_q;
+  logic [QpWidth-1:0]   fwd_flow_q;
+  logic [WordWidth-1:0] fwd_word_q;
+  function automatic logic [WordWidth-1:0] current(input logic [QpWidth-1:0] flow,
+                                                   input logic [WordWidth-1:0] read,
+                                                   input logic written, input logic fwd,
+                                                   input logic [QpWidth-1:0] fwd_flow,
+                                                   input logic [WordWidth-1:0] fwd_word);
+    if (fwd && fwd_flow == flow) current = fwd_word;
+    else if (written)            current = read;
+    else                         current = '0;
+  endfunction
 
   // ---------------------------------------------------------------------------------------
-  // IRD lookup: index = min(max(CCTI, CCTI_Min), limit); a registered CCT read
+  // BECN: registered at the edge it arrives (the flow's word read), applied at the next:
+  // the flow's CCTI after that edge's expiry, then the increase.
   // ---------------------------------------------------------------------------------------
-  logic [QpWidth-1:0]   query_flow;
+  logic                 becn_in_q, becn_written_q;
+  logic [QpWidth-1:0]   becn_flow_q, becn_qp_q;
+  logic [QpWidth-1:0]   becn_flow;
+  logic [3:0]           becn_sl_q, becn_st_q;
+  logic [23:0]          becn_rqpn_q;
+  logic [15:0]          becn_rlid_q, becn_llid_q;
+  logic [WordWidth-1:0] becn_read_q, becn_word, becn_new_word;
+  logic                 becn, trigger;
+  logic [3:0]           becn_old_sl;
+  logic [StampWidth-1:0] becn_d;
+  logic [CctiWidth-1:0] becn_c1, becn_next;
+  logic [8:0]           becn_raised;
+
+  assign becn_flow   = sl_based_q ? QpWidth'(becn_sl_i) : becn_qp_i;
+  assign becn        = becn_in_q && control_map_q[becn_sl_q];
+  assign becn_word   = current(becn_flow_q, becn_read_q, becn_written_q, fwd_valid_q, fwd_flow_q,
+                               fwd_word_q);
+  assign becn_old_sl = becn_word[SlLsb +: 4];
+  assign becn_d      = expiries_sl_q[becn_old_sl] - becn_word[StampWidth-1:0] +
+                       StampWidth'(expired[becn_old_sl]);
+  assign becn_c1     = decayed(becn_word[BaseLsb +: CctiWidth], becn_d, min_q[becn_old_sl]);
+  assign becn_raised = 9'(becn_c1) + 9'(increase_q[becn_sl_q]);
+  assign becn_next   = (becn_raised > 9'(limit)) ? limit : becn_raised[CctiWidth-1:0];
+  assign trigger     = becn && (trigger_q[becn_sl_q] != 8'd0) &&
+                       (8'(becn_c1) < trigger_q[becn_sl_q]) && (8'(becn_next) >= trigger_q[becn_sl_q]);
+  assign becn_new_word = {becn_next, becn_sl_q,
+                          expiries_sl_q[becn_sl_q] + StampWidth'(expired[becn_sl_q])};
+
+  // ---------------------------------------------------------------------------------------
+  // IRD lookup: the query's word read at the edge it is sampled; at the next edge, index =
+  // min(max(CCTI, CCTI_Min), limit) and a registered CCT read
+  // ---------------------------------------------------------------------------------------
+  logic [QpWidth-1:0]   query_flow, query_flow_q;
+  logic [3:0]           query_sl_q;
+  logic                 query_written_q;
+  logic [WordWidth-1:0] query_read_q, query_word;
   logic [CctiWidth-1:0] query_ccti, query_index;
   logic [7:0]           query_floor;
   logic [31:0]          entry_pair_q;
@@ -169,8 +230,12 @@ module ccti_block #(
   logic [CctiWidth-1:0] query_ccti_q;
 
   assign query_flow  = sl_based_q ? QpWidth'(query_sl_i) : query_qp_i;
-  assign query_ccti  = ccti_q[query_flow];
-  assign query_floor = (8'(query_ccti) > min_q[query_sl_i]) ? 8'(query_ccti) : min_q[query_sl_i];
+  assign query_word  = current(query_flow_q, query_read_q, query_written_q, fwd_valid_q, fwd_flow_q,
+                               fwd_word_q);
+  assign query_ccti  = decayed(query_word[BaseLsb +: CctiWidth],
+                               expiries_sl_q[query_word[SlLsb +: 4]] - query_word[StampWidth-1:0],
+                               min_q[query_word[SlLsb +: 4]]);
+  assign query_floor = (8'(query_ccti) > min_q[query_sl_q]) ? 8'(query_ccti) : min_q[query_sl_q];
   assign query_index = (query_floor > 8'(limit)) ? limit : query_floor[CctiWidth-1:0];
 
   // The CCT RAM: one write port, two synchronous read ports.
@@ -201,19 +266,56 @@ module ccti_block #(
   assign ccti_o      = 16'(query_ccti_q);
 
   // ---------------------------------------------------------------------------------------
+  // The CSR window's read port and the scrubber
+  // ---------------------------------------------------------------------------------------
+  logic                 flow_re;          // the CSRs read flow flow_idx at this edge
+  logic                 scrub_q;          // the port's last read was the scrubber's
+  logic [QpWidth-1:0]   port_flow, port_flow_q, scrub_flow_q;
+  logic                 port_written_q;
+  logic [WordWidth-1:0] port_read_q, port_word, scrub_new_word;
+  logic [StampWidth-1:0] scrub_d;
+  logic                 scrub_stale, scrub_we;
+  localparam int unsigned FlowIndexWidth = 8;  // FLOW_CCTI reserves 256 words
+  logic [FlowIndexWidth-1:0] flow_idx;
+
+  assign port_flow = flow_re ? QpWidth'(flow_idx) : scrub_flow_q;
+  assign port_word = current(port_flow_q, port_read_q, port_written_q, fwd_valid_q, fwd_flow_q,
+                             fwd_word_q);
+  assign scrub_d   = expiries_sl_q[port_word[SlLsb +: 4]] - port_word[StampWidth-1:0];
+  assign scrub_stale    = scrub_q && port_written_q && (scrub_d > StampClamp);
+  assign scrub_we       = scrub_stale && !becn;  // a BECN's write comes first
+  assign scrub_new_word = {port_word[WordWidth-1:StampWidth],
+                           expiries_sl_q[port_word[SlLsb +: 4]] - StampClamp};
+
+  // The flow RAM: one write port, three synchronous read ports (the CSR window's answers
+  // from the word before the edge of the read, decayed by the counts of the cycle after).
+  always_ff @(posedge clk_i) begin
+    if (becn)          flow_ram[becn_flow_q]  <= becn_new_word;
+    else if (scrub_we) flow_ram[port_flow_q]  <= scrub_new_word;
+    becn_read_q  <= flow_ram[becn_flow];
+    query_read_q <= flow_ram[query_flow];
+    port_read_q  <= flow_ram[port_flow];
+  end
+
+  // ---------------------------------------------------------------------------------------
   // CSRs: the decode generated from rtl/regs/ccti_block.yaml
   // ---------------------------------------------------------------------------------------
-  localparam int unsigned FlowIndexWidth = 8;  // FLOW_CCTI reserves 256 words
   // An event: {local QPN, remote QPN, SL, service type, local LID, remote LID, TimeStamp}.
   localparam int unsigned EventWidth = QpWidth + 24 + 4 + 4 + 16 + 16 + 32;
   logic                      log_clear;
   logic [3:0]                ev_idx;
+  logic                      ev_re;
   logic [EventWidth-1:0]     ev_event;
   logic                      ev_valid;
   logic [15:0]               log_events;
   logic [15:0]               log_map_q;
   logic [31:0]               becn_count_q, expiries_q;
-  logic [FlowIndexWidth-1:0] flow_idx;
+  logic [3:0]                port_sl;
+  logic [CctiWidth-1:0]      port_ccti;
+
+  // The CSR window's answer: the word read at the edge of the read, decayed now.
+  assign port_sl   = port_word[SlLsb +: 4];
+  assign port_ccti = decayed(port_word[BaseLsb +: CctiWidth], scrub_d, min_q[port_sl]);
 
   ccti_block_reg_top #(.CctEntries(CctEntries), .NumQps(NumQps)) u_regs (
     .clk_i(clk_i), .rst_ni(rst_ni),
@@ -251,34 +353,48 @@ module ccti_block #(
     .becn_count_count_i(becn_count_q),
     .timer_expiries_count_i(expiries_q),
     .timer_running_sl_mask_i(timer_running_q),
-    .flow_ccti_sl_i(flow_sl_q[QpWidth'(flow_idx)]),
-    .flow_ccti_ccti_i(16'(ccti_q[QpWidth'(flow_idx)])),
+    .flow_ccti_sl_i(port_sl),
+    .flow_ccti_ccti_i(16'(port_ccti)),
     .log_event_index_o(ev_idx),
+    .log_event_re_o(ev_re),
     .log_event_valid_i(ev_valid),
     .flow_index_o(flow_idx),
+    .flow_re_o(flow_re),
     .flow_valid_i(1'b1)
   );
 
   // ---------------------------------------------------------------------------------------
   // State update
   // ---------------------------------------------------------------------------------------
-  logic [31:0]        expired_count;
-  logic [15:0]        timer_expired_q;
-  logic               trigger_q_out;
-
+  logic [31:0]          expired_count;
+  logic [15:0]          timer_expired_q;
+  logic                 trigger_q_out;
+  logic [CctiWidth-1:0] height_after [NumSls];
+  logic [NumSls-1:0]    above_min;
 
   always_comb begin
     expired_count = '0;
     for (int unsigned s = 0; s < NumSls; s++) expired_count = expired_count + 32'(expired[s]);
   end
 
+  // Heights after this edge: an expiry lowers its SL's by one, a BECN's flow is as high as
+  // its new CCTI; an expiring timer re-arms while its SL's height stays above CCTI_Min.
+  always_comb begin
+    for (int unsigned s = 0; s < NumSls; s++) begin
+      height_after[s] = (expired[s] && height_q[s] != '0) ? height_q[s] - 1'b1 : height_q[s];
+      if (becn && becn_sl_q == 4'(s) && becn_next > height_after[s]) height_after[s] = becn_next;
+      above_min[s] = 8'(height_after[s]) > min_q[s];
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned s = 0; s < NumSls; s++) timer_count_q[s] <= '0;
-      for (int unsigned f = 0; f < NumQps; f++) begin
-        ccti_q[f]    <= '0;
-        flow_sl_q[f] <= '0;
+      for (int unsigned s = 0; s < NumSls; s++) begin
+        timer_count_q[s] <= '0;
+        expiries_sl_q[s] <= '0;
+        height_q[s]      <= '0;
       end
+      flow_written_q  <= '0;
       timer_running_q <= '0;
       becn_count_q    <= '0;
       expiries_q      <= '0;
@@ -288,53 +404,68 @@ module ccti_block #(
       query_ccti_q    <= '0;
       timer_expired_q <= '0;
       trigger_q_out   <= 1'b0;
+      becn_in_q       <= 1'b0;
+      becn_written_q  <= 1'b0;
+      becn_flow_q     <= '0;
+      becn_qp_q       <= '0;
+      becn_sl_q       <= '0;
+      becn_st_q       <= '0;
+      becn_rqpn_q     <= '0;
+      becn_rlid_q     <= '0;
+      becn_llid_q     <= '0;
+      query_flow_q    <= '0;
+      query_sl_q      <= '0;
+      query_written_q <= 1'b0;
+      port_flow_q     <= '0;
+      port_written_q  <= 1'b0;
+      scrub_q         <= 1'b0;
+      scrub_flow_q    <= '0;
+      fwd_valid_q     <= 1'b0;
+      fwd_flow_q      <= '0;
+      fwd_word_q      <= '0;
     end else begin
+      // The reads of this edge (the words themselves: the flow RAM above).
+      becn_in_q       <= becn_valid_i;
+      becn_flow_q     <= becn_flow;
+      becn_written_q  <= flow_written_q[becn_flow];
+      becn_qp_q       <= becn_qp_i;
+      becn_sl_q       <= becn_sl_i;
+      becn_st_q       <= becn_st_i;
+      becn_rqpn_q     <= becn_rqpn_i;
+      becn_rlid_q     <= becn_rlid_i;
+      becn_llid_q     <= becn_llid_i;
+      query_flow_q    <= query_flow;
+      query_sl_q      <= query_sl_i;
+      query_written_q <= flow_written_q[query_flow];
+      port_flow_q     <= port_flow;
+      port_written_q  <= flow_written_q[port_flow];
+      scrub_q         <= !flow_re;
+      // The scrubber moves on once its flow is fresh or rewritten.
+      if (scrub_q && (!scrub_stale || scrub_we)) scrub_flow_q <= port_flow_q + 1'b1;
+
+      // The write of this edge, for the reads of this edge to see at the next.
+      fwd_valid_q <= becn || scrub_we;
+      fwd_flow_q  <= becn ? becn_flow_q : port_flow_q;
+      fwd_word_q  <= becn ? becn_new_word : scrub_new_word;
+      if (becn) flow_written_q[becn_flow_q] <= 1'b1;
+
       // Registered IRD lookup of the state before this edge (the CCT entry pair: above).
       entry_odd_q     <= query_index[0];
-      query_enabled_q <= control_map_q[query_sl_i];
+      query_enabled_q <= control_map_q[query_sl_q];
       query_ccti_q    <= query_ccti;
 
-      // Expiry (rare, so the per-flow work is evaluated only then): every governed flow
-      // above its SL's CCTI_Min drops by one, and an expiring timer re-arms while a flow of
-      // its SL stays above the minimum after this edge.
-      if (expired != '0) begin
-        logic [NumSls-1:0] above_min;
-        above_min = '0;
-        for (int unsigned f = 0; f < NumQps; f++) begin
-          logic                 governed;
-          logic [3:0]           sl, sl_after;
-          logic [CctiWidth-1:0] after;
-          governed = sl_based_q ? (f < NumSls) : 1'b1;
-          sl       = sl_based_q ? 4'(f) : flow_sl_q[f];
-          after    = (governed && expired[sl] && (8'(ccti_q[f]) > min_q[sl])) ? ccti_q[f] - 1'b1 : ccti_q[f];
-          sl_after = sl;
-          if (becn && becn_flow == QpWidth'(f)) begin
-            after = becn_next;
-            if (!sl_based_q) sl_after = becn_sl_i;
-          end
-          ccti_q[f] <= after;
-          if (governed && (8'(after) > min_q[sl_after])) above_min[sl_after] = 1'b1;
-        end
-        for (int unsigned s = 0; s < NumSls; s++) begin
-          if (expired[s]) begin
-            timer_running_q[s] <= above_min[s];
-            timer_count_q[s]   <= above_min[s] ? timer_reload_q[s] : 16'd0;
-          end
-        end
-      end
-      if (becn) begin
-        ccti_q[becn_flow] <= becn_next;
-        if (!sl_based_q) flow_sl_q[becn_flow] <= becn_sl_i;
-      end
-      // A BECN arms an idle timer; a running timer is never restarted by a BECN.
       for (int unsigned s = 0; s < NumSls; s++) begin
-        if (!expired[s]) begin
-          if (becn && becn_sl_i == 4'(s) && !timer_running_q[s]) begin
-            timer_running_q[s] <= 1'b1;
-            timer_count_q[s]   <= timer_reload_q[s];
-          end else if (tick && timer_running_q[s] && timer_count_q[s] > 16'd1) begin
-            timer_count_q[s]   <= timer_count_q[s] - 16'd1;
-          end
+        expiries_sl_q[s] <= expiries_sl_q[s] + StampWidth'(expired[s]);
+        height_q[s]      <= height_after[s];
+        if (expired[s]) begin
+          timer_running_q[s] <= above_min[s];
+          timer_count_q[s]   <= above_min[s] ? timer_reload_q[s] : 16'd0;
+        end else if (becn && becn_sl_q == 4'(s) && !timer_running_q[s]) begin
+          // A BECN arms an idle timer; a running timer is never restarted by a BECN.
+          timer_running_q[s] <= 1'b1;
+          timer_count_q[s]   <= timer_reload_q[s];
+        end else if (tick && timer_running_q[s] && timer_count_q[s] > 16'd1) begin
+          timer_count_q[s]   <= timer_count_q[s] - 16'd1;
         end
       end
       expiries_q      <= expiries_q + expired_count;
@@ -344,7 +475,7 @@ module ccti_block #(
 
       // ThresholdCongestionEventMap; the log itself is u_log (a clear of this edge comes
       // before its event).
-      log_map_q <= (log_clear ? 16'd0 : log_map_q) | (trigger ? 16'd1 << becn_sl_i : 16'd0);
+      log_map_q <= (log_clear ? 16'd0 : log_map_q) | (trigger ? 16'd1 << becn_sl_q : 16'd0);
     end
   end
 
@@ -357,8 +488,8 @@ module ccti_block #(
 
   ibcc_event_log #(.Depth(LogDepth), .Width(EventWidth)) u_log (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(log_clear), .push_i(trigger),
-    .event_i({becn_qp_i, becn_rqpn_i, becn_sl_i, becn_st_i, becn_llid_i, becn_rlid_i, timestamp}),
-    .rd_index_i(ev_idx), .rd_valid_o(ev_valid), .rd_event_o(ev_event),
+    .event_i({becn_qp_q, becn_rqpn_q, becn_sl_q, becn_st_q, becn_llid_q, becn_rlid_q, timestamp}),
+    .rd_re_i(ev_re), .rd_index_i(ev_idx), .rd_valid_o(ev_valid), .rd_event_o(ev_event),
     .count_o(log_count), .counter_o(log_events), .wrap_o(log_wrap)
   );
 
@@ -374,6 +505,29 @@ module ccti_block #(
   TimerExpiry_C: cover property (@(posedge clk_i) expired != '0);
   CctiAtLimit_C: cover property (@(posedge clk_i) becn && becn_next == limit);
   TriggerEvent_C: cover property (@(posedge clk_i) trigger);
+  // A view of every flow's CCTI for waveforms and the network model's statistics (the RAM
+  // holds the words; this is what the CSR window would read for each), and the check that
+  // the scrubber keeps every stamp within 32,768 expiries of its SL's count (it needs one
+  // free write slot per flow in that time), so 16-bit stamps never wrap.
+  logic [CctiWidth-1:0] flow_ccti [NumQps] /* verilator public_flat_rd */;
+  logic                 stamps_fresh;
+  always_comb begin
+    stamps_fresh = 1'b1;
+    for (int unsigned f = 0; f < NumQps; f++) begin
+      logic [WordWidth-1:0]  w;
+      logic [3:0]            sl;
+      logic [StampWidth-1:0] age;
+      w   = flow_ram[f];
+      sl  = w[SlLsb +: 4];
+      age = expiries_sl_q[sl] - w[StampWidth-1:0];
+      flow_ccti[f] = flow_written_q[f] ? decayed(w[BaseLsb +: CctiWidth], age, min_q[sl]) : '0;
+      if (flow_written_q[f] && age >= 16'd32768) stamps_fresh = 1'b0;
+    end
+  end
+  StampFresh_A: assert property (@(posedge clk_i) disable iff (!rst_ni) stamps_fresh)
+    else $error("a flow's stamp is about to wrap");
+  ScrubClamp_C: cover property (@(posedge clk_i) scrub_we);
+  BecnForwarded_C: cover property (@(posedge clk_i) becn && fwd_valid_q && fwd_flow_q == becn_flow_q);
 `endif
 
 endmodule : ccti_block

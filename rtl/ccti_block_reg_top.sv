@@ -71,11 +71,15 @@ module ccti_block_reg_top #(
   input  logic [15:0] flow_ccti_ccti_i,
   // element being read
   output logic [3:0] log_event_index_o,
-  // the element exists (else it reads 0)
+  // a read of the window at this edge
+  output logic log_event_re_o,
+  // the element exists (else it reads 0); with its fields, in the cycle after the read
   input  logic log_event_valid_i,
   // element being read
   output logic [7:0] flow_index_o,
-  // the element exists (else it reads 0)
+  // a read of the window at this edge
+  output logic flow_re_o,
+  // the element exists (else it reads 0); with its fields, in the cycle after the read
   input  logic flow_valid_i
 );
 
@@ -309,33 +313,52 @@ module ccti_block_reg_top #(
     r_error = r_error & !r_block_info;
     r_data  = r_data | ({32{r_block_info}} & ((32'(16'(CctEntries)) << 16) | 32'(16'(NumQps))));
     r_error = r_error & !r_log_event;
-    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd0}} & ((32'(log_event_lqpn_local_qpn_i) << 8) | (32'(log_event_lqpn_sl_i) << 4) | 32'(log_event_lqpn_service_type_i)));
-    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd1}} & ((32'(log_event_rqpn_remote_qpn_i) << 8)));
-    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd2}} & ((32'(log_event_lids_local_lid_i) << 16) | 32'(log_event_lids_rlid_i)));
-    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd3}} & (log_event_timestamp_timestamp_i));
     r_error = r_error & !r_flow;
-    r_data  = r_data | ({32{r_flow && flow_valid_i && r_flow_word == 1'd0}} & ((32'(flow_ccti_sl_i) << 16) | 32'(flow_ccti_ccti_i)));
     if (reg_raddr_i[1:0] != 2'b00) begin
       r_data  = '0;
       r_error = 1'b1;
     end
   end
   assign cct_entry_pair_re_o = reg_re_i && r_cct_entry_pair;
+  assign log_event_re_o = reg_re_i && r_log_event && reg_raddr_i[1:0] == 2'b00;
+  assign flow_re_o = reg_re_i && r_flow && reg_raddr_i[1:0] == 2'b00;
   logic [31:0] r_data_q;
   logic r_error_q;
   logic r_cct_entry_pair_q;
+  logic r_log_event_q;
+  logic [1:0] r_log_event_word_q;
+  logic r_flow_q;
+  logic [0:0] r_flow_word_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       r_data_q  <= '0;
       r_error_q <= 1'b0;
       r_cct_entry_pair_q <= 1'b0;
+      r_log_event_q <= 1'b0;
+      r_log_event_word_q <= '0;
+      r_flow_q <= 1'b0;
+      r_flow_word_q <= '0;
     end else if (reg_re_i) begin
       r_data_q  <= r_data;
       r_error_q <= r_error;
       r_cct_entry_pair_q <= r_cct_entry_pair;
+      r_log_event_q <= log_event_re_o;
+      r_log_event_word_q <= r_log_event_word;
+      r_flow_q <= flow_re_o;
+      r_flow_word_q <= r_flow_word;
     end
   end
-  assign reg_rdata_o  = r_data_q | ({32{r_cct_entry_pair_q}} & cct_entry_pair_rdata_i);
+  // Windows: the element the block read at the edge of the read, in its fields.
+  logic [31:0] r_late;
+  always_comb begin
+    r_late = '0;
+    r_late = r_late | ({32{r_log_event_q && log_event_valid_i && r_log_event_word_q == 2'd0}} & ((32'(log_event_lqpn_local_qpn_i) << 8) | (32'(log_event_lqpn_sl_i) << 4) | 32'(log_event_lqpn_service_type_i)));
+    r_late = r_late | ({32{r_log_event_q && log_event_valid_i && r_log_event_word_q == 2'd1}} & ((32'(log_event_rqpn_remote_qpn_i) << 8)));
+    r_late = r_late | ({32{r_log_event_q && log_event_valid_i && r_log_event_word_q == 2'd2}} & ((32'(log_event_lids_local_lid_i) << 16) | 32'(log_event_lids_rlid_i)));
+    r_late = r_late | ({32{r_log_event_q && log_event_valid_i && r_log_event_word_q == 2'd3}} & (log_event_timestamp_timestamp_i));
+    r_late = r_late | ({32{r_flow_q && flow_valid_i && r_flow_word_q == 1'd0}} & ((32'(flow_ccti_sl_i) << 16) | 32'(flow_ccti_ccti_i)));
+  end
+  assign reg_rdata_o  = r_data_q | ({32{r_cct_entry_pair_q}} & cct_entry_pair_rdata_i) | r_late;
   assign reg_rerror_o = r_error_q;
 
 endmodule : ccti_block_reg_top

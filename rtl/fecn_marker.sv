@@ -210,6 +210,7 @@ module fecn_marker #(
   logic        lfsr_step;
   logic [15:0] lfsr_next;
   logic [3:0]  log_rd_index;
+  logic        log_rd_re;
   logic [EventWidth-1:0] log_rd_event;
   logic                  log_rd_valid;
   logic [15:0]           log_events;
@@ -256,6 +257,7 @@ module fecn_marker #(
     .pkts_marked_count_i(pkts_marked_q),
     .cong_entries_count_i(cong_entries_q),
     .log_event_index_o(log_rd_index),
+    .log_event_re_o(log_rd_re),
     .log_event_valid_i(log_rd_valid)
   );
 
@@ -314,7 +316,7 @@ module fecn_marker #(
   ibcc_event_log #(.Depth(LogDepth), .Width(EventWidth)) u_log (
     .clk_i(clk_i), .rst_ni(rst_ni), .clear_i(log_clear), .push_i(mark),
     .event_i({pkt_slid_i, pkt_dlid_i, pkt_sl_i, timestamp}),
-    .rd_index_i(log_rd_index), .rd_valid_o(log_rd_valid), .rd_event_o(log_rd_event),
+    .rd_re_i(log_rd_re), .rd_index_i(log_rd_index), .rd_valid_o(log_rd_valid), .rd_event_o(log_rd_event),
     .count_o(log_count), .counter_o(log_events), .wrap_o(log_wrap)
   );
 

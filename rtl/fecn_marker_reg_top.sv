@@ -60,7 +60,9 @@ module fecn_marker_reg_top #(
   input  logic [31:0] cong_entries_count_i,
   // element being read
   output logic [3:0] log_event_index_o,
-  // the element exists (else it reads 0)
+  // a read of the window at this edge
+  output logic log_event_re_o,
+  // the element exists (else it reads 0); with its fields, in the cycle after the read
   input  logic log_event_valid_i
 );
 
@@ -284,26 +286,38 @@ module fecn_marker_reg_top #(
     r_error = r_error & !r_block_info;
     r_data  = r_data | ({32{r_block_info}} & ((32'(8'(PortNum)) << 24) | (32'(8'(FillWidth)) << 16) | (32'(8'(NumVls)) << 8) | 32'(8'(NumInputs))));
     r_error = r_error & !r_log_event;
-    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd0}} & ((32'(log_event_lids_slid_i) << 16) | 32'(log_event_lids_dlid_i)));
-    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd1}} & ((32'(log_event_sl_sl_i) << 28)));
-    r_data  = r_data | ({32{r_log_event && log_event_valid_i && r_log_event_word == 2'd2}} & (log_event_timestamp_timestamp_i));
     if (reg_raddr_i[1:0] != 2'b00) begin
       r_data  = '0;
       r_error = 1'b1;
     end
   end
+  assign log_event_re_o = reg_re_i && r_log_event && reg_raddr_i[1:0] == 2'b00;
   logic [31:0] r_data_q;
   logic r_error_q;
+  logic r_log_event_q;
+  logic [1:0] r_log_event_word_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       r_data_q  <= '0;
       r_error_q <= 1'b0;
+      r_log_event_q <= 1'b0;
+      r_log_event_word_q <= '0;
     end else if (reg_re_i) begin
       r_data_q  <= r_data;
       r_error_q <= r_error;
+      r_log_event_q <= log_event_re_o;
+      r_log_event_word_q <= r_log_event_word;
     end
   end
-  assign reg_rdata_o  = r_data_q;
+  // Windows: the element the block read at the edge of the read, in its fields.
+  logic [31:0] r_late;
+  always_comb begin
+    r_late = '0;
+    r_late = r_late | ({32{r_log_event_q && log_event_valid_i && r_log_event_word_q == 2'd0}} & ((32'(log_event_lids_slid_i) << 16) | 32'(log_event_lids_dlid_i)));
+    r_late = r_late | ({32{r_log_event_q && log_event_valid_i && r_log_event_word_q == 2'd1}} & ((32'(log_event_sl_sl_i) << 28)));
+    r_late = r_late | ({32{r_log_event_q && log_event_valid_i && r_log_event_word_q == 2'd2}} & (log_event_timestamp_timestamp_i));
+  end
+  assign reg_rdata_o  = r_data_q | r_late;
   assign reg_rerror_o = r_error_q;
 
 endmodule : fecn_marker_reg_top

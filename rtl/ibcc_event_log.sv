@@ -1,6 +1,9 @@
 // Congestion log ring: the Depth most recent events of Width bits, a saturating 16-bit event
 // counter, and a clear. Shared by the switch CongestionLog (15 FECN marks) and the CA
 // CongestionLog (13 Trigger_Threshold events). Model: sc_models/cc/event_log.h.
+// The events are a RAM without reset (a block RAM): a push writes its slot at the edge, and
+// a read (rd_re_i) takes the addressed event at the edge, as it was before that edge's push,
+// and presents it in the next cycle.
 `default_nettype none
 
 module ibcc_event_log #(
@@ -12,8 +15,9 @@ module ibcc_event_log #(
   input  logic             clear_i,     // empty the log; an event of the same edge survives
   input  logic             push_i,      // log event_i
   input  logic [Width-1:0] event_i,
+  input  logic             rd_re_i,     // read event rd_index_i at this edge
   input  logic [3:0]       rd_index_i,  // event to read, 0 = the most recent
-  output logic             rd_valid_o,  // rd_index_i < count_o
+  output logic             rd_valid_o,  // (the cycle after the read) rd_index_i < count_o
   output logic [Width-1:0] rd_event_o,  // that event (0 when not valid)
   output logic [3:0]       count_o,     // events held
   output logic [15:0]      counter_o,   // events since the last clear, saturating
@@ -21,6 +25,8 @@ module ibcc_event_log #(
 );
 
   logic [Width-1:0] events_q [Depth];
+  logic [Width-1:0] rd_event_q;
+  logic             rd_valid_q;
   logic [3:0]       head_q, count_q, head_base, count_base;  // head = the next slot to write
   logic [15:0]      counter_q;
   logic [4:0]       slot_sum;
@@ -32,16 +38,16 @@ module ibcc_event_log #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int unsigned e = 0; e < Depth; e++) events_q[e] <= '0;
-      head_q    <= '0;
-      count_q   <= '0;
-      counter_q <= '0;
+      head_q     <= '0;
+      count_q    <= '0;
+      counter_q  <= '0;
+      rd_valid_q <= 1'b0;
     end else begin
       head_q    <= head_base;
       count_q   <= count_base;
       counter_q <= clear_i ? 16'd0 : counter_q;
+      if (rd_re_i) rd_valid_q <= rd_index_i < count_q;
       if (push_i) begin
-        events_q[head_base] <= event_i;
         head_q  <= (head_base == 4'(Depth - 1)) ? 4'd0 : head_base + 4'd1;
         count_q <= wrap_o ? count_base : count_base + 4'd1;
         if (clear_i) counter_q <= 16'd1;
@@ -51,10 +57,17 @@ module ibcc_event_log #(
   end
 
   // Event e sits in slot (head - 1 - e) mod Depth.
-  assign slot_sum   = 5'(head_q) + 5'(Depth - 1) - 5'(rd_index_i);
-  assign slot       = (slot_sum >= 5'(Depth)) ? 4'(slot_sum - 5'(Depth)) : 4'(slot_sum);
-  assign rd_valid_o = rd_index_i < count_q;
-  assign rd_event_o = rd_valid_o ? events_q[slot] : '0;
+  assign slot_sum = 5'(head_q) + 5'(Depth - 1) - 5'(rd_index_i);
+  assign slot     = (slot_sum >= 5'(Depth)) ? 4'(slot_sum - 5'(Depth)) : 4'(slot_sum);
+
+  // The event RAM: one write port, one synchronous read port.
+  always_ff @(posedge clk_i) begin
+    if (push_i) events_q[head_base] <= event_i;
+    if (rd_re_i) rd_event_q <= events_q[slot];
+  end
+
+  assign rd_valid_o = rd_valid_q;
+  assign rd_event_o = rd_valid_q ? rd_event_q : '0;
   assign count_o    = count_q;
   assign counter_o  = counter_q;
 

@@ -3,6 +3,9 @@
 // control, Trigger_Threshold events, the CCT index range and both IRD formulas.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "cc/ccti_block.h"
 #include "cc/ccti_block_regs.h"
 
@@ -39,7 +42,12 @@ class CctiBlockTest : public ::testing::Test {
               r::kCaSlTimerTriggerThreshold.put(trigger));
     write(r::kCaSlMinOffset + sl * r::kCaSlMinStride, r::kCaSlMinCctiMin.put(min));
   }
+  // A BECN arrives at one edge and is applied at the next: two edges.
   void becn(uint32_t qp, uint32_t sl) {
+    arrive(qp, sl);
+    idle(1);
+  }
+  void arrive(uint32_t qp, uint32_t sl) {
     CctiBlockInputs in;
     in.becn_valid = true;
     in.becn_qp = qp;
@@ -80,7 +88,7 @@ TEST_F(CctiBlockTest, LimitBeyondTheTableActsAsLastEntry) {
 
 TEST_F(CctiBlockTest, TimerDecrementsToMinAndStops) {
   sl_setting(2, 3, 4, 0, 2);  // timer 3 ticks, +4, min 2
-  idle(kTick - 1);             // the next edge is a tick edge
+  idle(kTick - 2);             // the BECN arrives at the next edge, applied at a tick edge
   becn(9, 2);                  // arms the timer (count 3) at a tick edge: no decrement yet
   EXPECT_EQ(b.ccti(9), 4u);
   EXPECT_TRUE(b.timer_running(2));
@@ -99,23 +107,23 @@ TEST_F(CctiBlockTest, TimerDecrementsToMinAndStops) {
 
 TEST_F(CctiBlockTest, RunningTimerIsNotRestartedByBecn) {
   sl_setting(1, 4, 1);
-  idle(kTick - 1);
+  idle(kTick - 2);
   becn(0, 1);  // armed with 4 at a tick edge
   idle(2 * kTick);
   const uint32_t count = b.timer_count(1);
   becn(0, 1);  // no restart
   EXPECT_EQ(b.timer_count(1), count);
-  idle(2 * kTick - 1);
+  idle(2 * kTick - 2);
   EXPECT_EQ(b.ccti(0), 1u) << "expired 4 ticks after the first BECN, not the second";
 }
 
 TEST_F(CctiBlockTest, QpBasedTimerDecrementsEveryQpOfItsSl) {
   sl_setting(4, 1, 3);
   sl_setting(5, 0, 3);  // SL 5 timer 0: never expires
-  becn(10, 4);  // edge 1 arms SL 4 (1 tick)
-  becn(11, 4);
-  becn(12, 5);
-  idle(kTick - 3);  // through edge 8, the first tick: SL 4 expires once
+  becn(10, 4);  // applied at edge 2: arms SL 4 (1 tick)
+  becn(11, 4);  // edge 4
+  becn(12, 5);  // edge 6
+  idle(kTick - 6);  // through edge 8, the first tick: SL 4 expires once
   EXPECT_EQ(b.ccti(10), 2u);
   EXPECT_EQ(b.ccti(11), 2u);
   EXPECT_EQ(b.ccti(12), 3u) << "another SL's QP keeps its CCTI";
@@ -188,15 +196,96 @@ TEST_F(CctiBlockTest, IrdFormulasAndIndexRange) {
   EXPECT_EQ(b.ird_now(2, 0), 1000u * 3u) << "the index never passes CCTI_Limit";
 }
 
-TEST_F(CctiBlockTest, RegisteredLookupAnswersAfterTheEdge) {
+TEST_F(CctiBlockTest, BecnTakesEffectAtTheNextEdge) {
+  sl_setting(0, 0, 3);
+  arrive(4, 0);
+  EXPECT_EQ(b.ccti(4), 0u) << "registered, not yet applied";
+  EXPECT_FALSE(b.events().becn);
+  arrive(4, 0);  // back to back on one flow: the RTL forwards the first's write
+  EXPECT_EQ(b.ccti(4), 3u);
+  EXPECT_TRUE(b.events().becn);
+  idle(1);
+  EXPECT_EQ(b.ccti(4), 6u);
+  EXPECT_EQ(b.becn_count(), 2u);
+}
+
+TEST_F(CctiBlockTest, RegisteredLookupAnswersTwoEdgesLater) {
   sl_setting(0, 0, 3);
   becn(4, 0);
   CctiBlockInputs in;
   in.query_qp = 4;
   in.query_sl = 0;
-  const auto& out = b.step(in);
+  const auto& out = b.step(in);  // the query's word is read
+  EXPECT_EQ(out.ccti, 0u) << "still the answer for the earlier query (flow 0)";
+  b.step(CctiBlockInputs{});     // its IRD is looked up
   EXPECT_EQ(out.ccti, 3u);
   EXPECT_EQ(out.ird, b.ird_now(4, 0));
+}
+
+TEST_F(CctiBlockTest, FlowWindowReadsTheDecayedCcti) {
+  sl_setting(3, 1, 6, 0, 1);  // timer 1 tick, +6, min 1
+  becn(9, 3);
+  uint32_t v = 0;
+  ASSERT_TRUE(b.read_csr(r::kFlowCctiOffset + 4 * 9, &v));
+  EXPECT_EQ(r::kFlowCctiCcti.get(v), 6u);
+  EXPECT_EQ(r::kFlowCctiSl.get(v), 3u);
+  idle(3 * kTick);  // three expiries
+  ASSERT_TRUE(b.read_csr(r::kFlowCctiOffset + 4 * 9, &v));
+  EXPECT_EQ(r::kFlowCctiCcti.get(v), 3u);
+  idle(10 * kTick);
+  EXPECT_EQ(b.ccti(9), 1u) << "floored at CCTI_Min";
+  EXPECT_FALSE(b.timer_running(3));
+  b.reset();
+  EXPECT_EQ(b.ccti(9), 0u) << "a reset forgets the flows";
+  ASSERT_TRUE(b.read_csr(r::kFlowCctiOffset + 4 * 9, &v));
+  EXPECT_EQ(v, 0u);
+}
+
+// The lazy decay (a stamp per flow, an expiry count and a height per SL) against the eager
+// rule of IBCC_SPEC section 3 (every flow of the SL above CCTI_Min drops by one at each
+// expiry; the timer re-arms while one stays above): equal while CCTI_Min is constant and
+// each flow keeps its SL, as in a fabric.
+TEST_F(CctiBlockTest, LazyDecayEqualsTheEagerRule) {
+  const uint32_t mins[4] = {0, 2, 5, 1};
+  for (unsigned sl = 0; sl < 4; ++sl) sl_setting(sl, 1 + sl, 1 + sl % 3, 0, mins[sl]);
+  std::vector<uint32_t> ref(64, 0);
+  uint32_t seed = 12345;
+  auto rnd = [&seed] { seed = seed * 1103515245u + 12345u; return seed >> 8; };
+  bool pending = false;
+  uint32_t pend_flow = 0;
+  unsigned expiries = 0, decrements = 0;
+  for (int edge = 0; edge < 200000; ++edge) {
+    CctiBlockInputs in;
+    if (rnd() % 100 < 3) {
+      in.becn_valid = true;
+      in.becn_qp = rnd() % 64;
+      in.becn_sl = in.becn_qp % 4;  // each flow keeps its SL
+    }
+    in.query_qp = rnd() % 64;
+    in.query_sl = in.query_qp % 4;
+    const auto& out = b.step(in);
+    // Eager: this edge's expiries first, then the BECN registered at the last edge.
+    for (unsigned f = 0; f < 64; ++f) {
+      const unsigned sl = f % 4;
+      if (((out.timer_expired >> sl) & 1u) && ref[f] > mins[sl]) {
+        --ref[f];
+        ++decrements;
+      }
+    }
+    if (pending) ref[pend_flow] = std::min<uint32_t>(ref[pend_flow] + 1 + (pend_flow % 4) % 3, 127);
+    pending = in.becn_valid;
+    pend_flow = in.becn_qp;
+    for (unsigned f = 0; f < 64; ++f) ASSERT_EQ(b.ccti(f), ref[f]) << "flow " << f << " edge " << edge;
+    for (unsigned sl = 0; sl < 4; ++sl) {
+      if (!((out.timer_expired >> sl) & 1u)) continue;
+      ++expiries;
+      bool above = false;
+      for (unsigned f = sl; f < 64; f += 4) above = above || ref[f] > mins[sl];
+      ASSERT_EQ(b.timer_running(sl), above) << "SL " << sl << " edge " << edge;
+    }
+  }
+  EXPECT_GT(expiries, 1000u);
+  EXPECT_GT(decrements, 10000u);
 }
 
 TEST(CctiBlockParams, BadParametersAreNamed) {

@@ -16,8 +16,10 @@ What a map may say beyond offsets and fields (util/regtool.py validates it):
     count_param: EXPR   an array implements EXPR elements (of block parameters, at most
                         count, which reserves the address window); the rest answer SLVERR
     window: NAME        array registers whose element the hardware supplies for the
-                        address being read (an event log): the decode gives NAME_index and
-                        reads the element's fields; NAME_valid = 0 reads 0. All registers of
+                        address being read (an event log, a table in block RAM): the decode
+                        gives NAME_index and NAME_re (a read at this edge), and the block
+                        presents the element's fields and NAME_valid in the next cycle, as a
+                        block RAM presents a word; NAME_valid = 0 reads 0. All registers of
                         one window share count and stride and fill the stride word by word
   field keys
     hw_write: true      (rw) the hardware also writes the field; a software write of the
@@ -202,7 +204,8 @@ def gen_sv_top(spec):
                 ports.append(("output", "logic", f"{s}_o", "write pulse"))
     for name, (base, cnt, stride, regs) in wins.items():
         ports.append(("output", f"logic [{clog2(cnt) - 1}:0]", f"{name}_index_o", "element being read"))
-        ports.append(("input ", "logic", f"{name}_valid_i", "the element exists (else it reads 0)"))
+        ports.append(("output", "logic", f"{name}_re_o", "a read of the window at this edge"))
+        ports.append(("input ", "logic", f"{name}_valid_i", "the element exists (else it reads 0); with its fields, in the cycle after the read"))
 
     o = [HEADER_SV.format(blk=blk),
          f"// CSR decode of {spec['title']}: register storage, read mux, write legality.",
@@ -466,9 +469,6 @@ def gen_sv_top(spec):
             o.append(f"    r_data  = r_data | ({{32{{r_{n}}}}} & ({v}));")
     for name, (base, cnt, stride, regs) in wins.items():
         o.append(f"    r_error = r_error & !r_{name};")
-        for k, reg in enumerate(regs):
-            hit = f"r_{name} && {name}_valid_i && r_{name}_word == {clog2(stride // 4)}'d{k}"
-            o.append(f"    r_data  = r_data | ({{32{{{hit}}}}} & ({value_expr(reg, '0', False)}));")
     o.append("    if (reg_raddr_i[1:0] != 2'b00) begin")
     o.append("      r_data  = '0;")
     o.append("      r_error = 1'b1;")
@@ -477,25 +477,48 @@ def gen_sv_top(spec):
     for reg in mems:
         n = reg["name"].lower()
         o.append(f"  assign {n}_re_o = reg_re_i && r_{n};")
+    for name in wins:
+        o.append(f"  assign {name}_re_o = reg_re_i && r_{name} && reg_raddr_i[1:0] == 2'b00;")
     o.append("  logic [31:0] r_data_q;")
     o.append("  logic r_error_q;")
     for reg in mems:
         o.append(f"  logic r_{reg['name'].lower()}_q;")
+    for name, (base, cnt, stride, regs) in wins.items():
+        o.append(f"  logic r_{name}_q;")
+        o.append(f"  logic [{clog2(stride // 4) - 1}:0] r_{name}_word_q;")
     o.append("  always_ff @(posedge clk_i or negedge rst_ni) begin")
     o.append("    if (!rst_ni) begin")
     o.append("      r_data_q  <= '0;")
     o.append("      r_error_q <= 1'b0;")
     for reg in mems:
         o.append(f"      r_{reg['name'].lower()}_q <= 1'b0;")
+    for name in wins:
+        o.append(f"      r_{name}_q <= 1'b0;")
+        o.append(f"      r_{name}_word_q <= '0;")
     o.append("    end else if (reg_re_i) begin")
     o.append("      r_data_q  <= r_data;")
     o.append("      r_error_q <= r_error;")
     for reg in mems:
         n = reg["name"].lower()
         o.append(f"      r_{n}_q <= r_{n};")
+    for name in wins:
+        o.append(f"      r_{name}_q <= {name}_re_o;")
+        o.append(f"      r_{name}_word_q <= r_{name}_word;")
     o.append("    end")
     o.append("  end")
+    if wins:
+        o.append("  // Windows: the element the block read at the edge of the read, in its fields.")
+        o.append("  logic [31:0] r_late;")
+        o.append("  always_comb begin")
+        o.append("    r_late = '0;")
+        for name, (base, cnt, stride, regs) in wins.items():
+            for k, reg in enumerate(regs):
+                hit = f"r_{name}_q && {name}_valid_i && r_{name}_word_q == {clog2(stride // 4)}'d{k}"
+                o.append(f"    r_late = r_late | ({{32{{{hit}}}}} & ({value_expr(reg, '0', False)}));")
+        o.append("  end")
     data = "r_data_q" + "".join(f" | ({{32{{r_{r['name'].lower()}_q}}}} & {r['name'].lower()}_rdata_i)" for r in mems)
+    if wins:
+        data += " | r_late"
     o.append(f"  assign reg_rdata_o  = {data};")
     o.append("  assign reg_rerror_o = r_error_q;")
     o.append("")

@@ -36,8 +36,7 @@ CctiBlock::CctiBlock(const CctiBlockParams& params)
   decode_params_.cct_entries = params_.cct_entries;
   decode_params_.num_qps = params_.num_qps;
   cct_.assign(params_.cct_entries / 2, 0);
-  ccti_.assign(params_.num_qps, 0);
-  flow_sl_.assign(params_.num_qps, 0);
+  flows_.assign(params_.num_qps, FlowWord{});
   reset();
 }
 
@@ -45,8 +44,13 @@ void CctiBlock::reset() {
   quiet_edges_ = 0;
   last_query_qp_ = last_query_sl_ = 0;
   regs_.reset(decode_params_);  // the CCT is a RAM: a reset leaves it as it is
-  std::fill(ccti_.begin(), ccti_.end(), 0u);
-  std::fill(flow_sl_.begin(), flow_sl_.end(), 0u);
+  // The flow RAM keeps its words; a reset clears the flags saying they were written.
+  for (FlowWord& w : flows_) w.written = false;
+  sl_expiries_.fill(0);
+  height_.fill(0);
+  pending_ = {};
+  query_flow_ = 0;
+  query_sl_ = 0;
   timer_running_ = 0;
   timer_count_.fill(0);
   becn_count_ = timer_expiries_ = 0;
@@ -72,20 +76,29 @@ uint32_t CctiBlock::effective_limit() const {
 }
 
 
-unsigned CctiBlock::governing_sl(unsigned f) const {
-  if (sl_based()) return f < kNumSls ? f : kNumSls;
-  return flow_sl_[f];
+uint32_t CctiBlock::decayed(uint32_t base, uint64_t d, uint32_t min) {
+  if (base <= min) return base;
+  return d >= base - min ? min : base - static_cast<uint32_t>(d);
 }
 
-CctiBlock::Lookup CctiBlock::lookup(uint32_t qp, uint32_t sl) const {
+// A flow's CCTI after this edge's expiries (`expired`: the SLs expiring, 0 for the state now).
+uint32_t CctiBlock::ccti_after(const FlowWord& w, uint32_t expired) const {
+  if (!w.written) return 0;
+  const uint64_t d = sl_expiries_[w.sl] - w.stamp + ((expired >> w.sl) & 1u);
+  return decayed(w.base, d, regs_.ca_sl_min_ccti_min[w.sl]);
+}
+
+uint32_t CctiBlock::ccti(unsigned flow) const { return ccti_after(flows_[flow], 0); }
+
+CctiBlock::Lookup CctiBlock::lookup(unsigned flow, uint32_t sl) const {
   sl &= 0xfu;
-  const uint32_t c = ccti_[flow_index(qp, sl)];
+  const uint32_t c = ccti(flow);
   const uint32_t floor = std::max(c, regs_.ca_sl_min_ccti_min[sl]);
-  return {std::min(floor, effective_limit()), ((regs_.ca_setting_control_map >> sl) & 1u) != 0};
+  return {c, std::min(floor, effective_limit()), ((regs_.ca_setting_control_map >> sl) & 1u) != 0};
 }
 
 uint32_t CctiBlock::ird_now(uint32_t qp, uint32_t sl) const {
-  const Lookup l = lookup(qp, sl);
+  const Lookup l = lookup(flow_index(qp, sl), sl);
   return l.enabled ? ird_cycles(ird_formula(), cct_entry(l.index), regs_.mtu_tx_cycles_cycles) : 0u;
 }
 
@@ -104,18 +117,17 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   const bool write_ok = wd.ok;
   const bool clear = r::RegFile::log_ctrl_clear(wd);
 
-  // Registered IRD lookup of the current state.
+  // Registered IRD lookup of the query sampled at the last edge, from the state now.
   {
-    const uint32_t sl = in.query_sl & 0xfu;
-    const Lookup l = lookup(in.query_qp, sl);
-    const uint32_t c = ccti_[flow_index(in.query_qp, sl)];
+    const Lookup l = lookup(query_flow_, query_sl_);
     query_entry_ = cct_entry(l.index);
     query_enabled_ = l.enabled;
-    query_ccti_ = c;
+    query_ccti_ = l.ccti;
+    const uint32_t min = regs_.ca_sl_min_ccti_min[query_sl_];
     events_.query_first = l.index == 0;
     events_.query_last = l.index == effective_limit();
     events_.query_limit_clamped = regs_.cct_limit_ccti_limit > params_.cct_entries - 1u && l.index == effective_limit();
-    events_.query_min_floor = c < regs_.ca_sl_min_ccti_min[sl] && regs_.ca_sl_min_ccti_min[sl] <= effective_limit();
+    events_.query_min_floor = l.ccti < min && min <= effective_limit();
   }
 
   // Timer expiries at this edge.
@@ -124,56 +136,55 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   for (unsigned s = 0; s < kNumSls; ++s) {
     if (tick && timer_running(s) && timer_count_[s] == 1) expired |= 1u << s;
   }
-
-  // BECN.
-  const uint32_t bsl = in.becn_sl & 0xfu;
-  const bool becn = in.becn_valid && ((regs_.ca_setting_control_map >> bsl) & 1u);
-  events_.becn = becn;
-  events_.becn_disabled_sl = in.becn_valid && !becn;
-  const unsigned bflow = flow_index(in.becn_qp, bsl);
-  const uint32_t limit = effective_limit();
-  bool trigger = false;
-
-  // Per-flow CCTI: the expiry's decrement first, then the BECN's increase. Expiries are
-  // rare (at most once per tick), so the sweep over all flows runs only then.
   if (expired) {
-    for (unsigned f = 0; f < params_.num_qps; ++f) {
-      const unsigned s = governing_sl(f);
-      if (s >= kNumSls || !((expired >> s) & 1u)) continue;
-      if (ccti_[f] > regs_.ca_sl_min_ccti_min[s]) {
-        --ccti_[f];
+    // What the expiries do to the flows (coverage; the words do not change).
+    for (const FlowWord& w : flows_) {
+      if (!w.written || !((expired >> w.sl) & 1u)) continue;
+      if (ccti_after(w, expired) < ccti_after(w, 0)) {
         events_.decremented = true;
       } else {
         events_.held_at_min = true;
       }
     }
   }
+
+  // The BECN registered at the last edge: the flow's CCTI after this edge's expiry, then
+  // the increase.
+  const PendingBecn b = pending_;
+  const bool becn = b.valid && ((regs_.ca_setting_control_map >> b.sl) & 1u);
+  events_.becn = becn;
+  events_.becn_disabled_sl = b.valid && !becn;
+  const uint32_t limit = effective_limit();
+  bool trigger = false;
+  uint32_t next = 0;
   if (becn) {
-    const uint32_t c = ccti_[bflow];
-    const uint32_t raised = c + regs_.ca_sl_timer_ccti_increase[bsl];
+    FlowWord& w = flows_[b.flow];
+    const uint32_t c = ccti_after(w, expired);
+    const uint32_t raised = c + regs_.ca_sl_timer_ccti_increase[b.sl];
     events_.becn_at_limit = raised >= limit;
-    const uint32_t next = std::min(raised, limit);
-    const uint32_t tt = regs_.ca_sl_timer_trigger_threshold[bsl];
+    next = std::min(raised, limit);
+    const uint32_t tt = regs_.ca_sl_timer_trigger_threshold[b.sl];
     trigger = tt != 0 && c < tt && next >= tt;
-    ccti_[bflow] = next;
-    if (!sl_based()) flow_sl_[bflow] = bsl;
+    w.base = next;
+    w.sl = b.sl;
+    w.stamp = sl_expiries_[b.sl] + ((expired >> b.sl) & 1u);
+    w.written = true;
   }
 
-  // Per-SL timers: re-arm after an expiry while a flow of the SL is above CCTI_Min; a
-  // BECN arms an idle timer; a running timer is never restarted by a BECN.
-  uint32_t above = 0;
-  if (expired) {
-    for (unsigned f = 0; f < params_.num_qps; ++f) {
-      const unsigned s = governing_sl(f);
-      if (s < kNumSls && ccti_[f] > regs_.ca_sl_min_ccti_min[s]) above |= 1u << s;
-    }
-  }
+  // Per-SL heights and timers: an expiry lowers its SL's height by one and re-arms the timer
+  // while the height (with this edge's BECN) stays above CCTI_Min; a BECN arms an idle
+  // timer; a running timer is never restarted by a BECN.
   for (unsigned s = 0; s < kNumSls; ++s) {
     const uint32_t bit = 1u << s;
-    const bool arm = becn && bsl == s && !timer_running(s);
+    uint32_t h = height_[s];
+    if ((expired & bit) && h > 0) --h;
+    if (becn && b.sl == s && next > h) h = next;
+    height_[s] = h;
+    const bool above = h > regs_.ca_sl_min_ccti_min[s];
     if (expired & bit) {
-      events_.expiry_with_becn = events_.expiry_with_becn || (becn && bsl == s);
-      if (above & bit) {
+      events_.expiry_with_becn = events_.expiry_with_becn || (becn && b.sl == s);
+      ++sl_expiries_[s];
+      if (above) {
         timer_count_[s] = regs_.ca_sl_timer_ccti_timer[s];
         events_.timer_rearmed = true;
       } else {
@@ -181,7 +192,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
         timer_count_[s] = 0;
         events_.timer_stopped = true;
       }
-    } else if (arm) {
+    } else if (becn && b.sl == s && !timer_running(s)) {
       timer_running_ |= bit;
       timer_count_[s] = regs_.ca_sl_timer_ccti_timer[s];
       events_.timer_armed = true;
@@ -198,18 +209,30 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
     events_.log_cleared = true;
   }
   if (trigger) {
-    const auto pushed = log_.push({in.becn_qp & (params_.num_qps - 1u), in.becn_rqpn & 0xffffffu, bsl,
-                                   in.becn_st & 0xfu, in.becn_llid & 0xffffu, in.becn_rlid & 0xffffu, timebase_.timestamp()});
+    const auto pushed = log_.push({b.qp, b.rqpn, b.sl, b.st, b.llid, b.rlid, timebase_.timestamp()});
     events_.log_wrapped = pushed.wrapped;
     events_.log_counter_saturated = pushed.saturated;
-    event_map_ |= 1u << bsl;
+    event_map_ |= 1u << b.sl;
   }
   events_.trigger = trigger;
+
+  // This edge registers the arriving BECN and query (their flows chosen by the control mode
+  // before this edge's CSR write).
+  const uint32_t bsl = in.becn_sl & 0xfu;
+  pending_ = {in.becn_valid, flow_index(in.becn_qp, bsl), in.becn_qp & (params_.num_qps - 1u), bsl,
+              in.becn_rqpn & 0xffffffu, in.becn_rlid & 0xffffu, in.becn_llid & 0xffffu, in.becn_st & 0xfu};
+  const uint32_t qsl = in.query_sl & 0xfu;
+  query_flow_ = flow_index(in.query_qp, qsl);
+  query_sl_ = qsl;
 
   regs_.apply(decode_params_, wd);
   write_cct(wd);
   events_.write_error = wr.valid && !write_ok;
   events_.read_error = rd.valid && read_error;
+
+  // A read of the FLOW_CCTI window answers with the flow after this edge (the RTL reads the
+  // word at this edge and decays it in the next cycle).
+  if (rd.valid && !read_error && flow_window(rd.addr)) read_csr(rd.addr, &rdata);
 
   timebase_.clock();
   if (!bus_quiet) axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
@@ -220,8 +243,8 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   out_.trigger_event = trigger;
   if (!bus_quiet) out_.axi = axi_.outputs();
 
-  const uint32_t qsl = in.query_sl & 0xfu;
-  const bool quiet = bus_quiet && !in.becn_valid && expired == 0 && in.query_qp == last_query_qp_ && qsl == last_query_sl_;
+  const bool quiet = bus_quiet && !in.becn_valid && !b.valid && expired == 0 && in.query_qp == last_query_qp_ &&
+                     qsl == last_query_sl_;
   quiet_edges_ = quiet ? (quiet_edges_ >= 2 ? 2u : quiet_edges_ + 1) : 0u;
   last_query_qp_ = in.query_qp;
   last_query_sl_ = qsl;
@@ -287,8 +310,8 @@ struct CctiBlock::CsrHw {
   uint32_t timer_expiries_count() const { return b.timer_expiries_; }
   uint32_t timer_running_sl_mask() const { return b.timer_running_; }
   bool flow_valid(uint32_t) const { return true; }
-  uint32_t flow_ccti_sl(uint32_t f) const { return b.flow_sl_[f]; }
-  uint32_t flow_ccti_ccti(uint32_t f) const { return b.ccti_[f]; }
+  uint32_t flow_ccti_sl(uint32_t f) const { return b.flows_[f].written ? b.flows_[f].sl : 0u; }
+  uint32_t flow_ccti_ccti(uint32_t f) const { return b.ccti(f); }
   uint32_t cct_entry_pair(uint32_t k) const { return b.cct_[k]; }
 };
 

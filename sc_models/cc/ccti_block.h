@@ -10,6 +10,7 @@
 #include "cc/axil_slave.h"
 #include "cc/cc_policies.h"
 #include "cc/ccti_block_regfile.h"
+#include "cc/ccti_block_regs.h"
 #include "cc/event_log.h"
 #include "cc/timebase.h"
 
@@ -24,23 +25,28 @@ struct CctiBlockParams {
 };
 
 struct CctiBlockInputs {
-  bool becn_valid = false;  // a BECN (in an ACK or a CNP) arrives for flow (qp, sl)
+  // A BECN (in an ACK or a CNP) for flow (qp, sl): registered at this edge, applied at the
+  // next (as if it arrived then; its flow is chosen at this edge).
+  bool becn_valid = false;
   uint32_t becn_qp = 0;
   uint32_t becn_sl = 0;
   uint32_t becn_rqpn = 0;   // remote QP, for the log
   uint32_t becn_rlid = 0;   // remote LID (the BECN packet's SLID), for the log
   uint32_t becn_llid = 0;   // local LID (its DLID), for the log
   uint32_t becn_st = 0;     // service type, for the log
-  uint32_t query_qp = 0;    // the flow whose IRD the send arbiter asks for
-  uint32_t query_sl = 0;
+  uint32_t query_qp = 0;    // the flow whose IRD the send arbiter asks for: its word read at
+  uint32_t query_sl = 0;    // this edge, its IRD looked up at the next
+
   AxiLiteIn axi;
 };
 
 struct CctiBlockOutputs {
-  uint32_t ird = 0;            // IRD of the flow queried at the previous edge, core cycles
+  uint32_t ird = 0;            // IRD of the flow queried two edges back (looked up at the
+                               // previous edge, from the state before it), core cycles
   uint32_t ccti = 0;           // its CCTI
   uint32_t timer_expired = 0;  // bit s: SL s timer expired at the previous edge
   bool trigger_event = false;  // a Trigger_Threshold event was logged at the previous edge
+                               // (by the BECN that arrived the edge before)
   AxiLiteOut axi;
 };
 
@@ -98,8 +104,8 @@ class CctiBlock {
   bool read_csr(uint32_t addr, uint32_t* data) const;
   bool write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb);
 
-  // The IRD the registered lookup answers for a query sampled at the next edge (the state
-  // now), cycles.
+  // The IRD of flow (qp, sl) in the state now: what a query sampled at the next edge is
+  // answered, when no BECN, expiry or CSR write comes between, cycles.
   uint32_t ird_now(uint32_t qp, uint32_t sl) const;
 
   bool sl_based() const { return regs_.ca_setting_port_control != 0; }
@@ -109,10 +115,15 @@ class CctiBlock {
   }
   // CCT entry k (the table holds entries in pairs, 2k+1 in the low half).
   uint32_t cct_entry(uint32_t k) const { return (k & 1u) ? cct_[k >> 1] & 0xffffu : cct_[k >> 1] >> 16; }
-  uint32_t ccti(unsigned flow) const { return ccti_[flow]; }
-  uint32_t flow_sl(unsigned flow) const { return flow_sl_[flow]; }
+  // Flow f's CCTI now (its word decayed by its SL's expiries since its last BECN).
+  uint32_t ccti(unsigned flow) const;
+  uint32_t flow_sl(unsigned flow) const { return flows_[flow].sl; }
   bool timer_running(unsigned sl) const { return (timer_running_ >> sl) & 1u; }
   uint32_t timer_count(unsigned sl) const { return timer_count_[sl]; }
+  // SL s's timer expiries since reset, and the largest height of its flows (a flow's CCTI
+  // at its last BECN less the expiries since).
+  uint64_t sl_expiries(unsigned sl) const { return sl_expiries_[sl]; }
+  uint32_t sl_height(unsigned sl) const { return height_[sl]; }
   uint32_t effective_limit() const;
   uint32_t timestamp() const { return timebase_.timestamp(); }
   uint32_t becn_count() const { return becn_count_; }
@@ -122,15 +133,18 @@ class CctiBlock {
 
  private:
   struct Lookup {
+    uint32_t ccti;
     uint32_t index;
     bool enabled;
   };
-  Lookup lookup(uint32_t qp, uint32_t sl) const;
+  Lookup lookup(unsigned flow, uint32_t sl) const;
+  bool flow_window(uint32_t addr) const {
+    return addr >= regs::ccti_block::kFlowCctiOffset &&
+           addr < regs::ccti_block::kFlowCctiOffset + regs::ccti_block::kFlowCctiStride * params_.num_qps;
+  }
   void clear_log();
   void write_cct(const regs::ccti_block::WriteDecode& wd);
   struct CsrHw;  // the read-only fields the register file reads from the datapath
-  // SL whose timer governs flow f, or kNumSls for none.
-  unsigned governing_sl(unsigned f) const;
 
   CctiBlockParams params_;
 
@@ -142,14 +156,37 @@ class CctiBlock {
   // State. The CCT is the block's memory (CCT_ENTRY_PAIR words; the decode addresses it), a
   // RAM without reset: zero when the block is made, then what software wrote.
   std::vector<uint32_t> cct_;
-  std::vector<uint32_t> ccti_;
-  std::vector<uint32_t> flow_sl_;
+  // The flows: a block RAM of words in the RTL (rtl/ccti_block.sv, "Flows in block RAM").
+  // The stamp is the count of the SL's expiries at the flow's last BECN; the RTL keeps 16
+  // bits of it and a scrubber that keeps them from wrapping, which changes no CCTI, so the
+  // model keeps the whole count.
+  struct FlowWord {
+    uint32_t base = 0;   // CCTI at the last BECN
+    uint32_t sl = 0;     // that BECN's SL (with SL-based control, the flow's own)
+    uint64_t stamp = 0;  // sl_expiries_[sl] then
+    bool written = false;
+  };
+  static uint32_t decayed(uint32_t base, uint64_t d, uint32_t min);
+  uint32_t ccti_after(const FlowWord& w, uint32_t expired) const;
+  std::vector<FlowWord> flows_;
+  std::array<uint64_t, kNumSls> sl_expiries_{};
+  std::array<uint32_t, kNumSls> height_{};
   uint32_t timer_running_ = 0;
   std::array<uint32_t, kNumSls> timer_count_{};
   uint32_t becn_count_ = 0;
   uint32_t timer_expiries_ = 0;
   EventLog<CaLogEvent, kLogDepth> log_;
   uint32_t event_map_ = 0;
+
+  // The BECN registered at the last edge, applied at the next (its flow chosen then).
+  struct PendingBecn {
+    bool valid = false;
+    unsigned flow = 0;
+    uint32_t qp = 0, sl = 0, rqpn = 0, rlid = 0, llid = 0, st = 0;
+  } pending_;
+  // The query sampled at the last edge (its flow chosen then), answered at the next.
+  unsigned query_flow_ = 0;
+  uint32_t query_sl_ = 0;
 
   // Registered lookup.
   uint16_t query_entry_ = 0;
@@ -158,8 +195,9 @@ class CctiBlock {
 
   Timebase timebase_;
   AxiLiteSlave axi_;
-  // Consecutive edges (capped at 2) with no BECN, no expiry, no bus activity and the same
-  // query: the registered outputs then hold, and advance_idle needs no settling edges.
+  // Consecutive edges (capped at 2) with no BECN (arriving or registered), no expiry, no bus
+  // activity and the same query: the registered outputs then hold, and advance_idle needs
+  // no settling edges.
   unsigned quiet_edges_ = 0;
   uint32_t last_query_qp_ = 0, last_query_sl_ = 0;
   CctiBlockOutputs out_;
