@@ -137,8 +137,8 @@ module ccti_block #(
   // Three read ports, each a copy of the RAM (block RAMs have one read port): the BECN's,
   // the query's, and the CSR window's, which a scrubber uses when the CSRs do not. The
   // scrubber walks the flows and clamps a stamp older than 128 expiries to 128 (no CCTI
-  // changes: any CCTI has decayed to CCTI_Min by then), so 16-bit stamps never wrap.
-  localparam int unsigned StampWidth = 16;
+  // changes: any CCTI has decayed to CCTI_Min by then), so the 10-bit stamps never wrap.
+  localparam int unsigned StampWidth = 10;
   localparam int unsigned WordWidth  = CctiWidth + 4 + StampWidth;  // {base, sl, stamp}
   localparam logic [StampWidth-1:0] StampClamp = StampWidth'(128);
 
@@ -507,8 +507,9 @@ module ccti_block #(
   TriggerEvent_C: cover property (@(posedge clk_i) trigger);
   // A view of every flow's CCTI for waveforms and the network model's statistics (the RAM
   // holds the words; this is what the CSR window would read for each), and the check that
-  // the scrubber keeps every stamp within 32,768 expiries of its SL's count (it needs one
-  // free write slot per flow in that time), so 16-bit stamps never wrap.
+  // the scrubber keeps every stamp within 512 expiries of its SL's count (it needs a free
+  // write slot for a stale flow before its SL expires 384 more times; an expiry takes at
+  // least a tick of 2 cycles), so the 10-bit stamps never wrap.
   logic [CctiWidth-1:0] flow_ccti [NumQps] /* verilator public_flat_rd */;
   logic                 stamps_fresh;
   always_comb begin
@@ -521,7 +522,7 @@ module ccti_block #(
       sl  = w[SlLsb +: 4];
       age = expiries_sl_q[sl] - w[StampWidth-1:0];
       flow_ccti[f] = flow_written_q[f] ? decayed(w[BaseLsb +: CctiWidth], age, min_q[sl]) : '0;
-      if (flow_written_q[f] && age >= 16'd32768) stamps_fresh = 1'b0;
+      if (flow_written_q[f] && age >= StampWidth'(512)) stamps_fresh = 1'b0;
     end
   end
   StampFresh_A: assert property (@(posedge clk_i) disable iff (!rst_ni) stamps_fresh)

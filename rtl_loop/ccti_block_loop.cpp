@@ -2,7 +2,7 @@
 // net/rtl_loop.cpp, together with a Verilation of rtl/ccti_block.sv for one parameter set
 // (IBCC_LOOP_* definitions), into a shared object the network model loads.
 #include "Vccti_block.h"
-#include "Vccti_block___024root.h"  // flow_ccti(): the CCTI registers, observed
+#include "Vccti_block___024root.h"  // flow_ccti(): the flows' CCTI view, observed
 #include "loop_driver.h"
 
 namespace {
@@ -27,7 +27,7 @@ class CctiLoop final : public ibcc::loop::DrivenEngine<ibcc::net::RtlCctiEngine,
   uint32_t ird() const override { return d_.model().ird_o; }
   uint32_t ccti() const override { return d_.model().ccti_o; }
   uint32_t flow_ccti(unsigned f) const override {
-    return d_.model().rootp->ccti_block__DOT__ccti_q[f & (IBCC_LOOP_QPS - 1u)];
+    return d_.model().rootp->ccti_block__DOT__flow_ccti[f & (IBCC_LOOP_QPS - 1u)];
   }
 };
 

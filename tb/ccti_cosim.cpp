@@ -180,7 +180,7 @@ void CctiCosim::trace_reference(sc_core::sc_trace_file* tf, const std::string& p
     sc_core::sc_trace(tf, m.timer_count[s], p + "timer_count_q(" + std::to_string(s) + ")", 16);
   }
   for (unsigned f = 0; f < kTracedFlows; ++f) {
-    sc_core::sc_trace(tf, m.ccti[f], p + "ccti_q(" + std::to_string(f) + ")", 7);
+    sc_core::sc_trace(tf, m.ccti[f], p + "flow_ccti(" + std::to_string(f) + ")", 7);
   }
   const int qp_bits = static_cast<int>(kCctiQpBits);
   sc_core::sc_trace(tf, next_.becn_qp, p + "becn_qp_i", qp_bits);

@@ -125,9 +125,13 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows, unsigned qp_
   g.push_back(timers);
   WaveGroup ccti{"CCTI", {}};
   for (unsigned f = 0; f < traced_flows; ++f) {
-    ccti.signals.push_back({rtl ? fmt::format("ccti_q[{}][6:0]", f) : fmt::format("ccti_q({})[6:0]", f), kDec});
+    ccti.signals.push_back({rtl ? fmt::format("flow_ccti[{}][6:0]", f) : fmt::format("flow_ccti({})[6:0]", f), kDec});
   }
-  if (rtl) ccti.signals.push_back({"becn_next[6:0]", kDec});
+  if (rtl) {
+    ccti.signals.push_back({"becn_in_q", kBin});  // the BECN registered at the last edge
+    ccti.signals.push_back({w("becn_flow_q", qp_bits), kDec});
+    ccti.signals.push_back({"becn_next[6:0]", kDec});
+  }
   ccti.signals.push_back({"trigger_event_o", kBin});
   ccti.signals.push_back({rtl ? "u_log.count_q[3:0]" : "log_count_q[3:0]", kDec});
   ccti.signals.push_back({r("timestamp", 32), kDec});

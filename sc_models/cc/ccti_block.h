@@ -157,9 +157,9 @@ class CctiBlock {
   // RAM without reset: zero when the block is made, then what software wrote.
   std::vector<uint32_t> cct_;
   // The flows: a block RAM of words in the RTL (rtl/ccti_block.sv, "Flows in block RAM").
-  // The stamp is the count of the SL's expiries at the flow's last BECN; the RTL keeps 16
-  // bits of it and a scrubber that keeps them from wrapping, which changes no CCTI, so the
-  // model keeps the whole count.
+  // The stamp is the count of the SL's expiries at the flow's last BECN. The RTL keeps 10
+  // bits of it and a scrubber that keeps them from wrapping (it clamps a stamp older than
+  // 128 expiries, which changes no CCTI), so the model keeps the whole count.
   struct FlowWord {
     uint32_t base = 0;   // CCTI at the last BECN
     uint32_t sl = 0;     // that BECN's SL (with SL-based control, the flow's own)

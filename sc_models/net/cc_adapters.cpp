@@ -160,12 +160,14 @@ CctiPort::Lookup CctiPort::lookup(uint64_t cycle, uint32_t qp, uint32_t sl) {
   Lookup l;
   if (rtl_) {
     rtl_->edge(in);
+    rtl_->edge(idle_);
     l = {rtl_->ird(), rtl_->ccti()};
   } else {
-    const cc::CctiBlockOutputs& out = core_.step(in);
+    core_.step(in);
+    const cc::CctiBlockOutputs& out = core_.step(idle_);
     l = {out.ird, out.ccti};
   }
-  done_ = edge;
+  done_ = edge + 1;
   return l;
 }
 

@@ -121,10 +121,11 @@ class MarkerPort {
   }
 };
 
-// One HCA's CCTI block. Convention as MarkerPort's: a BECN at cycle t takes the edge of t
-// (or the next one, if that edge already ran). A lookup at t is a query sampled at that
-// same edge (or the next), answered by the registered lookup after it from the state
-// before it, as the send arbiter of an HCA would ask its CCTI block.
+// One HCA's CCTI block. Convention as MarkerPort's: a BECN at cycle t arrives at the edge
+// of t (or the next one, if that edge already ran) and the block applies it at the edge
+// after. A lookup at t is a query sampled at that same edge (or the next): the block reads
+// the flow's word there and looks its IRD up at the edge after, from the state before that
+// edge, as the send arbiter of an HCA would ask its CCTI block.
 class CctiPort {
  public:
   // `rtl`, if given, is the Verilated block that decides instead of the C++ core (ibcc run
@@ -137,7 +138,7 @@ class CctiPort {
     uint32_t ird = 0;   // core cycles
     uint32_t ccti = 0;  // the flow's CCTI
   };
-  // The IRD and CCTI of flow (qp, sl) for a packet sent at `cycle`.
+  // The IRD and CCTI of flow (qp, sl) for a packet sent at `cycle` (two edges).
   Lookup lookup(uint64_t cycle, uint32_t qp, uint32_t sl);
   // Observation for statistics and waves (no edge, no query): flow (qp, sl)'s CCTI after
   // the edge of `cycle`.

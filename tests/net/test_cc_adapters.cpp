@@ -145,17 +145,19 @@ TEST(CcAdapters, CctiPortEqualsSteppingEveryEdge) {
         ref.step(in);
         done = edge;
       } else if (rng() % 4) {
-        // A lookup: the query sampled at its edge, answered from the state before it.
+        // A lookup: the query sampled at its edge (the flow's word read), its IRD looked up
+        // at the next edge from the state before it.
         const CctiPort::Lookup got = lazy.lookup(cycle, qp, sl);
         const uint64_t edge = std::max(cycle, done + 1);
         step_ref_to(edge - 1);
-        const uint32_t expect_ird = ref.ird_now(qp, sl);
-        const uint32_t expect_ccti = ref.ccti(ref.flow_index(qp, sl));
         cc::CctiBlockInputs in;
         in.query_qp = qp;
         in.query_sl = sl;
-        const cc::CctiBlockOutputs& out = ref.step(in);
-        done = edge;
+        ref.step(in);
+        const uint32_t expect_ird = ref.ird_now(qp, sl);
+        const uint32_t expect_ccti = ref.ccti(ref.flow_index(qp, sl));
+        const cc::CctiBlockOutputs& out = ref.step(idle);
+        done = edge + 1;
         ASSERT_EQ(got.ird, out.ird) << "seed " << seed << " op " << op;
         ASSERT_EQ(got.ccti, out.ccti) << "seed " << seed << " op " << op;
         ASSERT_EQ(out.ird, expect_ird) << "the registered lookup answers from the state before its edge";
