@@ -505,28 +505,44 @@ module ccti_block #(
   TimerExpiry_C: cover property (@(posedge clk_i) expired != '0);
   CctiAtLimit_C: cover property (@(posedge clk_i) becn && becn_next == limit);
   TriggerEvent_C: cover property (@(posedge clk_i) trigger);
-  // A view of every flow's CCTI for waveforms and the network model's statistics (the RAM
-  // holds the words; this is what the CSR window would read for each), and the check that
-  // the scrubber keeps every stamp within 512 expiries of its SL's count (it needs a free
-  // write slot for a stale flow before its SL expires 384 more times; an expiry takes at
-  // least a tick of 2 cycles), so the 10-bit stamps never wrap.
-  logic [CctiWidth-1:0] flow_ccti [NumQps] /* verilator public_flat_rd */;
-  logic                 stamps_fresh;
+  // A view of the first flows' CCTIs for waveforms (the RAM holds the words; this is what
+  // the CSR window would read for each; the network model computes any flow's from the
+  // words, rtl_loop/ccti_block_loop.cpp). Only 16: the view is evaluated at every edge.
+  localparam int unsigned ViewFlows = (NumQps < 16) ? NumQps : 16;
+  /* verilator lint_off UNUSEDSIGNAL */  // read by waveforms only
+  logic [CctiWidth-1:0] flow_ccti [ViewFlows];
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
-    stamps_fresh = 1'b1;
-    for (int unsigned f = 0; f < NumQps; f++) begin
-      logic [WordWidth-1:0]  w;
-      logic [3:0]            sl;
-      logic [StampWidth-1:0] age;
-      w   = flow_ram[f];
-      sl  = w[SlLsb +: 4];
-      age = expiries_sl_q[sl] - w[StampWidth-1:0];
-      flow_ccti[f] = flow_written_q[f] ? decayed(w[BaseLsb +: CctiWidth], age, min_q[sl]) : '0;
-      if (flow_written_q[f] && age >= StampWidth'(512)) stamps_fresh = 1'b0;
+    for (int unsigned f = 0; f < ViewFlows; f++) begin
+      logic [WordWidth-1:0] w;
+      w = flow_ram[f];
+      flow_ccti[f] = flow_written_q[f] ?
+          decayed(w[BaseLsb +: CctiWidth], expiries_sl_q[w[SlLsb +: 4]] - w[StampWidth-1:0],
+                  min_q[w[SlLsb +: 4]]) : '0;
     end
   end
+  // The check that the scrubber keeps every stamp within 512 expiries of its SL's count (it
+  // needs a free write slot for a stale flow before its SL expires 384 more times; an
+  // expiry takes at least a tick of 2 cycles), so the 10-bit stamps never wrap: one flow
+  // per edge, round robin (an age grows by at most one per two edges, so a flow is seen
+  // long before it could wrap).
+  logic [QpWidth-1:0]    check_flow_q;
+  /* verilator lint_off UNUSEDSIGNAL */  // the base is not needed for the age
+  logic [WordWidth-1:0]  check_word;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [StampWidth-1:0] check_age;
+  logic                  stamps_fresh;
+  logic [3:0]            check_sl;
+  assign check_word   = flow_ram[check_flow_q];
+  assign check_sl     = check_word[SlLsb +: 4];
+  assign check_age    = expiries_sl_q[check_sl] - check_word[StampWidth-1:0];
+  assign stamps_fresh = !flow_written_q[check_flow_q] || check_age < StampWidth'(512);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) check_flow_q <= '0;
+    else         check_flow_q <= check_flow_q + 1'b1;
+  end
   StampFresh_A: assert property (@(posedge clk_i) disable iff (!rst_ni) stamps_fresh)
-    else $error("a flow's stamp is about to wrap");
+    else $error("flow %0d: its stamp is about to wrap", check_flow_q);
   ScrubClamp_C: cover property (@(posedge clk_i) scrub_we);
   BecnForwarded_C: cover property (@(posedge clk_i) becn && fwd_valid_q && fwd_flow_q == becn_flow_q);
 `endif

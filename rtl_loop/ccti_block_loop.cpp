@@ -2,7 +2,7 @@
 // net/rtl_loop.cpp, together with a Verilation of rtl/ccti_block.sv for one parameter set
 // (IBCC_LOOP_* definitions), into a shared object the network model loads.
 #include "Vccti_block.h"
-#include "Vccti_block___024root.h"  // flow_ccti(): the flows' CCTI view, observed
+#include "Vccti_block___024root.h"  // flow_ccti(): the flow RAM and the SL counters, observed
 #include "loop_driver.h"
 
 namespace {
@@ -26,8 +26,20 @@ class CctiLoop final : public ibcc::loop::DrivenEngine<ibcc::net::RtlCctiEngine,
   }
   uint32_t ird() const override { return d_.model().ird_o; }
   uint32_t ccti() const override { return d_.model().ccti_o; }
+  // The flow's CCTI from its RAM word as the block's CSR window computes it: word {base,
+  // SL, 10-bit stamp}, decayed by its SL's expiries since the stamp (modulo the stamp's
+  // width; the block's scrubber keeps stamps fresh).
   uint32_t flow_ccti(unsigned f) const override {
-    return d_.model().rootp->ccti_block__DOT__flow_ccti[f & (IBCC_LOOP_QPS - 1u)];
+    auto* r = d_.model().rootp;
+    f &= IBCC_LOOP_QPS - 1u;
+    if (!((r->ccti_block__DOT__flow_written_q >> f) & 1u)) return 0;
+    constexpr unsigned kStampBits = 10;
+    const uint32_t w = r->ccti_block__DOT__flow_ram[f];
+    const uint32_t stamp = w & ((1u << kStampBits) - 1u);
+    const uint32_t sl = (w >> kStampBits) & 0xfu;
+    const uint32_t base = w >> (kStampBits + 4);
+    const uint32_t age = (r->ccti_block__DOT__expiries_sl_q[sl] - stamp) & ((1u << kStampBits) - 1u);
+    return ibcc::cc::decayed_ccti(base, age, r->ccti_block__DOT__u_regs__DOT__ca_sl_min_ccti_min_q[sl]);
   }
 };
 

@@ -141,6 +141,12 @@ def place_and_route(block, out, counts):
            "-l", base + ".log", "-q"]
     if subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode != 0:
         log = open(base + ".log").read() if os.path.exists(base + ".log") else ""
+        # After packing, nextpnr states the logic cells the design needs; more than the
+        # part has makes the placer give up ("Failed to expand region").
+        m = re.search(r"ICESTORM_LC:\s*(\d+)/\s*(\d+)", log)
+        if m and int(m.group(1)) > int(m.group(2)):
+            return {"fits": False, "why": f"{int(m.group(1)):,} logic cells after packing (LUT4 and flip-flops; "
+                                          f"wrapper included) > {int(m.group(2)):,}"}
         if re.search(r"no BELs remaining|only has \d+|too many", log):
             return {"fits": False, "why": "nextpnr: does not fit (see " + base + ".log)"}
         raise RuntimeError(f"nextpnr-ice40 failed on {block} (see {base}.log)")

@@ -76,16 +76,11 @@ uint32_t CctiBlock::effective_limit() const {
 }
 
 
-uint32_t CctiBlock::decayed(uint32_t base, uint64_t d, uint32_t min) {
-  if (base <= min) return base;
-  return d >= base - min ? min : base - static_cast<uint32_t>(d);
-}
-
 // A flow's CCTI after this edge's expiries (`expired`: the SLs expiring, 0 for the state now).
 uint32_t CctiBlock::ccti_after(const FlowWord& w, uint32_t expired) const {
   if (!w.written) return 0;
   const uint64_t d = sl_expiries_[w.sl] - w.stamp + ((expired >> w.sl) & 1u);
-  return decayed(w.base, d, regs_.ca_sl_min_ccti_min[w.sl]);
+  return decayed_ccti(w.base, d, regs_.ca_sl_min_ccti_min[w.sl]);
 }
 
 uint32_t CctiBlock::ccti(unsigned flow) const { return ccti_after(flows_[flow], 0); }

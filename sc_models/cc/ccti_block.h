@@ -82,6 +82,13 @@ struct CctiBlockEvents {
   bool read_error = false;
 };
 
+// A flow's CCTI after d expiries of its SL since its last BECN left it at `base`: base while
+// base <= CCTI_Min, else max(CCTI_Min, base - d) (docs/cc_blocks.md, "Flows in block RAM").
+inline uint32_t decayed_ccti(uint32_t base, uint64_t d, uint32_t min) {
+  if (base <= min) return base;
+  return d >= base - min ? min : base - static_cast<uint32_t>(d);
+}
+
 class CctiBlock {
  public:
   static constexpr unsigned kNumSls = 16;
@@ -166,7 +173,6 @@ class CctiBlock {
     uint64_t stamp = 0;  // sl_expiries_[sl] then
     bool written = false;
   };
-  static uint32_t decayed(uint32_t base, uint64_t d, uint32_t min);
   uint32_t ccti_after(const FlowWord& w, uint32_t expired) const;
   std::vector<FlowWord> flows_;
   std::array<uint64_t, kNumSls> sl_expiries_{};
