@@ -379,10 +379,17 @@ module ccti_block #(
 
   // Heights after this edge: an expiry lowers its SL's by one, a BECN's flow is as high as
   // its new CCTI; an expiring timer re-arms while its SL's height stays above CCTI_Min.
+  // (The BECN's SL's height is compared with the new CCTI once, not per SL.)
+  logic [CctiWidth-1:0] becn_height;
+  logic                 becn_raises;
+  assign becn_height = (expired[becn_sl_q] && height_q[becn_sl_q] != '0) ? height_q[becn_sl_q] - 1'b1 :
+                                                                            height_q[becn_sl_q];
+  assign becn_raises = becn && (becn_next > becn_height);
   always_comb begin
     for (int unsigned s = 0; s < NumSls; s++) begin
-      height_after[s] = (expired[s] && height_q[s] != '0) ? height_q[s] - 1'b1 : height_q[s];
-      if (becn && becn_sl_q == 4'(s) && becn_next > height_after[s]) height_after[s] = becn_next;
+      if (becn_raises && becn_sl_q == 4'(s)) height_after[s] = becn_next;
+      else if (expired[s] && height_q[s] != '0) height_after[s] = height_q[s] - 1'b1;
+      else height_after[s] = height_q[s];
       above_min[s] = 8'(height_after[s]) > min_q[s];
     end
   end
@@ -464,7 +471,7 @@ module ccti_block #(
           // A BECN arms an idle timer; a running timer is never restarted by a BECN.
           timer_running_q[s] <= 1'b1;
           timer_count_q[s]   <= timer_reload_q[s];
-        end else if (tick && timer_running_q[s] && timer_count_q[s] > 16'd1) begin
+        end else if (tick && timer_running_q[s] && timer_count_q[s][15:1] != '0) begin  // > 1
           timer_count_q[s]   <= timer_count_q[s] - 16'd1;
         end
       end

@@ -212,7 +212,8 @@ module ccti_block_reg_top #(
   assign cct_entry_pair_wstrb_o = reg_wstrb_i;
   assign cct_entry_pair_raddr_o = r_cct_entry_pair_idx;
 
-  // Write: the addressed register's stored value, merged with the write.
+  // Write: the addressed register's stored value, merged with the write (arrays of plain
+  // fields take the strobed bytes instead: no read-back).
   logic [31:0] w_cur, w_merged;
   logic w_writable;  // a register that takes writes (rw, wo, raz) is addressed
   always_comb begin
@@ -221,9 +222,7 @@ module ccti_block_reg_top #(
     w_writable = w_writable | w_ca_setting;
     w_cur = w_cur | ({32{w_ca_setting}} & ((32'(ca_setting_port_control_o) << 16) | 32'(ca_setting_control_map_o)));
     w_writable = w_writable | w_ca_sl_timer;
-    w_cur = w_cur | ({32{w_ca_sl_timer}} & ((32'(ca_sl_timer_ccti_timer_q[w_ca_sl_timer_idx]) << 16) | (32'(ca_sl_timer_ccti_increase_q[w_ca_sl_timer_idx]) << 8) | 32'(ca_sl_timer_trigger_threshold_q[w_ca_sl_timer_idx])));
     w_writable = w_writable | w_ca_sl_min;
-    w_cur = w_cur | ({32{w_ca_sl_min}} & ((32'(ca_sl_min_ccti_min_q[w_ca_sl_min_idx]) << 24)));
     w_writable = w_writable | w_cct_limit;
     w_cur = w_cur | ({32{w_cct_limit}} & ((32'(cct_limit_ccti_limit_o) << 16)));
     w_writable = w_writable | w_cct_entry_pair;
@@ -262,10 +261,11 @@ module ccti_block_reg_top #(
     end else begin
       if (w_ok && w_ca_setting) ca_setting_port_control_o <= w_merged[16 +: 1];
       if (w_ok && w_ca_setting) ca_setting_control_map_o <= w_merged[0 +: 16];
-      if (w_ok && w_ca_sl_timer) ca_sl_timer_ccti_timer_q[w_ca_sl_timer_idx] <= w_merged[16 +: 16];
-      if (w_ok && w_ca_sl_timer) ca_sl_timer_ccti_increase_q[w_ca_sl_timer_idx] <= w_merged[8 +: 8];
-      if (w_ok && w_ca_sl_timer) ca_sl_timer_trigger_threshold_q[w_ca_sl_timer_idx] <= w_merged[0 +: 8];
-      if (w_ok && w_ca_sl_min) ca_sl_min_ccti_min_q[w_ca_sl_min_idx] <= w_merged[24 +: 8];
+      if (w_ok && w_ca_sl_timer && reg_wstrb_i[2]) ca_sl_timer_ccti_timer_q[w_ca_sl_timer_idx][0 +: 8] <= reg_wdata_i[16 +: 8];
+      if (w_ok && w_ca_sl_timer && reg_wstrb_i[3]) ca_sl_timer_ccti_timer_q[w_ca_sl_timer_idx][8 +: 8] <= reg_wdata_i[24 +: 8];
+      if (w_ok && w_ca_sl_timer && reg_wstrb_i[1]) ca_sl_timer_ccti_increase_q[w_ca_sl_timer_idx] <= reg_wdata_i[8 +: 8];
+      if (w_ok && w_ca_sl_timer && reg_wstrb_i[0]) ca_sl_timer_trigger_threshold_q[w_ca_sl_timer_idx] <= reg_wdata_i[0 +: 8];
+      if (w_ok && w_ca_sl_min && reg_wstrb_i[3]) ca_sl_min_ccti_min_q[w_ca_sl_min_idx] <= reg_wdata_i[24 +: 8];
       if (w_ok && w_cct_limit) cct_limit_ccti_limit_o <= w_merged[16 +: 16];
       if (w_ok && w_impl_ctrl) impl_ctrl_ird_formula_o <= w_merged[0 +: 1];
       if (w_ok && w_mtu_tx_cycles) mtu_tx_cycles_cycles_o <= w_merged[0 +: 16];

@@ -162,7 +162,8 @@ module fecn_marker_reg_top #(
   assign log_event_index_o = 4'(r_log_event_words / 6'd3);
   assign r_log_event_word = 2'(r_log_event_words % 6'd3);
 
-  // Write: the addressed register's stored value, merged with the write.
+  // Write: the addressed register's stored value, merged with the write (arrays of plain
+  // fields take the strobed bytes instead: no read-back).
   logic [31:0] w_cur, w_merged;
   logic w_writable;  // a register that takes writes (rw, wo, raz) is addressed
   always_comb begin

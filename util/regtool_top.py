@@ -354,8 +354,17 @@ def gen_sv_top(spec):
             parts.append(f"({cast} << {lsb})" if lsb else cast)
         return " | ".join(parts) if parts else "32'b0"
 
-    # Write side.
-    o.append("  // Write: the addressed register's stored value, merged with the write.")
+    # Write side. An array of plain stored fields takes the strobed bytes straight into the
+    # addressed element (each byte's flip-flops enabled by its strobe): the same result as
+    # the merge, without reading the element back through a mux.
+    def strobed_array(reg):
+        return (reg["count"] > 1 and reg["access"] == "rw" and not reg.get("port_bit") and not reg.get("window")
+                and not reg.get("memory")
+                and all(kind(reg, f) == "stored" and not f.get("legal") and not f.get("hw_write")
+                        and not f.get("stored_width") for f in reg["fields"]))
+
+    o.append("  // Write: the addressed register's stored value, merged with the write (arrays of plain")
+    o.append("  // fields take the strobed bytes instead: no read-back).")
     o.append("  logic [31:0] w_cur, w_merged;")
     o.append("  logic w_writable;  // a register that takes writes (rw, wo, raz) is addressed")
     o.append("  always_comb begin")
@@ -367,6 +376,8 @@ def gen_sv_top(spec):
         n = reg["name"].lower()
         idx = f"w_{n}_idx" if reg["count"] > 1 else "0"
         o.append(f"    w_writable = w_writable | w_{n};")
+        if strobed_array(reg):
+            continue
         v = value_expr(reg, idx, True)
         if v != "32'b0":
             o.append(f"    w_cur = w_cur | ({{32{{w_{n}}}}} & ({v}));")
@@ -438,6 +449,12 @@ def gen_sv_top(spec):
                 p = reg["port_bit"]
                 o.append(f"      if (w_ok && w_{n} && w_{n}_idx == {clog2(reg['count'])}'({reg['count'] - 1} - {p} / 32))"
                          f" {s}_o <= w_merged[{p} % 32];")
+            elif strobed_array(reg):
+                lo, hi = fld["lsb"], fld["lsb"] + fld["width"]
+                for b in range(lo // 8, (hi - 1) // 8 + 1):
+                    a, z = max(lo, 8 * b), min(hi, 8 * b + 8)
+                    dst = f"{s}_q[w_{n}_idx]" if (a, z) == (lo, hi) else f"{s}_q[w_{n}_idx][{a - lo} +: {z - a}]"
+                    o.append(f"      if (w_ok && w_{n} && reg_wstrb_i[{b}]) {dst} <= reg_wdata_i[{a} +: {z - a}];")
             elif reg["count"] > 1:
                 o.append(f"      if (w_ok && w_{n}) {s}_q[w_{n}_idx] <= "
                          f"w_merged[{fld['lsb']} +: {sv_width(fld)}];")
