@@ -543,7 +543,7 @@ module ccti_block #(
   assign check_word   = flow_ram[check_flow_q];
   assign check_sl     = check_word[SlLsb +: 4];
   assign check_age    = expiries_sl_q[check_sl] - check_word[StampWidth-1:0];
-  assign stamps_fresh = !flow_written_q[check_flow_q] || check_age < StampWidth'(512);
+  assign stamps_fresh = !flow_written_q[check_flow_q] || !check_age[StampWidth-1];  // < 512
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) check_flow_q <= '0;
     else         check_flow_q <= check_flow_q + 1'b1;
