@@ -138,6 +138,7 @@ module ccti_block #(
   // the query's, and the CSR window's, which a scrubber uses when the CSRs do not. The
   // scrubber walks the flows and clamps a stamp older than 128 expiries to 128 (no CCTI
   // changes: any CCTI has decayed to CCTI_Min by then), so the 10-bit stamps never wrap.
+  // (rtl_loop/ccti_block_loop.cpp reads the words with these widths.)
   localparam int unsigned StampWidth = 10;
   localparam int unsigned WordWidth  = CctiWidth + 4 + StampWidth;  // {base, sl, stamp}
   localparam logic [StampWidth-1:0] StampClamp = StampWidth'(128);
