@@ -76,6 +76,11 @@ add_test(NAME tune_study
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tune.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune)
 set_tests_properties(tune_study PROPERTIES LABELS "tune;workflow" TIMEOUT 900)
 
+# Issue 14, lossy regime: the seed chapter's analytic Go-Back-N model reproduces its Table 4.1
+# predicted column (Eqs. 4.9/4.10) within ±0.005, and its estimators (Eqs. 4.11-4.13).
+add_test(NAME gbn_table41_checker COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_gbn_model.py)
+set_tests_properties(gbn_table41_checker PROPERTIES LABELS lossy TIMEOUT 120)
+
 # Slurm as the engine: a real single-node Slurm (munged, slurmctld, slurmd) started and stopped
 # by the test; a sweep and a tune through it, each cancelled with scancel and resumed, equal
 # to the local backend's results.
