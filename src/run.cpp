@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -155,14 +156,14 @@ class RunDir {
       const double secs = static_cast<double>(t_end - t_begin) * 1e-12;
       for (size_t j = 0; j < flows.size(); ++j) {
         const double gbps = secs > 0 ? static_cast<double>(f.interval_bytes[k][j]) * 8.0 / secs / 1e9 : 0.0;
-        rows += fmt::format("{:.3f},{},{:.4f}\n", static_cast<double>(t_end) / 1e6, flows[j].spec.name, gbps);
+        fmt::format_to(std::back_inserter(rows), "{:.3f},{},{:.4f}\n", static_cast<double>(t_end) / 1e6, flows[j].spec.name, gbps);
       }
     }
     flows_->write(rows);
     rows.clear();
     for (size_t k = intervals_; k < f.interval_ccti.size(); ++k) {
       const double t_us = static_cast<double>(f.ps(f.interval_end_cycle[k])) / 1e6;
-      for (size_t j = 0; j < flows.size(); ++j) rows += fmt::format("{:.3f},{},{}\n", t_us, flows[j].spec.name, f.interval_ccti[k][j]);
+      for (size_t j = 0; j < flows.size(); ++j) fmt::format_to(std::back_inserter(rows), "{:.3f},{},{}\n", t_us, flows[j].spec.name, f.interval_ccti[k][j]);
     }
     ccti_->write(rows);
     rows.clear();
@@ -174,7 +175,7 @@ class RunDir {
                        f.interval_end_cycle.begin();
       const uint64_t begin = k > 0 ? f.interval_end_cycle[k - 1] : 0;
       const double frac = p.t_cycle > begin ? static_cast<double>(p.congested_cycles) / static_cast<double>(p.t_cycle - begin) : 0.0;
-      rows += fmt::format("{:.3f},{}/{},{},{},{},{},{:.4f},{}\n", static_cast<double>(f.ps(p.t_cycle)) / 1e6,
+      fmt::format_to(std::back_inserter(rows), "{:.3f},{}/{},{},{},{},{},{:.4f},{}\n", static_cast<double>(f.ps(p.t_cycle)) / 1e6,
                           f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak, p.congested ? 1 : 0,
                           std::min(1.0, frac), p.fecn_marks);
     }

@@ -102,6 +102,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
 
   // An idle bus on an idle slave: the slave keeps its state and outputs.
   const bool bus_quiet = axi_.quiet(in.axi);
+  if (bus_quiet && !full_edges_ && !in.becn_valid && !pending_.valid && !expiry_at_this_edge()) return quiet_step(in);
   const RegWrite wr = bus_quiet ? RegWrite{} : axi_.write_request();
   const RegRead rd = bus_quiet ? RegRead{} : axi_.read_request();
   uint32_t rdata = 0;
@@ -240,6 +241,50 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
 
   const bool quiet = bus_quiet && !in.becn_valid && !b.valid && expired == 0 && in.query_qp == last_query_qp_ &&
                      qsl == last_query_sl_;
+  quiet_edges_ = quiet ? (quiet_edges_ >= 2 ? 2u : quiet_edges_ + 1) : 0u;
+  last_query_qp_ = in.query_qp;
+  last_query_sl_ = qsl;
+  return out_;
+}
+
+bool CctiBlock::expiry_at_this_edge() const {
+  if (!timebase_.tick() || timer_running_ == 0) return false;
+  for (unsigned s = 0; s < kNumSls; ++s) {
+    if (timer_running(s) && timer_count_[s] == 1) return true;
+  }
+  return false;
+}
+
+// step() at an edge with an idle bus, no BECN registered or arriving and no expiry: what the
+// full edge does then, and nothing else (the unit tests compare both on every edge kind).
+const CctiBlockOutputs& CctiBlock::quiet_step(const CctiBlockInputs& in) {
+  const Lookup l = lookup(query_flow_, query_sl_);
+  query_entry_ = cct_entry(l.index);
+  query_enabled_ = l.enabled;
+  query_ccti_ = l.ccti;
+  const uint32_t min = regs_.ca_sl_min_ccti_min[query_sl_];
+  const uint32_t limit = effective_limit();
+  events_.query_first = l.index == 0;
+  events_.query_last = l.index == limit;
+  events_.query_limit_clamped = regs_.cct_limit_ccti_limit > params_.cct_entries - 1u && l.index == limit;
+  events_.query_min_floor = l.ccti < min && min <= limit;
+  if (timebase_.tick()) {
+    for (unsigned s = 0; s < kNumSls; ++s) {
+      if (timer_running(s) && timer_count_[s] > 1) --timer_count_[s];
+    }
+  }
+  const uint32_t bsl = in.becn_sl & 0xfu;
+  pending_ = {false, flow_index(in.becn_qp, bsl), in.becn_qp & (params_.num_qps - 1u), bsl,
+              in.becn_rqpn & 0xffffffu, in.becn_rlid & 0xffffu, in.becn_llid & 0xffffu, in.becn_st & 0xfu};
+  const uint32_t qsl = in.query_sl & 0xfu;
+  query_flow_ = flow_index(in.query_qp, qsl);
+  query_sl_ = qsl;
+  timebase_.clock();
+  out_.ird = query_enabled_ ? ird_cycles(ird_formula(), query_entry_, regs_.mtu_tx_cycles_cycles) : 0u;
+  out_.ccti = query_ccti_;
+  out_.timer_expired = 0;
+  out_.trigger_event = false;
+  const bool quiet = in.query_qp == last_query_qp_ && qsl == last_query_sl_;
   quiet_edges_ = quiet ? (quiet_edges_ >= 2 ? 2u : quiet_edges_ + 1) : 0u;
   last_query_qp_ = in.query_qp;
   last_query_sl_ = qsl;

@@ -103,6 +103,9 @@ class CctiBlock {
   const CctiBlockOutputs& step(const CctiBlockInputs& in);
   const CctiBlockOutputs& outputs() const { return out_; }
   const CctiBlockEvents& events() const { return events_; }
+  // Tests: every edge takes the full path (step() otherwise does only what a quiet edge
+  // changes: tests/test_lazy_advance.cpp compares both).
+  void set_full_edges(bool on) { full_edges_ = on; }
 
   // `cycles` edges with these inputs, no BECN and an idle bus, jumping from timer expiry to
   // timer expiry: equal to calling step() `cycles` times (tests/test_lazy_advance.cpp).
@@ -150,6 +153,10 @@ class CctiBlock {
            addr < regs::ccti_block::kFlowCctiOffset + regs::ccti_block::kFlowCctiStride * params_.num_qps;
   }
   void clear_log();
+  // Does a CCTI_Timer expire at this edge? The quiet edge (no BECN, idle bus, no expiry) and
+  // what step() does there without the full edge's work.
+  bool expiry_at_this_edge() const;
+  const CctiBlockOutputs& quiet_step(const CctiBlockInputs& in);
   void write_cct(const regs::ccti_block::WriteDecode& wd);
   struct CsrHw;  // the read-only fields the register file reads from the datapath
 
@@ -205,6 +212,7 @@ class CctiBlock {
   // activity and the same query: the registered outputs then hold, and advance_idle needs
   // no settling edges.
   unsigned quiet_edges_ = 0;
+  bool full_edges_ = false;
   uint32_t last_query_qp_ = 0, last_query_sl_ = 0;
   CctiBlockOutputs out_;
   CctiBlockEvents events_;

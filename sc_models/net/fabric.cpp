@@ -262,15 +262,14 @@ void Fabric::pump() {
   try {
     now_ = sc_core::sc_time_stamp().value() / ps_per_cycle_;
     if (!queue_.empty() && queue_.next_cycle() == now_) {
-      std::vector<Event>& bucket = queue_.open(now_);
-      // Handlers may add events of this very cycle: the bucket grows while we walk it.
-      for (size_t i = 0; i < bucket.size(); ++i) {
-        const Event e = bucket[i];
+      queue_.open(now_);
+      // Handlers may add events of this very cycle: they come out of pop in turn.
+      Event e;
+      while (queue_.pop(&e)) {
         ++events;
         if (e.kind == EventKind::kLogTick) log_tick();
         else nodes_[e.node]->handle(e);
       }
-      queue_.done(now_);
     }
     if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {
       interrupted_ = true;

@@ -105,15 +105,14 @@ uint64_t NodeContext::run_until(uint64_t last) {
   uint64_t ran = 0;
   while (!queue_.empty() && queue_.next_cycle() <= last) {
     now_ = queue_.next_cycle();
-    std::vector<Event>& bucket = queue_.open(now_);
-    for (size_t i = 0; i < bucket.size(); ++i) {
-      const Event e = bucket[i];
+    queue_.open(now_);
+    Event e;
+    while (queue_.pop(&e)) {
       ++events;
       ++ran;
       if (e.node >= nodes_.size()) throw std::logic_error(fmt::format("NodeContext::run_until: event for node {}", e.node));
       nodes_[e.node]->handle(e);
     }
-    queue_.done(now_);
   }
   if (now_ < last) now_ = last;
   return ran;
