@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -149,23 +150,24 @@ class RunDir {
   // The rows of the intervals completed since the last call, flushed.
   void stream(const Fabric& f) {
     const auto& flows = f.flows();
-    std::string rows;
+    fmt::memory_buffer rows;  // formatted in place
+    auto text = [&rows] { return std::string_view(rows.data(), rows.size()); };
     for (size_t k = intervals_; k < f.interval_end_cycle.size(); ++k) {
       const uint64_t t_end = f.ps(f.interval_end_cycle[k]);
       const uint64_t t_begin = k ? f.ps(f.interval_end_cycle[k - 1]) : 0;
       const double secs = static_cast<double>(t_end - t_begin) * 1e-12;
       for (size_t j = 0; j < flows.size(); ++j) {
         const double gbps = secs > 0 ? static_cast<double>(f.interval_bytes[k][j]) * 8.0 / secs / 1e9 : 0.0;
-        fmt::format_to(std::back_inserter(rows), "{:.3f},{},{:.4f}\n", static_cast<double>(t_end) / 1e6, flows[j].spec.name, gbps);
+        fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{},{:.4f}\n"), static_cast<double>(t_end) / 1e6, flows[j].spec.name, gbps);
       }
     }
-    flows_->write(rows);
+    flows_->write(text());
     rows.clear();
     for (size_t k = intervals_; k < f.interval_ccti.size(); ++k) {
       const double t_us = static_cast<double>(f.ps(f.interval_end_cycle[k])) / 1e6;
-      for (size_t j = 0; j < flows.size(); ++j) fmt::format_to(std::back_inserter(rows), "{:.3f},{},{}\n", t_us, flows[j].spec.name, f.interval_ccti[k][j]);
+      for (size_t j = 0; j < flows.size(); ++j) fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{},{}\n"), t_us, flows[j].spec.name, f.interval_ccti[k][j]);
     }
-    ccti_->write(rows);
+    ccti_->write(text());
     rows.clear();
     for (size_t i = samples_; i < f.port_samples.size(); ++i) {
       const auto& p = f.port_samples[i];
@@ -175,11 +177,11 @@ class RunDir {
                        f.interval_end_cycle.begin();
       const uint64_t begin = k > 0 ? f.interval_end_cycle[k - 1] : 0;
       const double frac = p.t_cycle > begin ? static_cast<double>(p.congested_cycles) / static_cast<double>(p.t_cycle - begin) : 0.0;
-      fmt::format_to(std::back_inserter(rows), "{:.3f},{}/{},{},{},{},{},{:.4f},{}\n", static_cast<double>(f.ps(p.t_cycle)) / 1e6,
+      fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{}/{},{},{},{},{},{:.4f},{}\n"), static_cast<double>(f.ps(p.t_cycle)) / 1e6,
                           f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak, p.congested ? 1 : 0,
                           std::min(1.0, frac), p.fecn_marks);
     }
-    ports_->write(rows);
+    ports_->write(text());
     intervals_ = f.interval_end_cycle.size();
     samples_ = f.port_samples.size();
     flush();

@@ -57,7 +57,7 @@ StreamedFile::~StreamedFile() {
   if (out_.is_open()) out_.close();  // errors of an abandoned file were reported by flush()
 }
 
-void StreamedFile::write(const std::string& text) {
+void StreamedFile::write(std::string_view text) {
   out_.write(text.data(), static_cast<std::streamsize>(text.size()));
   if (!out_) fail("write");
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace ibcc {
 
@@ -28,7 +29,7 @@ class StreamedFile {
   StreamedFile& operator=(const StreamedFile&) = delete;
   ~StreamedFile();
 
-  void write(const std::string& text);
+  void write(std::string_view text);
   void flush();  // OutputError if what was written did not reach the file
   void close();  // flush and close; OutputError on failure
   const std::string& path() const { return path_; }
