@@ -15,6 +15,12 @@ target_link_libraries(ibcc_unit_tests PRIVATE ibcc_cc GTest::gtest GTest::gtest_
 target_compile_options(ibcc_unit_tests PRIVATE ${IBCC_WARNINGS})
 gtest_discover_tests(ibcc_unit_tests PROPERTIES LABELS unit TIMEOUT 120)
 
+# The DCQCN cores (issue 14): their own binary so that they carry the dcqcn label.
+add_executable(ibcc_dcqcn_tests tests/test_dcqcn.cpp)
+target_link_libraries(ibcc_dcqcn_tests PRIVATE ibcc_cc GTest::gtest GTest::gtest_main)
+target_compile_options(ibcc_dcqcn_tests PRIVATE ${IBCC_WARNINGS})
+gtest_discover_tests(ibcc_dcqcn_tests PROPERTIES LABELS "dcqcn;unit" TIMEOUT 120)
+
 # --- Network model: units, scenarios, topologies, CC adapters, small fabrics ------------------
 add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tests/net/test_scenario_keys.cpp tests/net/test_traffic.cpp tests/net/test_topology.cpp
   tests/net/test_cc_adapters.cpp tests/net/test_fabric.cpp tests/net/test_vl_arbiter.cpp
