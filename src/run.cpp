@@ -21,6 +21,7 @@
 #include "net/metrics.h"
 #include "net/net_waves.h"
 #include "net/rtl_loop.h"
+#include "net/switch.h"
 #include "net/units.h"
 #include "progress.h"
 #include "rtl_waves.h"
@@ -296,11 +297,15 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
       if (op.peer < 0) continue;
       uint32_t peak = 0;
       for (const auto& v : node.in[p].vl) peak = std::max(peak, v.peak);
-      jports.push_back({{"port", fmt::format("{}/{}", node.basename(), p)},
-                        {"to", f.topology().nodes[op.peer].name},
-                        {"packets_sent", op.packets},
-                        {"fecn_marked", op.marked},
-                        {"utilization", static_cast<double>(op.bytes) / (op.rate_bytes_per_cycle * static_cast<double>(f.now() ? f.now() : 1))}});
+      nlohmann::json jport = {{"port", fmt::format("{}/{}", node.basename(), p)},
+                              {"to", f.topology().nodes[op.peer].name},
+                              {"packets_sent", op.packets},
+                              {"fecn_marked", op.marked},
+                              {"utilization", static_cast<double>(op.bytes) / (op.rate_bytes_per_cycle * static_cast<double>(f.now() ? f.now() : 1))}};
+      // ECN: the egress queue's peak inside the latency window (the DCQCN studies' "max buffer").
+      const auto& sw = static_cast<const Switch&>(node);
+      if (sw.ecn(p)) jport["egress_peak_bytes"] = sw.egress_peak(p);
+      jports.push_back(jport);
     }
   }
   j["ports"] = jports;

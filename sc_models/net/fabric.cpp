@@ -84,12 +84,13 @@ void Fabric::build() {
         ok = false;
       }
       ok = ok && topo_.nodes[node].is_switch && port >= 1 && port <= topo_.nodes[node].ports &&
-           topo_.wire[node][port].peer >= 0;
+           topo_.wire[node][port].peer >= 0 && s_.cc.marking == Marking::kFecn;
     }
+    if (ok && slash == std::string::npos) ok = s_.cc.reaction == Reaction::kIbcc;
     if (!ok) {
       const int line = i < s_.cc.rtl_lines.size() ? s_.cc.rtl_lines[i] : 0;
       throw ScenarioError(fmt::format("{}{}: cc.rtl: no CC block named '{}' (expected SWITCH/PORT of a linked switch "
-                                      "port or the name of an HCA, with cc.enabled)",
+                                      "port with cc.marking: fecn, or the name of an HCA with cc.reaction: ibcc; cc.enabled)",
                                       s_.file, line > 0 ? fmt::format(":{}", line) : "", name));
     }
   }
@@ -103,6 +104,17 @@ void Fabric::build() {
     for (unsigned p = 1; p <= sw.ports(); ++p) {
       const OutPort& op = sw.out[p];
       if (op.peer < 0 || !s_.cc.enabled) continue;
+      if (s_.cc.marking == Marking::kEcn) {
+        cc::EcnMarkerParams ep;
+        ep.kmin_bytes = s_.cc.ecn.kmin_bytes;
+        ep.kmax_bytes = s_.cc.ecn.kmax_bytes;
+        ep.pmax_q16 = static_cast<uint32_t>(std::clamp(std::llround(s_.cc.ecn.pmax * 65536.0), 1LL, 65536LL));
+        ep.num_priorities = nvl;
+        // A seed of its own per port, from the scenario's: runs are reproducible.
+        ep.seed = static_cast<uint32_t>((s_.sim.seed * 0x9E3779B97F4A7C15ULL + n * 1000003ULL + p) >> 17) | 1u;
+        sw.attach_ecn(p, std::make_unique<cc::EcnMarker>(ep));
+        continue;
+      }
       const PortCcOverride* ovr = nullptr;
       for (const auto& o : s_.cc.ports) {
         if (o.switch_name == topo_.nodes[n].name && o.port == p) ovr = &o;
@@ -193,18 +205,21 @@ void Fabric::build() {
     flows_.push_back(std::move(f));
   }
   const uint32_t qps = s_.cc.ca.num_qps;
+  const bool ibcc_sources = s_.cc.reaction == Reaction::kIbcc;
   for (unsigned n = topo_.num_switches; n < topo_.nodes.size(); ++n) {
     Hca& h = static_cast<Hca&>(*nodes_[n]);
     const OutPort& op = h.out[1];
     h.cc_enabled = s_.cc.enabled;
-    h.becn_in_ack = s_.cc.ca.becn_in_ack;
+    h.becn_in_ack = ibcc_sources && s_.cc.ca.becn_in_ack;
     const double link_cpb = op.cycles_per_byte;
     h.host_cycles_per_byte = s_.fabric.hca_inject_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_inject_bps / ps_per_cycle_ : link_cpb;
     h.sink_cycles_per_byte = s_.fabric.hca_sink_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_sink_bps / ps_per_cycle_ : link_cpb;
     h.hiccup_period = s_.fabric.sink_hiccup.period_ps ? cycles(s_.fabric.sink_hiccup.period_ps) : 0;
     h.hiccup_duration = cycles(s_.fabric.sink_hiccup.duration_ps);
     h.completion_cycles = cycles(s_.fabric.hca_completion_latency_ps);
-    if (s_.cc.enabled) {
+    if (s_.cc.enabled && !ibcc_sources) {
+      h.dcqcn = std::make_unique<DcqcnPort>(dcqcn_rp_params(link_cpb, h.host_cycles_per_byte), dcqcn_np_params());
+    } else if (s_.cc.enabled) {
       cc::CctiBlockParams cp;
       cp.num_qps = qps;
       cp.cct_entries = 128;
@@ -305,6 +320,39 @@ void Fabric::run() {
   check_invariants();
 }
 
+cc::DcqcnRpParams Fabric::dcqcn_rp_params(double link_cpb, double host_cpb) const {
+  const DcqcnSpec& q = s_.cc.dcqcn;
+  auto kbps = [](double bps) { return static_cast<uint64_t>(std::llround(bps / 1000.0)); };
+  cc::DcqcnRpParams p;
+  p.variant = s_.cc.reaction == Reaction::kDcqcnPlus ? cc::DcqcnVariant::kPlus : cc::DcqcnVariant::kDcqcn;
+  p.core_clock_hz = s_.fabric.core_clock_hz;
+  p.line_rate_kbps = kbps(8.0 * static_cast<double>(s_.fabric.core_clock_hz) / std::max(link_cpb, host_cpb));
+  p.min_rate_kbps = std::min(p.line_rate_kbps, std::max<uint64_t>(1, kbps(q.min_rate_bps)));
+  p.g_shift = q.g_shift;
+  p.alpha_init_q20 = static_cast<uint32_t>(std::llround(q.alpha_init * (1u << 20)));
+  p.alpha_timer_cycles = std::max<uint64_t>(1, cycles(q.alpha_timer_ps));
+  p.rate_timer_cycles = std::max<uint64_t>(1, cycles(q.rate_timer_ps));
+  p.byte_counter_bytes = q.byte_counter_bytes;
+  p.fast_recovery_steps = q.fast_recovery_steps;
+  p.ai_rate_kbps = kbps(q.ai_rate_bps);
+  p.hai_rate_kbps = kbps(q.hai_rate_bps);
+  p.reduce_period_cycles = cycles(q.reduce_period_ps);
+  p.lambda_q8 = static_cast<uint32_t>(std::max(1LL, std::llround(q.lambda * 256.0)));
+  p.mtu_bytes = wire_bytes(s_.fabric.mtu);
+  p.rl_kbps = q.increase_bound_bps > 0 ? kbps(q.increase_bound_bps) : 0;
+  return p;
+}
+
+cc::DcqcnNpParams Fabric::dcqcn_np_params() const {
+  const DcqcnSpec& q = s_.cc.dcqcn;
+  cc::DcqcnNpParams p;
+  p.variant = s_.cc.reaction == Reaction::kDcqcnPlus ? cc::DcqcnVariant::kPlus : cc::DcqcnVariant::kDcqcn;
+  p.min_interval_cycles = cycles(q.cnp_interval_ps);
+  p.gen_cycles = cycles(q.cnp_generation_ps);
+  p.active_window_cycles = std::max<uint64_t>(1, cycles(q.active_window_ps));
+  return p;
+}
+
 void Fabric::log_tick() {
   std::vector<uint64_t> row(flows_.size());
   for (size_t i = 0; i < flows_.size(); ++i) {
@@ -330,10 +378,16 @@ void Fabric::log_tick() {
       if (sw.out[p].peer < 0) continue;
       MarkerPort* m = sw.marker(p);
       if (m && now_ > 0) m->advance_to(now_ - 1);
+      const cc::EcnMarker* ecn = sw.ecn(p);
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         InPort& ip = sw.in[p];
-        const MarkerPort::Stats st = m ? m->take_stats(v) : MarkerPort::Stats{};
-        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, m && m->congested(v), st.congested_edges,
+        MarkerPort::Stats st = m ? m->take_stats(v) : MarkerPort::Stats{};
+        bool congested = m && m->congested(v);
+        if (ecn) {  // ECN: marks of the interval; "congested" while the egress queue is above Kmin
+          st.marks = sw.take_ecn_marks(p, v);
+          congested = sw.egress_bytes(p, v) > ecn->params().kmin_bytes;
+        }
+        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, congested, st.congested_edges,
                                 st.marks});
         ip.vl[v].peak = ip.vl[v].used;
       }

@@ -23,6 +23,8 @@
 #include <tuple>
 #include <vector>
 
+#include "cc/dcqcn_np.h"
+#include "cc/dcqcn_rp.h"
 #include "net/cc_adapters.h"
 #include "net/node_context.h"
 #include "net/scenario.h"
@@ -123,6 +125,10 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   void start_of_simulation() override;
   void log_tick();
   void build();
+  // The DCQCN cores of an HCA whose link moves a byte in `link_cpb` cycles and whose host
+  // interface in `host_cpb` (the line rate is the slower), from cc.dcqcn.
+  cc::DcqcnRpParams dcqcn_rp_params(double link_cpb, double host_cpb) const;
+  cc::DcqcnNpParams dcqcn_np_params() const;
 
   uint64_t end_cycle_;
   uint64_t log_cycles_;

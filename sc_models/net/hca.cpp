@@ -178,9 +178,10 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   e.last = r.left == 0;
   ++ctx_.injected;
   // The answer is paced by this HCA's CCTI for the flow's QP, like any data it sends.
-  const uint64_t ird = cc_enabled ? ccti->lookup(now, e.qp, f.spec.sl).ird : 0;
+  const uint64_t ird = cc_enabled && ccti ? ccti->lookup(now, e.qp, f.spec.sl).ird : 0;
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(e.qp, f.spec.sl, end + ird);
+  if (dcqcn) dcqcn->sent(now, e.qp, wire);
   if (e.last) replies_.pop_front();
   host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
@@ -198,15 +199,16 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   if (f.stats.injected_packets == f.stats.delivered_packets) f.stats.progress_cycle = now;  // none was in flight
   f.stats.injected_packets++;
   f.stats.injected_bytes += payload;
-  const CctiPort::Lookup cc = cc_enabled ? ccti->lookup(now, lane.qp, f.spec.sl) : CctiPort::Lookup{};
+  const CctiPort::Lookup cc = cc_enabled && ccti ? ccti->lookup(now, lane.qp, f.spec.sl) : CctiPort::Lookup{};
   const uint64_t ird = cc.ird;
   if (NetWaves* w = ctx_.waves) {
     w->flow_packet(static_cast<int>(flow_index), f.stats.injected_packets);
     w->flow_ird(static_cast<int>(flow_index), ird);
-    if (cc_enabled) w->flow_ccti(static_cast<int>(flow_index), cc.ccti);
+    if (ccti) w->flow_ccti(static_cast<int>(flow_index), cc.ccti);
   }
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(lane.qp, f.spec.sl, end + ird);
+  if (dcqcn) dcqcn->sent(now, lane.qp, wire);
   host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
@@ -219,11 +221,23 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   if (e.opcode == Opcode::kData) {
     if (e.fecn) all[e.flow].stats.fecn_marked++;
     // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP.
-    if (e.fecn && !e.becn && !e.multicast && cc_enabled) send_cnp(e);
+    // With DCQCN the notification point answers at most once per CNP interval per flow.
+    if (e.fecn && !e.becn && !e.multicast && cc_enabled) {
+      if (dcqcn) {
+        const cc::DcqcnNp::Cnp c = dcqcn->marked(now, e.slid, e.qp);
+        if (c.send) send_cnp(e, c.interval_cycles);
+      } else {
+        send_cnp(e, 0);
+      }
+    }
   } else if (e.becn && cc_enabled) {
     if (e.flow >= 0) all[e.flow].stats.becn_received++;
-    ccti->becn(now, e.qp, e.sl, e.slid, e.dlid);
-    if (NetWaves* w = ctx_.waves; w && e.flow >= 0) {
+    if (dcqcn) {
+      dcqcn->cnp(now, e.qp, e.cnp_interval);
+    } else {
+      ccti->becn(now, e.qp, e.sl, e.slid, e.dlid);
+    }
+    if (NetWaves* w = ctx_.waves; w && e.flow >= 0 && ccti) {
       w->flow_becn(e.flow, all[e.flow].stats.becn_received);
       w->flow_ccti(e.flow, ccti->observe_ccti(now, e.qp, e.sl));
     }
@@ -232,7 +246,7 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   if (!sink_busy_) start_drain();
 }
 
-void Hca::send_cnp(const IbExtension& data) {
+void Hca::send_cnp(const IbExtension& data, uint64_t interval_cycles) {
   tlm_generic_payload* cnp = ctx_.pool().alloc();
   IbExtension& c = ib(cnp);
   c.slid = ctx_.topology().nodes[index_].lid;
@@ -247,6 +261,7 @@ void Hca::send_cnp(const IbExtension& data) {
   c.credits = NodeContext::credits_of(c.wire_bytes);
   c.inject_cycle = ctx_.now();
   c.flow = data.flow;
+  c.cnp_interval = interval_cycles;
   cnp->set_command(tlm::TLM_WRITE_COMMAND);
   cnp->set_data_length(0);
   ++ctx_.injected;

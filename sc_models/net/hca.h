@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "net/cc_adapters.h"
+#include "net/dcqcn_port.h"
 #include "net/node_context.h"
 #include "net/link.h"
 
@@ -23,7 +24,8 @@ class Hca : public Node {
   }
 
   std::vector<unsigned> flows;       // indices into NodeContext::flows()
-  std::unique_ptr<CctiPort> ccti;
+  std::unique_ptr<CctiPort> ccti;    // cc.reaction: ibcc
+  std::unique_ptr<DcqcnPort> dcqcn;  // cc.reaction: dcqcn | dcqcn_plus
   double host_cycles_per_byte = 0;   // inject_rate limit
   double sink_cycles_per_byte = 0;
   bool cc_enabled = false;
@@ -56,7 +58,8 @@ class Hca : public Node {
 
   // IRD pacing per CCTI entry (Congestion Control Table index owner: QP or SL).
   uint64_t paced_until(uint32_t qp, uint32_t sl) const {
-    return ccti ? ird_until_[ccti->core().flow_index(qp, sl)] : 0;
+    if (ccti) return ird_until_[ccti->core().flow_index(qp, sl)];
+    return dcqcn ? dcqcn->paced_until(qp) : 0;
   }
   void pace(uint32_t qp, uint32_t sl, uint64_t until) {
     if (ccti) ird_until_[ccti->core().flow_index(qp, sl)] = until;
@@ -91,7 +94,7 @@ class Hca : public Node {
 
   void on_arrive(tlm_generic_payload* pkt);
 
-  void send_cnp(const IbExtension& data);
+  void send_cnp(const IbExtension& data, uint64_t interval_cycles);
 
   void start_drain();
 

@@ -34,6 +34,7 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
   bool last = false;           // last packet of its message
   bool reply = false;          // a ping-pong answer (travels dst -> src of its flow)
   int32_t flow = -1;        // index of the flow (statistics), -1 for CNPs
+  uint64_t cnp_interval = 0;  // a DCQCN+ CNP: the NP's CNP interval, core cycles
 
   // Model bookkeeping for the hop in progress (not on the wire).
   uint64_t head_cycle = 0;      // head arrived at the current input buffer

@@ -81,8 +81,61 @@ struct CaCcSpec {
   bool becn_in_ack = false;         // answer FECN with an ACK carrying BECN instead of a CNP
 };
 
+// How switches signal congestion (a named strategy, `cc.marking`).
+enum class Marking : uint8_t {
+  kFecn,  // IB CC's FECN marker (Threshold, Marking_Rate, Victim_Mask) on every output
+  kEcn,   // DCQCN's congestion point: ECN with a RED profile on each output's egress queue
+};
+inline constexpr cc::PolicyName<Marking> kMarkings[] = {
+    {Marking::kFecn, "fecn", "IB CC's FECN marker on every switch output (cc.switch)"},
+    {Marking::kEcn, "ecn", "ECN with Kmin/Kmax/Pmax on each output's egress queue (cc.ecn)"},
+};
+
+// What a source does with congestion notices (a named strategy, `cc.reaction`), and the
+// notification point that goes with it at the destination.
+enum class Reaction : uint8_t {
+  kIbcc,       // CCTI per QP or SL, IRD from the CCT; every FECN answered with a CNP
+  kDcqcn,      // DCQCN rate limiter per QP; CNPs at most once per interval per flow
+  kDcqcnPlus,  // DCQCN+: timers and CNP interval scaled with the incast
+};
+inline constexpr cc::PolicyName<Reaction> kReactions[] = {
+    {Reaction::kIbcc, "ibcc", "IB CC: CCTI, CCT and IRD (cc.ca)"},
+    {Reaction::kDcqcn, "dcqcn", "DCQCN's reaction and notification points (cc.dcqcn)"},
+    {Reaction::kDcqcnPlus, "dcqcn_plus", "DCQCN+: DCQCN with the flow-count-aware CNP interval and timers (cc.dcqcn)"},
+};
+
+// DCQCN's congestion point (cc.ecn).
+struct EcnSpec {
+  uint64_t kmin_bytes = 5000;    // the DCQCN paper's 5 KB
+  uint64_t kmax_bytes = 200000;  // 200 KB
+  double pmax = 0.01;            // 1 %
+};
+
+// DCQCN's and DCQCN+'s NIC parameters (cc.dcqcn): the DCQCN paper's values by default.
+struct DcqcnSpec {
+  uint64_t cnp_interval_ps = 50000000;      // NP: at most one CNP per flow per this
+  uint64_t cnp_generation_ps = 1000000;     // NP: the NIC makes at most one CNP per this (0: unlimited)
+  uint64_t active_window_ps = 100000000;    // NP (DCQCN+): a flow counts as congested this long after a mark
+  uint64_t alpha_timer_ps = 55000000;       // RP: K, alpha decays when no CNP came for this long
+  uint64_t rate_timer_ps = 55000000;        // RP: T, the rate-increase timer
+  uint64_t byte_counter_bytes = 10000000;   // RP: B (0: none)
+  unsigned fast_recovery_steps = 5;         // RP: F
+  double ai_rate_bps = 40e6;                // RP: R_AI
+  double hai_rate_bps = 100e6;              // RP: R_HAI
+  double min_rate_bps = 10e6;               // RP: no cut goes below
+  unsigned g_shift = 8;                     // RP: g = 1/2^g_shift
+  double alpha_init = 1.0;
+  uint64_t reduce_period_ps = 0;            // RP: at most one cut per this (0: every CNP)
+  double lambda = 1.0;                      // RP (DCQCN+): K = lambda max(tau, MTU/Rc)
+  double increase_bound_bps = 0;            // RP (DCQCN+): R_l (0: the line rate)
+};
+
 struct CcSpec {
   bool enabled = true;
+  Marking marking = Marking::kFecn;
+  Reaction reaction = Reaction::kIbcc;
+  EcnSpec ecn;
+  DcqcnSpec dcqcn;
   SwitchCcSpec sw;
   std::vector<PortCcOverride> ports;
   CaCcSpec ca;

@@ -66,6 +66,50 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
   CcSpec& cc = st.s->cc;
   rd.expect_map(n, "cc");
   if (n["enabled"]) cc.enabled = rd.boolean(n["enabled"], "cc.enabled");
+  if (n["marking"]) cc.marking = rd.policy(n["marking"], "cc.marking", kMarkings);
+  if (n["reaction"]) cc.reaction = rd.policy(n["reaction"], "cc.reaction", kReactions);
+  if (const auto e = n["ecn"]) {
+    rd.expect_map(e, "cc.ecn");
+    if (e["kmin"]) cc.ecn.kmin_bytes = rd.bytes(e["kmin"], "cc.ecn.kmin");
+    if (e["kmax"]) cc.ecn.kmax_bytes = rd.bytes(e["kmax"], "cc.ecn.kmax");
+    if (e["pmax"]) cc.ecn.pmax = rd.real(e["pmax"], "cc.ecn.pmax");
+    if (cc.ecn.kmax_bytes <= cc.ecn.kmin_bytes) {
+      rd.fail(e["kmax"] ? e["kmax"] : e, "cc.ecn.kmax",
+              fmt::format("Kmax ({} bytes) must exceed Kmin ({} bytes)", cc.ecn.kmax_bytes, cc.ecn.kmin_bytes));
+    }
+  }
+  if (const auto d = n["dcqcn"]) {
+    rd.expect_map(d, "cc.dcqcn");
+    DcqcnSpec& q = cc.dcqcn;
+    auto time = [&](const char* key, uint64_t* v) {
+      if (d[key]) *v = rd.time_ps(d[key], std::string("cc.dcqcn.") + key);
+    };
+    auto rate = [&](const char* key, double* v) {
+      if (d[key]) *v = rd.rate_bps(d[key], std::string("cc.dcqcn.") + key);
+    };
+    time("cnp_interval", &q.cnp_interval_ps);
+    time("cnp_generation", &q.cnp_generation_ps);
+    time("active_window", &q.active_window_ps);
+    time("alpha_timer", &q.alpha_timer_ps);
+    time("rate_timer", &q.rate_timer_ps);
+    time("reduce_period", &q.reduce_period_ps);
+    if (d["byte_counter"]) q.byte_counter_bytes = rd.bytes(d["byte_counter"], "cc.dcqcn.byte_counter");
+    if (d["fast_recovery_steps"]) {
+      q.fast_recovery_steps = static_cast<unsigned>(rd.uint(d["fast_recovery_steps"], "cc.dcqcn.fast_recovery_steps"));
+    }
+    rate("ai_rate", &q.ai_rate_bps);
+    rate("hai_rate", &q.hai_rate_bps);
+    rate("min_rate", &q.min_rate_bps);
+    rate("increase_bound", &q.increase_bound_bps);
+    if (d["g_shift"]) q.g_shift = static_cast<unsigned>(rd.uint(d["g_shift"], "cc.dcqcn.g_shift"));
+    if (d["alpha_init"]) q.alpha_init = rd.real(d["alpha_init"], "cc.dcqcn.alpha_init");
+    if (d["lambda"]) q.lambda = rd.real(d["lambda"], "cc.dcqcn.lambda");
+    for (const char* key : {"alpha_timer", "rate_timer", "active_window"}) {
+      if (d[key] && rd.time_ps(d[key], std::string("cc.dcqcn.") + key) == 0) {
+        rd.fail(d[key], std::string("cc.dcqcn.") + key, "must be above 0s");
+      }
+    }
+  }
   if (const auto sw = n["switch"]) {
     rd.expect_map(sw, "cc.switch");
     if (sw["threshold"]) cc.sw.threshold = static_cast<unsigned>(rd.uint(sw["threshold"], "cc.switch.threshold"));

@@ -12,6 +12,7 @@
 
 #include "cc/cc_policies.h"
 #include "cc/fecn_marker_regs.h"
+#include "net/scenario.h"
 
 namespace ibcc::net {
 namespace {
@@ -202,6 +203,40 @@ std::vector<KeyDecl> build_table() {
 
       // --- cc
       Bool("cc.enabled").def("true").doc("CC units active (off: no marking, no CNPs, no IRD)"),
+      Enum("cc.marking", choices_of(kMarkings)).def("fecn")
+          .doc("how switches mark congestion: IB CC's FECN marker (`cc.switch`) or DCQCN's ECN on the egress queue (`cc.ecn`)"),
+      Enum("cc.reaction", choices_of(kReactions)).def("ibcc")
+          .doc("what sources do with congestion notices, and how destinations send them: IB CC (`cc.ca`), DCQCN or "
+               "DCQCN+ (`cc.dcqcn`)"),
+      Map("cc.ecn").doc("DCQCN's congestion point (`cc.marking: ecn`): a departing data packet is marked with a "
+                        "probability that rises linearly from 0 above Kmin to Pmax at Kmax, 1 above Kmax; the queue is "
+                        "the bytes waiting in all VoQs for that output and VL, the packet included"),
+      Bytes("cc.ecn.kmin", 0, uint64_t{1} << 40).def("5KB").doc("Kmin: at or below, no mark"),
+      Bytes("cc.ecn.kmax", 1, uint64_t{1} << 40).def("200KB").doc("Kmax (above Kmin): above, every data packet marked"),
+      Real("cc.ecn.pmax", 1.0 / 65536, 1.0).def("0.01").doc("Pmax: the marking probability at Kmax"),
+      Map("cc.dcqcn").doc("DCQCN's and DCQCN+'s NIC parameters (`cc.reaction: dcqcn|dcqcn_plus`); defaults are the "
+                          "DCQCN paper's (ConnectX-4 firmware: rate_timer 300us, byte_counter 2MB, ai_rate 5Mb/s, "
+                          "hai_rate 40Mb/s, cnp_interval 0s, reduce_period 4us)"),
+      Time("cc.dcqcn.cnp_interval").def("50us").doc("NP: at most one CNP per flow per this (DCQCN+: the floor of the adaptive interval)"),
+      Time("cc.dcqcn.cnp_generation").def("1us")
+          .doc("NP: the NIC makes at most one CNP per this (ConnectX-4 ≈ 1us, ConnectX-5 ≈ 0.33us; 0s: unlimited); a "
+               "marked packet the generator cannot answer at once gets no CNP"),
+      Time("cc.dcqcn.active_window").def("100us")
+          .doc("NP, DCQCN+: a flow counts among the N congested flows this long after its last marked packet; the CNP "
+               "interval is max(cnp_interval, N × cnp_generation) and travels in the CNP"),
+      Time("cc.dcqcn.alpha_timer").def("55us").doc("RP: alpha ← (1 − g) alpha each time this passes without a cut"),
+      Time("cc.dcqcn.rate_timer").def("55us").doc("RP: T, the rate-increase timer (DCQCN+: K = lambda × max(tau, MTU / Rc) instead)"),
+      Bytes("cc.dcqcn.byte_counter", 0, uint64_t{1} << 40).def("10MB").doc("RP: B, a rate-increase event per B bytes sent (0: none; DCQCN+ has none)"),
+      Uint("cc.dcqcn.fast_recovery_steps", 1, 64).def("5").doc("RP: F, increase events of fast recovery before additive increase"),
+      Rate("cc.dcqcn.ai_rate").def("40Mb/s").doc("RP: R_AI, the additive increase step"),
+      Rate("cc.dcqcn.hai_rate").def("100Mb/s").doc("RP: R_HAI, the hyper increase step"),
+      Rate("cc.dcqcn.min_rate").def("10Mb/s").doc("RP: no cut goes below this rate"),
+      Uint("cc.dcqcn.g_shift", 1, 16).def("8").doc("RP: g = 1 / 2^g_shift (8: 1/256)"),
+      Real("cc.dcqcn.alpha_init", 0.0, 1.0).def("1").doc("RP: alpha before the first CNP"),
+      Time("cc.dcqcn.reduce_period").def("0s").doc("RP: at most one cut per this; a CNP inside it cuts at its end (0s: every CNP cuts)"),
+      Real("cc.dcqcn.lambda", 1.0 / 256, 64.0).def("1").doc("RP, DCQCN+: lambda of K = lambda × max(tau, MTU / Rc)"),
+      Rate("cc.dcqcn.increase_bound").def_doc("the line rate")
+          .doc("RP, DCQCN+: R_l, which bounds the additive (R_l / 100) and hyper ((S − 4F) R_l / 100) steps"),
       Map("cc.switch").doc("every switch port's CC setting (SwitchCongestionSetting) and the FECN marker's choices"),
       Uint("cc.switch.threshold", 0, 15).def("0").doc("Threshold (0 never marks; 15 trips at 1/16 of the buffer)"),
       Uint("cc.switch.packet_size", 0, 255).unit("64-byte credits").def("0").doc("smaller packets are never marked"),

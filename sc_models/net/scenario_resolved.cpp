@@ -145,6 +145,35 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
   for (uint16_t e : cc.ca.cct) cct.push_back(fmt::format("{}:{}", e >> 14, e & 0x3fff));
   ca["cct"] = flow(cct);
   c["ca"] = ca;
+  c["marking"] = cc::policy_name(kMarkings, cc.marking);
+  c["reaction"] = cc::policy_name(kReactions, cc.reaction);
+  {  // (written whatever the strategies: the resolved file holds every setting)
+    YAML::Node e(YAML::NodeType::Map);
+    e["kmin"] = bytes(cc.ecn.kmin_bytes);
+    e["kmax"] = bytes(cc.ecn.kmax_bytes);
+    e["pmax"] = cc.ecn.pmax;
+    c["ecn"] = e;
+  }
+  {
+    const DcqcnSpec& q = cc.dcqcn;
+    YAML::Node d(YAML::NodeType::Map);
+    d["cnp_interval"] = time(q.cnp_interval_ps);
+    d["cnp_generation"] = time(q.cnp_generation_ps);
+    d["active_window"] = time(q.active_window_ps);
+    d["alpha_timer"] = time(q.alpha_timer_ps);
+    d["rate_timer"] = time(q.rate_timer_ps);
+    d["byte_counter"] = bytes(q.byte_counter_bytes);
+    d["fast_recovery_steps"] = q.fast_recovery_steps;
+    d["ai_rate"] = rate(q.ai_rate_bps);
+    d["hai_rate"] = rate(q.hai_rate_bps);
+    d["min_rate"] = rate(q.min_rate_bps);
+    d["g_shift"] = q.g_shift;
+    d["alpha_init"] = q.alpha_init;
+    d["reduce_period"] = time(q.reduce_period_ps);
+    d["lambda"] = q.lambda;
+    if (q.increase_bound_bps > 0) d["increase_bound"] = rate(q.increase_bound_bps);
+    c["dcqcn"] = d;
+  }
   if (!cc.rtl.empty()) {
     YAML::Node r(YAML::NodeType::Sequence);
     for (const auto& b : cc.rtl) r.push_back(b);

@@ -79,6 +79,14 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
     voq_arb_[o].request((port - 1) * nvl_ + e.vl, true);
   }
   q.push(pkt);
+  if (!ecn_.empty() && ecn_[o]) {
+    egress_bytes_[o * nvl_ + e.vl] += e.wire_bytes;
+    if (ctx_.in_stats_window()) {
+      uint64_t all = 0;
+      for (unsigned v = 0; v < nvl_; ++v) all += egress_bytes_[o * nvl_ + v];
+      egress_peak_[o] = std::max(egress_peak_[o], all);
+    }
+  }
   if (markers_[o]) {
     if (fill_from_head) on_tail_in(o, e.hop, pkt);
     else ctx_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt);
@@ -228,6 +236,18 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
       m->set_fill(now, marker_input_[ip], vl, fill);
     }
     m->set_credits(now, vl, op.credits[vl] >= e.credits ? op.credits[vl] - e.credits : 0);
+  }
+  if (!ecn_.empty()) {
+    if (cc::EcnMarker* m = ecn_[o].get()) {
+      uint64_t& queued = egress_bytes_[o * nvl_ + vl];
+      // Only data packets are marked (as FECN), but every packet is a decision of the core.
+      if (m->depart(vl, queued) && e.opcode == Opcode::kData) {
+        e.fecn = true;  // the congestion-experienced bit (ECN CE) travels where FECN does
+        ++op.marked;
+        ++ecn_marks_[o * nvl_ + vl];
+      }
+      queued -= e.wire_bytes;
+    }
   }
   op.tx_input = ip;
   op.tx_vl = vl;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "cc/ecn_marker.h"
 #include "net/cc_adapters.h"
 #include "net/node_context.h"
 #include "net/link.h"
@@ -29,6 +30,28 @@ class Switch : public Node {
   }
 
   void attach_marker(unsigned port, std::unique_ptr<MarkerPort> m) { markers_[port] = std::move(m); }
+  // cc.marking: ecn. The output's ECN marker decides from the bytes waiting for it on the
+  // packet's VL, in the VoQs of every input (its egress queue), the packet included.
+  void attach_ecn(unsigned port, std::unique_ptr<cc::EcnMarker> m) {
+    if (ecn_.empty()) {
+      ecn_.resize(nports_ + 1);
+      egress_bytes_.assign((nports_ + 1) * nvl_, 0);
+      ecn_marks_.assign((nports_ + 1) * nvl_, 0);
+      egress_peak_.assign(nports_ + 1, 0);
+    }
+    ecn_[port] = std::move(m);
+  }
+  const cc::EcnMarker* ecn(unsigned port) const { return ecn_.empty() ? nullptr : ecn_[port].get(); }
+  uint64_t egress_bytes(unsigned port, unsigned vl) const { return egress_bytes_.empty() ? 0 : egress_bytes_[port * nvl_ + vl]; }
+  // The largest egress queue of `port` (bytes, all VLs) inside the statistics window.
+  uint64_t egress_peak(unsigned port) const { return egress_peak_.empty() ? 0 : egress_peak_[port]; }
+  // ECN marks on (port, vl) since the last call.
+  uint64_t take_ecn_marks(unsigned port, unsigned vl) {
+    if (ecn_marks_.empty()) return 0;
+    const uint64_t n = ecn_marks_[port * nvl_ + vl];
+    ecn_marks_[port * nvl_ + vl] = 0;
+    return n;
+  }
   // The marker sees the VoQs of linked input ports only, numbered in port order.
   unsigned number_marker_inputs();
   MarkerPort* marker(unsigned port) { return markers_[port].get(); }
@@ -117,6 +140,10 @@ class Switch : public Node {
   std::vector<unsigned> pending_;  // non-empty VoQs per output
   std::vector<VoqArbiter> voq_arb_;  // [output]: its non-empty (input, VL) VoQs, round robin
   std::vector<std::unique_ptr<MarkerPort>> markers_;
+  std::vector<std::unique_ptr<cc::EcnMarker>> ecn_;  // [port] with cc.marking: ecn (else empty)
+  std::vector<uint64_t> egress_bytes_;                // [port * vls + vl]: bytes in the VoQs for it
+  std::vector<uint64_t> ecn_marks_;                   // [port * vls + vl]: marks since the last take
+  std::vector<uint64_t> egress_peak_;                 // [port]: egress_peak()
   std::vector<unsigned> marker_input_;  // [port] -> the marker's input index (linked ports only)
   std::vector<uint64_t> xbar_waiting_;  // bit o: a head for output o waits for its input's crossbar port
   std::vector<uint64_t> xbar_inputs_;   // [o][word] bit ip: ... for input ip's

@@ -29,6 +29,7 @@ std::string normalised(const KeyDecl& d, const std::string& text) {
     case KeyType::kTime: return std::to_string(parse_time_ps(text).value_or(~0ull));
     case KeyType::kBytes: return std::to_string(parse_bytes(text).value_or(~0ull));
     case KeyType::kFreq: return std::to_string(parse_hz(text).value_or(~0ull));
+    case KeyType::kRate: return std::to_string(parse_rate_bps(text).value_or(-1.0));
     case KeyType::kUint: return std::to_string(std::stoull(text, nullptr, 0));
     case KeyType::kReal: return std::to_string(std::stod(text));
     default: return text;
