@@ -85,6 +85,17 @@ set_tests_properties(tune_study PROPERTIES LABELS "tune;workflow" TIMEOUT 900)
 
 # Issue 14, lossy regime: the seed chapter's analytic Go-Back-N model reproduces its Table 4.1
 # predicted column (Eqs. 4.9/4.10) within ±0.005, and its estimators (Eqs. 4.11-4.13).
+# DCQCN and DCQCN+ reproductions of the dcqcn-plus dissertation (issue 14): the 2:1 incast's
+# convergence and the N-flow incast sweep, each checking the seed's trend.
+add_test(NAME dcqcn_incast2
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/dcqcn incast2)
+set_tests_properties(dcqcn_incast2 PROPERTIES LABELS "dcqcn;validation" TIMEOUT 300)
+add_test(NAME dcqcn_incast_sweep
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/dcqcn sweep --flows 80,240,480,720)
+set_tests_properties(dcqcn_incast_sweep PROPERTIES LABELS "dcqcn;validation" TIMEOUT 900)
+
 add_test(NAME gbn_table41_checker COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_gbn_model.py)
 set_tests_properties(gbn_table41_checker PROPERTIES LABELS lossy TIMEOUT 120)
 

@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cc/dcqcn_np.h"
 #include "cc/dcqcn_rp.h"
@@ -76,6 +77,14 @@ TEST(EcnMarker, BadParametersAreNamed) {
 
 // --- notification point ---------------------------------------------------------------------
 
+// Drains the CNPs due at `cycle`.
+std::vector<DcqcnNp::Cnp> due(DcqcnNp& np, uint64_t cycle) {
+  std::vector<DcqcnNp::Cnp> out;
+  DcqcnNp::Cnp c;
+  while (np.pop(cycle, &c)) out.push_back(c);
+  return out;
+}
+
 TEST(DcqcnNp, OneCnpPerFlowPerInterval) {
   DcqcnNpParams p;
   p.min_interval_cycles = 100;
@@ -83,8 +92,9 @@ TEST(DcqcnNp, OneCnpPerFlowPerInterval) {
   DcqcnNp np(p);
   int sent = 0;
   for (uint64_t c = 0; c < 1000; ++c) {
-    const auto r = np.marked(7, c);
-    if (r.send) {
+    np.marked(7, c);
+    for (const auto& cnp : due(np, c)) {
+      EXPECT_EQ(cnp.flow, 7u);
       EXPECT_EQ(c % 100, 0u) << "cycle " << c;
       ++sent;
     }
@@ -93,17 +103,40 @@ TEST(DcqcnNp, OneCnpPerFlowPerInterval) {
   EXPECT_EQ(np.counters().too_soon, 990u);
 }
 
-TEST(DcqcnNp, TheGeneratorLimitsTheNic) {
+TEST(DcqcnNp, TheGeneratorServesWaitingFlowsInOrder) {
   DcqcnNpParams p;
   p.min_interval_cycles = 0;
   p.gen_cycles = 250;
   DcqcnNp np(p);
-  int sent = 0;
-  for (unsigned f = 0; f < 10; ++f) sent += np.marked(f, 1000).send;
-  EXPECT_EQ(sent, 1);
-  EXPECT_EQ(np.counters().generator_busy, 9u);
-  EXPECT_FALSE(np.marked(3, 1249).send);
-  EXPECT_TRUE(np.marked(3, 1250).send);
+  for (unsigned f = 0; f < 10; ++f) np.marked(f, 1000);
+  np.marked(3, 1001);  // already waiting: not queued twice
+  EXPECT_EQ(np.counters().already_waiting, 1u);
+  std::vector<unsigned> order;
+  for (uint64_t c = 1000; c < 5000; ++c) {
+    for (const auto& cnp : due(np, c)) {
+      EXPECT_EQ(c, 1000u + 250u * order.size());
+      order.push_back(cnp.flow);
+    }
+  }
+  EXPECT_EQ(order, (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(np.next_due(), UINT64_MAX);
+  EXPECT_EQ(np.counters().max_waiting, 10u);
+}
+
+// A fixed round-robin arrival order and a generator slower than the arrivals: every flow
+// still gets its share of the CNPs.
+TEST(DcqcnNp, CnpsAreFairUnderRoundRobinArrivals) {
+  DcqcnNpParams p;
+  p.min_interval_cycles = 0;
+  p.gen_cycles = 250;
+  DcqcnNp np(p);
+  std::vector<int> got(8, 0);
+  for (uint64_t c = 0; c < 2'000'000; ++c) {
+    if (c % 210 == 0) np.marked(static_cast<unsigned>((c / 210) % 8), c);
+    for (const auto& cnp : due(np, c)) ++got[cnp.flow];
+  }
+  const int total = 2'000'000 / 250;
+  for (unsigned f = 0; f < 8; ++f) EXPECT_NEAR(got[f], total / 8, total / 80) << "flow " << f;
 }
 
 TEST(DcqcnNp, PlusIntervalGrowsWithTheIncast) {
@@ -120,12 +153,13 @@ TEST(DcqcnNp, PlusIntervalGrowsWithTheIncast) {
   // 40 flows: 4000 cycles, and the CNP carries it.
   for (unsigned f = 5; f < 40; ++f) np.marked(f, 20);
   EXPECT_EQ(np.interval(20), 4000u);
-  EXPECT_EQ(np.marked(39, 30).interval_cycles, 4000u);
-  // The first five leave the window at 5010, the rest at 5020 (flow 39 at 5030).
+  DcqcnNp::Cnp c;
+  ASSERT_TRUE(np.pop(30, &c));
+  EXPECT_EQ(c.interval_cycles, 4000u);
+  // The first five leave the window at 5010, the rest at 5020.
   EXPECT_EQ(np.active_flows(5010), 35u);
-  EXPECT_EQ(np.active_flows(5020), 1u);
-  EXPECT_EQ(np.active_flows(5030), 0u);
-  EXPECT_EQ(np.interval(5030), 1000u);
+  EXPECT_EQ(np.active_flows(5020), 0u);
+  EXPECT_EQ(np.interval(5020), 1000u);
 }
 
 // --- reaction point -------------------------------------------------------------------------

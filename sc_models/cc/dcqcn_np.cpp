@@ -33,10 +33,11 @@ uint64_t DcqcnNp::interval(uint64_t cycle) {
   return std::max(params_.min_interval_cycles, n * params_.gen_cycles);
 }
 
-DcqcnNp::Cnp DcqcnNp::marked(unsigned flow, uint64_t cycle) {
+void DcqcnNp::marked(unsigned flow, uint64_t cycle) {
   if (flow >= last_cnp_.size()) {
     last_cnp_.resize(flow + 1, kNever);
     active_until_.resize(flow + 1, 0);
+    waiting_.resize(flow + 1, false);
   }
   ++counters_.requests;
   if (params_.variant == DcqcnVariant::kPlus) {
@@ -45,22 +46,32 @@ DcqcnNp::Cnp DcqcnNp::marked(unsigned flow, uint64_t cycle) {
     active_until_[flow] = cycle + params_.active_window_cycles;
     expiries_.emplace(active_until_[flow], flow);
   }
-  const uint64_t iv = interval(cycle);
-  Cnp c;
-  c.interval_cycles = iv;
-  if (last_cnp_[flow] != kNever && cycle - last_cnp_[flow] < iv) {
+  if (waiting_[flow]) {
+    ++counters_.already_waiting;
+    return;
+  }
+  if (last_cnp_[flow] != kNever && cycle - last_cnp_[flow] < interval(cycle)) {
     ++counters_.too_soon;
-    return c;
+    return;
   }
-  if (params_.gen_cycles != 0 && cycle < generator_free_) {
-    ++counters_.generator_busy;
-    return c;
-  }
+  waiting_[flow] = true;
+  queue_.push_back(flow);
+  counters_.max_waiting = std::max<uint64_t>(counters_.max_waiting, queue_.size());
+}
+
+uint64_t DcqcnNp::next_due() const { return queue_.empty() ? kNever : generator_free_; }
+
+bool DcqcnNp::pop(uint64_t cycle, Cnp* cnp) {
+  if (queue_.empty() || cycle < generator_free_) return false;
+  const unsigned flow = queue_.front();
+  queue_.pop_front();
+  waiting_[flow] = false;
   generator_free_ = cycle + params_.gen_cycles;
   last_cnp_[flow] = cycle;
   ++counters_.sent;
-  c.send = true;
-  return c;
+  cnp->flow = flow;
+  cnp->interval_cycles = interval(cycle);
+  return true;
 }
 
 }  // namespace ibcc::cc

@@ -2,8 +2,10 @@
 // arrives ECN-marked asks for a CNP to its flow's source; the NIC answers at most once per
 // CNP interval per flow, and its generator makes at most one CNP per `gen_cycles` (ConnectX-4
 // measured about 1 per us, ConnectX-5 about 3 per us: the dissertation's section 6.1). A
-// request the generator cannot take at once is not answered (the flow's next marked packet
-// asks again); the count of those is kept.
+// flow whose request the generator cannot take at once waits in its queue (once: a flow
+// already waiting is not queued again), served in order of request; a queue in arrival order
+// is what keeps the CNPs fair among flows whose packets arrive in a fixed round-robin order
+// (answering only the request that finds the generator free would favour one input).
 //
 // DCQCN+ (variant kPlus): the interval adapts to the incast. It is max(min interval,
 // N x gen_cycles), N the flows that asked for a CNP within the last `active_window_cycles`,
@@ -14,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -35,12 +38,20 @@ class DcqcnNp {
  public:
   explicit DcqcnNp(const DcqcnNpParams& params);
 
+  // A marked data packet of `flow` arrives at `cycle` (calls, with pop's, come in
+  // non-decreasing cycles): the flow asks for a CNP unless its interval has not passed or it
+  // is already waiting.
+  void marked(unsigned flow, uint64_t cycle);
+
   struct Cnp {
-    bool send = false;
+    unsigned flow = 0;
     uint64_t interval_cycles = 0;  // the CNP interval carried (DCQCN+; DCQCN: the fixed one)
   };
-  // A marked data packet of `flow` arrives at `cycle` (calls come in non-decreasing cycles).
-  Cnp marked(unsigned flow, uint64_t cycle);
+  // The CNP the generator makes at `cycle`, if one is due then (the first waiting flow, once
+  // the generator is free); call until false.
+  bool pop(uint64_t cycle, Cnp* cnp);
+  // The cycle the next CNP is due (UINT64_MAX: none waits).
+  uint64_t next_due() const;
 
   // The interval a CNP sent now would carry (DCQCN+: from the active flows at `cycle`).
   uint64_t interval(uint64_t cycle);
@@ -50,7 +61,8 @@ class DcqcnNp {
     uint64_t requests = 0;        // marked packets
     uint64_t sent = 0;            // CNPs
     uint64_t too_soon = 0;        // within the flow's interval
-    uint64_t generator_busy = 0;  // the generator was busy
+    uint64_t already_waiting = 0; // the flow waited for the generator already
+    uint64_t max_waiting = 0;     // the longest the generator's queue has been
   };
   const Counters& counters() const { return counters_; }
   const DcqcnNpParams& params() const { return params_; }
@@ -61,6 +73,8 @@ class DcqcnNp {
   DcqcnNpParams params_;
   static constexpr uint64_t kNever = UINT64_MAX;
   std::vector<uint64_t> last_cnp_;      // per flow: cycle of its last CNP (kNever: none)
+  std::vector<bool> waiting_;           // per flow: in queue_
+  std::deque<unsigned> queue_;          // flows waiting for the generator, in request order
   std::vector<uint64_t> active_until_;  // per flow (DCQCN+): counts in N before this cycle
   // (until, flow) of every request; entries whose flow asked again since are stale.
   std::priority_queue<std::pair<uint64_t, unsigned>, std::vector<std::pair<uint64_t, unsigned>>,

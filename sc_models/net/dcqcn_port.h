@@ -36,13 +36,30 @@ class DcqcnPort {
     rp_.cnp(f, now, interval_cycles);
     ++cnps_;
   }
-  // A marked data packet from (slid, qp) arrived: answer it with a CNP?
-  cc::DcqcnNp::Cnp marked(uint64_t now, uint16_t slid, uint32_t qp) {
-    const uint64_t key = uint64_t{slid} << 32 | qp;
-    auto [it, added] = np_ids_.try_emplace(key, static_cast<unsigned>(np_ids_.size()));
-    (void)added;
-    return np_.marked(it->second, now);
+  // Where a CNP of a flow the NP answers goes: the marked data packet's source and QP.
+  struct CnpTarget {
+    uint16_t slid = 0;
+    uint32_t qp = 0;
+    uint8_t sl = 0, vl = 0;
+    int32_t flow = -1;
+  };
+  // A marked data packet arrived: its flow (source LID, QP) asks the NP for a CNP.
+  void marked(uint64_t now, const CnpTarget& from) {
+    const uint64_t key = uint64_t{from.slid} << 32 | from.qp;
+    auto [it, added] = np_ids_.try_emplace(key, static_cast<unsigned>(targets_.size()));
+    if (added) targets_.push_back(from);
+    np_.marked(it->second, now);
   }
+  // The CNP the generator makes at `now`, if one is due: its target and the interval it
+  // carries. Call until false; then next_cnp_due() says when to come back.
+  bool pop_cnp(uint64_t now, CnpTarget* to, uint64_t* interval_cycles) {
+    cc::DcqcnNp::Cnp c;
+    if (!np_.pop(now, &c)) return false;
+    *to = targets_[c.flow];
+    *interval_cycles = c.interval_cycles;
+    return true;
+  }
+  uint64_t next_cnp_due() const { return np_.next_due(); }
   // QP `qp`'s current rate, kb/s (line rate for a QP never cut).
   uint64_t rate_kbps(uint64_t now, uint32_t qp) {
     const auto it = rp_ids_.find(qp);
@@ -64,6 +81,7 @@ class DcqcnPort {
   cc::DcqcnNp np_;
   std::unordered_map<uint32_t, unsigned> rp_ids_;
   std::unordered_map<uint64_t, unsigned> np_ids_;
+  std::vector<CnpTarget> targets_;  // [NP flow]
   std::vector<uint64_t> paced_;
   uint64_t cnps_ = 0;
 };

@@ -46,6 +46,7 @@ void Hca::wake(uint64_t cycle) {
 void Hca::try_send() {
   OutPort& o = out[1];
   const uint64_t now = ctx_.now();
+  if (dcqcn) issue_due_cnps(now);
   if (o.busy_until > now) {
     wake(o.busy_until);
     return;
@@ -224,10 +225,10 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     // With DCQCN the notification point answers at most once per CNP interval per flow.
     if (e.fecn && !e.becn && !e.multicast && cc_enabled) {
       if (dcqcn) {
-        const cc::DcqcnNp::Cnp c = dcqcn->marked(now, e.slid, e.qp);
-        if (c.send) send_cnp(e, c.interval_cycles);
+        dcqcn->marked(now, {e.slid, e.qp, e.sl, e.vl, e.flow});
+        try_send();  // issues the CNP if the generator is free
       } else {
-        send_cnp(e, 0);
+        send_cnp(e);
       }
     }
   } else if (e.becn && cc_enabled) {
@@ -246,28 +247,35 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   if (!sink_busy_) start_drain();
 }
 
-void Hca::send_cnp(const IbExtension& data, uint64_t interval_cycles) {
+void Hca::issue_due_cnps(uint64_t now) {
+  DcqcnPort::CnpTarget to;
+  uint64_t interval = 0;
+  while (dcqcn->pop_cnp(now, &to, &interval)) queue_cnp(to.slid, to.qp, to.sl, to.vl, to.flow, interval);
+  const uint64_t due = dcqcn->next_cnp_due();
+  if (due != UINT64_MAX) wake(std::max(due, now + 1));
+}
+
+void Hca::queue_cnp(uint16_t dlid, uint32_t qp, unsigned sl, unsigned vl, int32_t flow, uint64_t interval_cycles) {
   tlm_generic_payload* cnp = ctx_.pool().alloc();
   IbExtension& c = ib(cnp);
   c.slid = ctx_.topology().nodes[index_].lid;
-  c.dlid = data.slid;
-  c.sl = data.sl;
-  c.vl = data.vl;
+  c.dlid = dlid;
+  c.sl = static_cast<uint8_t>(sl);
+  c.vl = static_cast<uint8_t>(vl);
   c.becn = true;
   c.opcode = becn_in_ack ? Opcode::kAck : Opcode::kCnp;
-  c.qp = data.qp;
+  c.qp = qp;
   c.payload_bytes = 0;
   c.wire_bytes = becn_in_ack ? ctx_.scenario().fabric.ack_bytes : ctx_.scenario().fabric.cnp_bytes;
   c.credits = NodeContext::credits_of(c.wire_bytes);
   c.inject_cycle = ctx_.now();
-  c.flow = data.flow;
+  c.flow = flow;
   c.cnp_interval = interval_cycles;
   cnp->set_command(tlm::TLM_WRITE_COMMAND);
   cnp->set_data_length(0);
   ++ctx_.injected;
   ++ctx_.cnps;
   cnps_.push(cnp);
-  try_send();
 }
 
 void Hca::start_drain() {

@@ -94,7 +94,15 @@ class Hca : public Node {
 
   void on_arrive(tlm_generic_payload* pkt);
 
-  void send_cnp(const IbExtension& data, uint64_t interval_cycles);
+  // A CNP (or an ACK with BECN) to the source of `data`'s flow, queued ahead of data;
+  // send_cnp also tries to send.
+  void queue_cnp(uint16_t dlid, uint32_t qp, unsigned sl, unsigned vl, int32_t flow, uint64_t interval_cycles);
+  void send_cnp(const IbExtension& data) {
+    queue_cnp(data.slid, data.qp, data.sl, data.vl, data.flow, 0);
+    try_send();
+  }
+  // DCQCN: queues the CNPs the notification point makes now, and wakes for the next.
+  void issue_due_cnps(uint64_t now);
 
   void start_drain();
 

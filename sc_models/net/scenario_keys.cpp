@@ -329,6 +329,9 @@ std::vector<KeyDecl> build_table() {
       Enum("traffic.patterns[].order", "natural|random").def("natural")
           .doc("`ring`: rank → rank + 1 over the sources in the fabric's HCA order, or in a seeded random order (the "
                "HPCC naturally / randomly ordered ring)"),
+      Uint("traffic.patterns[].qps_per_source", 1, 4096).def("1")
+          .doc("flows per source, each on its own QP (`name.SRC.k`): many connections from one HCA, as the DCQCN "
+               "incast studies run them"),
       Uint("traffic.patterns[].outstanding", 1, 64).def("1").doc("messages in progress at once from each source (drawn destinations: one QP each)"),
       Time("traffic.patterns[].skew").def("0s").doc("the k-th source of the pattern starts k × skew after `start`"),
 

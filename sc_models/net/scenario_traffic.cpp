@@ -122,6 +122,7 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
       std::vector<std::string> all_names;
       for (const auto& h : s.hcas) all_names.push_back(h.name);
       unsigned added = 0;
+      const unsigned qps = pt["qps_per_source"] ? static_cast<unsigned>(rd.uint(pt["qps_per_source"], p + ".qps_per_source")) : 1;
       auto add = [&](const std::string& src, FlowSpec f) {
         f.name = base + "." + src;
         f.src = src;
@@ -131,7 +132,17 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
         f.start_ps += skew * added++;
         if (f.start_ps >= f.stop_ps) rd.fail(pt["skew"], p + ".skew", fmt::format("source {} would start after the pattern stops", src));
         if (f.qp_policy == QpPolicy::kPerDestination && !f.dst.empty()) f.qp_policy = QpPolicy::kPerFlow;
-        s.flows.push_back(std::move(f));
+        if (qps == 1) {
+          s.flows.push_back(std::move(f));
+          return;
+        }
+        // Flow k of the source on QP 0x100 + pattern + 0x1000 k: distinct per HCA.
+        for (unsigned k = 0; k < qps; ++k) {
+          FlowSpec g = f;
+          g.name = fmt::format("{}.{}", f.name, k);
+          g.qp = f.qp + 0x1000 * k;
+          s.flows.push_back(std::move(g));
+        }
       };
       // Every other HCA, as a view of one list shared by the pattern's flows.
       const auto shared_names = std::make_shared<const std::vector<std::string>>(all_names);

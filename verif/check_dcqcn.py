@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""DCQCN and DCQCN+ reproductions of the dcqcn-plus-dissertation (issue 14), each a check of
+the seed's trend with a stated, relative tolerance:
+
+  incast2  2:1 incast (its section 6.2, Figure 10; topologies/dcqcn/incast2.yaml): both flows
+           settle at half the bottleneck within 0.5 s, and the egress queue is held far below
+           the buffer (against the same run with CC off, whose queue fills the buffer).
+  sweep    N-flow incast, 8 senders (sections 6.3/6.4, Tables 2 and 3;
+           topologies/dcqcn/incast.yaml): the egress queue's peak in the second half of the run
+           and a ping-pong probe's latency against N, DCQCN against DCQCN+. DCQCN stops
+           converging as N grows (its queue reaches the buffer's size at 720 flows, as the
+           testbed's 5.1 MB); DCQCN+ keeps the queue to a fraction of it.
+
+Usage: check_dcqcn.py IBCC SOURCE_DIR OUT_DIR incast2|sweep [--flows 80,240,480,720] [--sim-time 2s]
+Writes OUT_DIR/<case>.csv and, for the sweep, OUT_DIR/dcqcn_incast_sweep.png. Exit 0 pass, 1 fail.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import yaml
+
+# The dissertation's testbed figures the sweep is compared with (Tables 2 and 3): flows ->
+# (max buffer after 5 s in KB, average latency in us), DCQCN and DCQCN+.
+SEED_TABLE2 = {80: (130.1, 24.8), 160: (168.4, 31.8), 240: (195.4, 32.9), 320: (267.4, 33.7), 400: (388.9, 39.7),
+               480: (591.4, 63.8), 560: (858.0, 74.0), 640: (1200.0, 103.8), 720: (5100.0, 1792.8)}
+SEED_TABLE3 = {80: (189.0, 27.2), 160: (191.2, 31.1), 240: (122.6, 29.9), 320: (117.9, 30.0), 400: (130.5, 30.2),
+               480: (169.9, 30.4), 560: (211.5, 32.0), 640: (230.6, 31.7), 720: (681.8, 57.0)}
+SEED_BUFFER_BYTES = 5.1e6   # the testbed switch's buffer
+FAILED_BUFFER_BYTES = 200e3  # the dissertation's criterion: above this after 5 s, not converged
+
+failures = []
+
+
+def check(ok, what):
+    print(("PASS " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(ibcc, scenario, out, *args):
+    r = subprocess.run([ibcc, "run", scenario, "--out", out, "--force", "--quiet", *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"ibcc run {scenario} {' '.join(args)} failed (exit {r.returncode}): {r.stderr.strip()}")
+    with open(os.path.join(out, "summary.json")) as f:
+        return json.load(f)
+
+
+def port_to(summary, node):
+    return next(p for p in summary["ports"] if p["to"] == node)
+
+
+def buffer_bytes(scenario_path):
+    with open(scenario_path) as f:
+        s = yaml.safe_load(f)
+    per_vl = s["fabric"]["switch"]["buffer_per_vl"]
+    units = {"KiB": 1024, "MiB": 1 << 20}
+    for u, m in units.items():
+        if per_vl.endswith(u):
+            return float(per_vl[: -len(u)]) * m
+    return float(per_vl)
+
+
+def incast2(ibcc, src, out):
+    scen = os.path.join(src, "topologies", "dcqcn", "incast2.yaml")
+    d = os.path.join(out, "incast2")
+    s = run(ibcc, scen, d)
+    import pandas as pd
+    flows = pd.read_csv(os.path.join(d, "flows.csv")).pivot(index="t_us", columns="flow", values="gbps")
+    late = flows[flows.index > 250000]  # the second half: after settling
+    share = late.sum(axis=1).mean() / 2
+    rows = [f"{t / 1e3:.0f},{r.F1:.4f},{r.F2:.4f}" for t, r in flows.iterrows()]
+    with open(os.path.join(out, "incast2.csv"), "w") as f:
+        f.write("t_ms,F1_gbps,F2_gbps\n" + "\n".join(rows) + "\n")
+    # The seed: "within 0.5 s their speeds converge about ... 5 Gbps" on a 10 Gb/s port.
+    check(late.sum(axis=1).mean() > 0.9 * 10 * 1024 / 1050,
+          f"2:1 incast: the bottleneck stays busy (both flows {late.sum(axis=1).mean():.2f} Gb/s of 9.75 Gb/s payload, > 90 %)")
+    for fl in ("F1", "F2"):
+        dev = late[fl].mean() / share - 1
+        check(abs(dev) < 0.10, f"2:1 incast: {fl} averages within ±10 % of the fair share ({share:.2f} Gb/s) over "
+                               f"0.25-0.5 s ({100 * dev:+.1f} %; 10 ms intervals {late[fl].min():.2f}-{late[fl].max():.2f} Gb/s)")
+    check(s["cnps"] > 0, f"2:1 incast: the NP sent CNPs ({s['cnps']})")
+    # What CC buys: the same run without CC fills the buffer (round robin alone shares the port fairly).
+    off = run(ibcc, scen, os.path.join(out, "incast2_off"), "--set", "cc.enabled=false")
+    buf = 2 * buffer_bytes(scen)  # the two senders' input buffers hold the egress queue
+    q_on = port_to(s, "H3")["egress_peak_bytes"]
+    check(q_on < 0.25 * buf, f"2:1 incast: DCQCN holds the egress queue's peak below a quarter of the buffer "
+                             f"over 0.25-0.5 s ({q_on / 1e3:.0f} KB < {0.25 * buf / 1e3:.0f} KB)")
+    # With CC off there is no ECN marker to measure the egress queue: the senders' input buffers hold it.
+    ports = pd.read_csv(os.path.join(out, "incast2_off", "ports.csv"))
+    ports = ports[ports.port.isin(["S1/1", "S1/2"]) & (ports.t_us > 250000)]
+    held_off = ports.groupby("t_us").occupancy_credits.sum().mean() * 64
+    check(held_off > 0.75 * buf, f"2:1 incast, CC off: the queue fills the buffer ({held_off / 1e3:.0f} KB held on "
+                                 f"average, > 75 % of {buf / 1e3:.0f} KB): the control DCQCN is measured against")
+
+
+def sweep(ibcc, src, out, counts, sim_time):
+    base = os.path.join(src, "topologies", "dcqcn", "incast.yaml")
+    with open(base) as f:
+        scen = yaml.safe_load(f)
+    buf = 8 * buffer_bytes(base)
+    rows = []
+    for n in counts:
+        for reaction in ("dcqcn", "dcqcn_plus"):
+            s = dict(scen)
+            s["traffic"] = json.loads(json.dumps(scen["traffic"]))
+            s["traffic"]["patterns"][0]["qps_per_source"] = n // 8
+            path = os.path.join(out, f"incast{n}.yaml")
+            with open(path, "w") as f:
+                yaml.safe_dump(s, f, sort_keys=False)
+            args = ["--sim-time", sim_time, "--set", f"cc.reaction={reaction}"]
+            if reaction == "dcqcn_plus":
+                args += ["--set", "cc.dcqcn.reduce_period=40us"]  # the testbed's DCQCN+ setting
+            r = run(ibcc, path, os.path.join(out, f"incast{n}_{reaction}"), *args)
+            port = port_to(r, "R")
+            rows.append({"flows": n, "reaction": reaction, "egress_peak_bytes": port["egress_peak_bytes"],
+                         "utilization": port["utilization"], "probe_half_rtt_us": r["pingpong"][0]["half_rtt_avg_us"],
+                         "cnps": r["cnps"], "wall_s": r["wall_s"]})
+            print(f"     {n:4d} flows {reaction:10s}: egress peak {port['egress_peak_bytes'] / 1e3:8.1f} KB, probe "
+                  f"{r['pingpong'][0]['half_rtt_avg_us']:8.1f} us, port busy {100 * port['utilization']:.1f} %, "
+                  f"{r['wall_s']:.1f} s wall")
+    with open(os.path.join(out, "dcqcn_incast_sweep.csv"), "w") as f:
+        keys = list(rows[0])
+        f.write(",".join(keys) + "\n")
+        for r in rows:
+            f.write(",".join(str(r[k]) for k in keys) + "\n")
+    plot(rows, os.path.join(out, "dcqcn_incast_sweep.png"))
+    get = {(r["flows"], r["reaction"]): r for r in rows}
+    lo, hi = min(counts), max(counts)
+    d_lo, d_hi = get[(lo, "dcqcn")], get[(hi, "dcqcn")]
+    p_hi = get[(hi, "dcqcn_plus")]
+    # Seed trend 1: DCQCN's queue grows with the incast until it fills the switch (720: 5.1 of 5.1 MB).
+    check(d_hi["egress_peak_bytes"] > 0.9 * buf,
+          f"DCQCN at {hi} flows does not converge: egress peak {d_hi['egress_peak_bytes'] / 1e6:.2f} MB, > 90 % of the "
+          f"{buf / 1e6:.2f} MB buffer (seed: 5.1 of 5.1 MB)")
+    check(d_lo["egress_peak_bytes"] < 0.25 * d_hi["egress_peak_bytes"],
+          f"DCQCN's queue grows with the incast: {lo} flows {d_lo['egress_peak_bytes'] / 1e3:.0f} KB < a quarter of "
+          f"{hi} flows' (seed: 130 KB against 5.1 MB)")
+    # Seed trend 2: DCQCN+ keeps the queue to a fraction of DCQCN's at the largest incast (682 KB vs 5.1 MB: 13 %).
+    check(p_hi["egress_peak_bytes"] < 0.25 * d_hi["egress_peak_bytes"],
+          f"DCQCN+ at {hi} flows converges: egress peak {p_hi['egress_peak_bytes'] / 1e3:.0f} KB, < 25 % of DCQCN's "
+          f"(seed: 13 %)")
+    check(p_hi["probe_half_rtt_us"] < 0.5 * d_hi["probe_half_rtt_us"],
+          f"DCQCN+ at {hi} flows: the probe's latency {p_hi['probe_half_rtt_us']:.0f} us, under half of DCQCN's "
+          f"{d_hi['probe_half_rtt_us']:.0f} us (seed: 57 against 1,793 us)")
+    check(p_hi["utilization"] > 0.8, f"DCQCN+ at {hi} flows keeps the port busy ({100 * p_hi['utilization']:.0f} % > 80 %)")
+    # The criterion of the seed: where does DCQCN stop converging (peak above 200 KB)?
+    first = next((n for n in counts if get[(n, "dcqcn")]["egress_peak_bytes"] > FAILED_BUFFER_BYTES), None)
+    print(f"     DCQCN's queue first exceeds 200 KB at {first} flows (seed testbed: 320)")
+
+
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
+    for reaction, style, color, seed in (("dcqcn", "o-", "tab:blue", SEED_TABLE2), ("dcqcn_plus", "s-", "tab:green", SEED_TABLE3)):
+        rs = [r for r in rows if r["reaction"] == reaction]
+        label = "DCQCN" if reaction == "dcqcn" else "DCQCN+"
+        a.plot([r["flows"] for r in rs], [r["egress_peak_bytes"] / 1e3 for r in rs], style, color=color, label=f"{label} (ibcc)")
+        a.plot(list(seed), [v[0] for v in seed.values()], style.replace("-", ":"), color=color, alpha=0.45,
+               label=f"{label} (testbed, Tables 2/3)")
+        b.plot([r["flows"] for r in rs], [r["probe_half_rtt_us"] for r in rs], style, color=color,
+               label=f"{label} (ibcc: probe half round trip)")
+        b.plot(list(seed), [v[1] for v in seed.values()], style.replace("-", ":"), color=color, alpha=0.45,
+               label=f"{label} (testbed: average latency)")
+    a.axhline(FAILED_BUFFER_BYTES / 1e3, color="grey", lw=0.8, ls="--")
+    a.set(xlabel="flows", ylabel="egress queue peak (KB)", yscale="log", title="switch buffer (ibcc: 2nd half of the run)")
+    b.set(xlabel="flows", ylabel="latency (us)", yscale="log", title="latency")
+    a.legend(fontsize=7)
+    b.legend(fontsize=7)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ibcc")
+    ap.add_argument("source_dir")
+    ap.add_argument("out_dir")
+    ap.add_argument("case", choices=["incast2", "sweep"])
+    ap.add_argument("--flows", default="80,240,480,720")
+    ap.add_argument("--sim-time", default="2s")
+    a = ap.parse_args()
+    os.makedirs(a.out_dir, exist_ok=True)
+    if a.case == "incast2":
+        incast2(a.ibcc, a.source_dir, a.out_dir)
+    else:
+        sweep(a.ibcc, a.source_dir, a.out_dir, [int(x) for x in a.flows.split(",")], a.sim_time)
+    print("RESULT: " + ("PASS" if not failures else f"FAIL ({len(failures)})"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
