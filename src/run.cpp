@@ -239,6 +239,11 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["cnps"] = f.cnps;
   j["switches"] = f.topology().num_switches;
   j["hcas"] = f.topology().nodes.size() - f.topology().num_switches;
+  if (s.fabric.pfc) {
+    uint64_t paused = 0;
+    for (unsigned n = f.topology().num_switches; n < f.topology().nodes.size(); ++n) paused += f.node(n).out[1].pauses;
+    j["pfc_pauses_received_by_hcas"] = paused;
+  }
   j["packets"] = {{"injected", f.injected}, {"delivered", f.delivered}, {"in_flight", f.pool().live()}};
   nlohmann::json jf = nlohmann::json::array();
   for (const auto& fl : flows) {
@@ -305,6 +310,11 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
       // ECN: the egress queue's peak inside the latency window (the DCQCN studies' "max buffer").
       const auto& sw = static_cast<const Switch&>(node);
       if (sw.ecn(p)) jport["egress_peak_bytes"] = sw.egress_peak(p);
+      // PFC: XOFF frames this output received, and those its input sent upstream.
+      if (op.pfc) {
+        jport["pfc_pauses_received"] = op.pauses;
+        jport["pfc_pauses_sent"] = node.in[p].pauses_sent;
+      }
       jports.push_back(jport);
     }
   }

@@ -88,12 +88,16 @@ def incast2(ibcc, src, out):
     q_on = port_to(s, "H3")["egress_peak_bytes"]
     check(q_on < 0.25 * buf, f"2:1 incast: DCQCN holds the egress queue's peak below a quarter of the buffer "
                              f"over 0.25-0.5 s ({q_on / 1e3:.0f} KB < {0.25 * buf / 1e3:.0f} KB)")
-    # With CC off there is no ECN marker to measure the egress queue: the senders' input buffers hold it.
+    # With CC off there is no ECN marker to measure the egress queue: the senders' input buffers hold it,
+    # up to PFC's XOFF, and the senders are paused again and again.
     ports = pd.read_csv(os.path.join(out, "incast2_off", "ports.csv"))
     ports = ports[ports.port.isin(["S1/1", "S1/2"]) & (ports.t_us > 250000)]
     held_off = ports.groupby("t_us").occupancy_credits.sum().mean() * 64
     check(held_off > 0.75 * buf, f"2:1 incast, CC off: the queue fills the buffer ({held_off / 1e3:.0f} KB held on "
                                  f"average, > 75 % of {buf / 1e3:.0f} KB): the control DCQCN is measured against")
+    pauses = off.get("pfc_pauses_received_by_hcas", 0)
+    check(pauses > 0 and s.get("pfc_pauses_received_by_hcas", 0) == 0,
+          f"2:1 incast: PFC paused the senders {pauses} times with CC off, never with DCQCN")
 
 
 def sweep(ibcc, src, out, counts, sim_time):

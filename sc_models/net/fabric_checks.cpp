@@ -27,6 +27,19 @@ void Fabric::check_invariants() const {
       const OutPort& op = node.out[p];
       if (op.peer < 0) continue;
       const InPort& peer_in = nodes_[op.peer]->in[op.peer_port];
+      if (op.pfc) {
+        // PFC has no credits to conserve: a sender is open or paused, and the buffer's bound
+        // (the lossless invariant) is checked by accept() at every arrival.
+        for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+          if (op.credits[v] != 0 && op.credits[v] != OutPort::kPfcOpen) {
+            fail(fmt::format("PFC state of {}/{} VL{} is {}, neither paused nor open", node.basename(), p, v, op.credits[v]));
+          }
+          if (peer_in.vl[v].used > peer_in.capacity) {
+            fail(fmt::format("buffer overflow at {}/{} VL{}", nodes_[op.peer]->basename(), op.peer_port, v));
+          }
+        }
+        continue;
+      }
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         const uint64_t sum = uint64_t{op.credits[v]} + op.on_wire[v] + peer_in.vl[v].used + op.returning[v];
         if (sum != op.capacity) {

@@ -26,6 +26,11 @@ void Hca::handle(const Event& e) {
       }
       break;
     case EventKind::kSinkDone: sink_done(); break;
+    case EventKind::kPfc:
+      out[1].credits[e.vl] = e.value ? 0u : OutPort::kPfcOpen;
+      if (e.value) ++out[1].pauses;
+      else try_send();
+      break;
     default: break;
   }
 }

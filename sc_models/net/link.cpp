@@ -55,6 +55,10 @@ tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_ph
                                  node_.basename(), port_, phase.get_name(), ctx_.num_vls()));
   }
   const IbCredit& c = static_cast<CreditPayload&>(gp).credit;
+  if (c.pfc != IbCredit::kCredits) {  // a PFC pause frame
+    ctx_.schedule(ctx_.cycle_after(delay), EventKind::kPfc, node_index_, port_, c.vl, c.pfc == IbCredit::kPause ? 1u : 0u);
+    return tlm::TLM_ACCEPTED;
+  }
   returning_[c.vl] += c.credits;
   ctx_.schedule(ctx_.cycle_after(delay), EventKind::kCredit, node_index_, port_, c.vl, c.credits);
   return tlm::TLM_ACCEPTED;
@@ -74,7 +78,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   IbExtension& e = ib(pkt);
   const uint64_t now = f.now();
   const uint64_t end = std::max(now + ser_cycles(o, e.wire_bytes), tail_in);
-  if (!f.scenario().faults.ignore_credits) o.credits[e.vl] -= e.credits;
+  if (!f.scenario().faults.ignore_credits && !o.pfc) o.credits[e.vl] -= e.credits;
   o.on_wire[e.vl] += e.credits;
   o.busy_until = end;
   o.packets++;
@@ -101,10 +105,34 @@ void accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_gener
   in.vl[e.vl].used += e.credits;
   in.vl[e.vl].peak = std::max(in.vl[e.vl].peak, in.vl[e.vl].used);
   if (in.vl[e.vl].used > in.capacity) {
-    throw ModelError(fmt::format("invariant broken at {} us: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer",
-                                 static_cast<double>(f.ps(f.now())) / 1e6, what, at.basename(), port, e.vl, in.vl[e.vl].used, in.capacity));
+    throw ModelError(fmt::format("invariant broken at {} us: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer{}",
+                                 static_cast<double>(f.ps(f.now())) / 1e6, what, at.basename(), port, e.vl, in.vl[e.vl].used,
+                                 in.capacity, in.pfc ? fmt::format(" (PFC: XOFF at {} credits came too late; lower "
+                                                                   "fabric.pfc.xoff or give a larger buffer)", in.xoff)
+                                                     : std::string()));
   }
   e.head_cycle = f.now();
+  if (in.pfc && !(in.paused >> e.vl & 1u) && in.vl[e.vl].used >= in.xoff) send_pause(f, at, port, e.vl, true);
+}
+
+// A PFC pause frame (XOFF, or XON) from input `port` of `at` to its upstream sender: it
+// takes the link's propagation and its own serialisation.
+void send_pause(NodeContext& f, Node& at, unsigned port, unsigned vl, bool pause) {
+  InPort& in = at.in[port];
+  if (pause) {
+    in.paused |= 1u << vl;
+    ++in.pauses_sent;
+  } else {
+    in.paused &= ~(1u << vl);
+  }
+  CreditPayload& c = f.credit_payload;
+  c.credit.vl = vl;
+  c.credit.credits = 0;
+  c.credit.pfc = pause ? IbCredit::kPause : IbCredit::kResume;
+  tlm::tlm_phase phase = IB_CREDIT;
+  sc_core::sc_time delay = f.link_delay(in.prop_cycles + in.pause_cycles);
+  in.bw->nb_transport_bw(c, phase, delay);
+  c.credit.pfc = IbCredit::kCredits;
 }
 
 // Frees a packet's buffer space and sends the credits back over the link.
@@ -112,6 +140,10 @@ void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint3
   InPort& in = at.in[port];
   in.vl[vl].used -= credits;
   in.vl[vl].moved = f.now();
+  if (in.pfc) {  // no credits with PFC: a paused sender is resumed below XON
+    if ((in.paused >> vl & 1u) && in.vl[vl].used <= in.xon) send_pause(f, at, port, vl, false);
+    return;
+  }
   // Back through the target socket; the fault loses them on the way (the message carries none).
   CreditPayload& c = f.credit_payload;
   c.credit.vl = vl;

@@ -29,6 +29,9 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
 // Buffer accounting when a head arrives at input `port` of `at`; throws ModelError on overflow.
 void accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt);
 
+// PFC: sends XOFF (`pause`) or XON for `vl` from input `port` of `at` to its upstream sender.
+void send_pause(NodeContext& f, Node& at, unsigned port, unsigned vl, bool pause);
+
 // Frees a packet's buffer space and sends the credits back over the link (`leak`: the fault
 // that loses them).
 void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak);

@@ -42,6 +42,10 @@ DECLARE_EXTENDED_PHASE(IB_CREDIT);
 struct IbCredit : tlm::tlm_extension<IbCredit> {
   uint32_t vl = 0;
   uint32_t credits = 0;
+  // PFC (fabric.flow_control: pfc): a pause frame instead of credits, kPause (XOFF) or
+  // kResume (XON) for VL `vl`; credits 0.
+  enum : uint32_t { kCredits = 0, kPause = 1, kResume = 2 };
+  uint32_t pfc = kCredits;
   tlm::tlm_extension_base* clone() const override { return new IbCredit(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const IbCredit&>(other); }
 };

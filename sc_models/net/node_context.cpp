@@ -3,6 +3,10 @@
 
 #include <cmath>
 
+#include "net/scenario_yaml.h"
+
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace ibcc::net {
@@ -78,8 +82,45 @@ void NodeContext::wire_ports() {
       if (op.peer < 0) continue;
       op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
       op.credits.assign(nvl, op.capacity);
+      if (s_.fabric.pfc) setup_pfc(*nodes_[op.peer], op.peer_port, op);
     }
   }
+}
+
+void NodeContext::setup_pfc(Node& receiver, unsigned port, OutPort& sender) {
+  InPort& ip = receiver.in[port];
+  const FabricParams& f = s_.fabric;
+  sender.pfc = true;
+  sender.credits.assign(sender.credits.size(), OutPort::kPfcOpen);
+  ip.pfc = true;
+  ip.pause_cycles = static_cast<uint64_t>(std::ceil(f.pfc_pause_bytes * sender.cycles_per_byte));
+  // Headroom: after the buffer crosses XOFF, the sender may finish the packet it is in and
+  // keep sending until the pause frame has crossed the link; what was on the wire then
+  // still arrives. Two MTU packets plus a round trip and a pause frame at the link's rate.
+  const uint32_t mtu = credits_of(wire_bytes(f.mtu));
+  const double in_flight = sender.rate_bytes_per_cycle * static_cast<double>(2 * ip.prop_cycles + ip.pause_cycles + 1);
+  const uint32_t headroom = 2 * mtu + static_cast<uint32_t>(std::ceil(in_flight / 64.0));
+  const std::string where = fmt::format("{}/{}", receiver.basename(), port);
+  if (f.pfc_xoff_bytes) {
+    ip.xoff = static_cast<uint32_t>(f.pfc_xoff_bytes / 64);
+    if (ip.xoff > ip.capacity) {
+      throw ScenarioError(fmt::format("{}: fabric.pfc.xoff ({} bytes) is above the buffer of {} ({} bytes)", s_.file,
+                                      f.pfc_xoff_bytes, where, uint64_t{ip.capacity} * 64));
+    }
+  } else {
+    if (ip.capacity < headroom + mtu) {
+      throw ScenarioError(fmt::format("{}: the buffer of {} ({} bytes per VL) cannot hold PFC's headroom ({} bytes: 2 MTU "
+                                      "packets and a round trip of its link) and a packet below XOFF; give a larger buffer",
+                                      s_.file, where, uint64_t{ip.capacity} * 64, uint64_t{headroom} * 64));
+    }
+    ip.xoff = ip.capacity - headroom;
+  }
+  if (f.pfc_xon_bytes) {
+    ip.xon = static_cast<uint32_t>(f.pfc_xon_bytes / 64);
+  } else {
+    ip.xon = ip.xoff > 2 * mtu ? ip.xoff - 2 * mtu : 0;
+  }
+  ip.xon = std::min(ip.xon, ip.xoff);
 }
 
 void NodeContext::claim_link(unsigned node, unsigned port) {

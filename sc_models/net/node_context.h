@@ -45,6 +45,7 @@ enum class EventKind : uint8_t {
   kSinkDone,     // an HCA finished draining a packet
   kHcaWake,      // an HCA's flow may send again (IRD, rate, start time)
   kLogTick,      // statistics interval, invariant and deadlock checks
+  kPfc,          // a PFC pause frame reaches an output port (value 1: XOFF, 0: XON)
 };
 
 struct Event {
@@ -77,6 +78,11 @@ struct OutPort {
   double tx_rate = 0;
   bool tx_active = false;
   bool user_bound = false;           // claimed: a user's module binds this link's sockets
+  // PFC: the sender is never short of credits unless its peer paused the VL; `credits[vl]`
+  // is then 0, else kPfcOpen, and a transmission takes none.
+  bool pfc = false;
+  uint64_t pauses = 0;               // XOFF frames received
+  static constexpr uint32_t kPfcOpen = 1u << 30;
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
   uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
   VlArbiter vlarb;                   // with VLArbitration tables
@@ -102,6 +108,13 @@ struct InPort {
   PortEnd::BwIf* bw = nullptr;  // what the port's target socket is bound to (after elaboration)
   double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
   double xbar_active = 0;
+  // PFC: thresholds in credits, the VLs (bits) whose upstream sender this buffer paused, and
+  // the cycles a pause frame takes on the link.
+  bool pfc = false;
+  uint32_t xoff = 0, xon = 0;
+  uint32_t paused = 0;
+  uint64_t pause_cycles = 0;
+  uint64_t pauses_sent = 0;
 };
 
 // A switch or an HCA: a SystemC module with one PortEnd (two TLM-2.0 sockets, link_socket.h)
@@ -221,7 +234,8 @@ class NodeContext {
   // Node `index` of the topology; nodes are added in index order.
   Node& add_node(std::unique_ptr<Node> n);
   // Sets up every added node's ports from the topology's wiring and the scenario's links and
-  // buffers: rates, propagation, buffer capacities, and full credits toward each peer.
+  // buffers: rates, propagation, buffer capacities, and full credits toward each peer (with
+  // PFC: the thresholds of each buffer, ScenarioError if one cannot hold its headroom).
   void wire_ports();
 
   // Binds the sockets of every link not claimed (claim_link): each port's initiator socket
@@ -251,6 +265,7 @@ class NodeContext {
   static constexpr uint32_t kHeaderBytes = 26;  // default data header: LRH 8 + BTH 12 + ICRC 4 + VCRC 2
 
  protected:
+  void setup_pfc(Node& receiver, unsigned port, OutPort& sender);
   const Scenario& s_;
   Topology topo_;
   uint64_t ps_per_cycle_;

@@ -213,6 +213,14 @@ struct FabricParams {
   bool oldest_first = false;
   bool vlarb_tables = false;              // IB VLArbitration high/low tables (else round robin)
   VlArbTables vlarb;                      // the tables (with vlarb_tables)
+  // Link-level flow control: IB's credits, or Ethernet's PFC (per-priority pause frames; a
+  // VL is a priority). With PFC an input buffer at or above `pfc_xoff_bytes` pauses its
+  // upstream sender on that VL, and at or below `pfc_xon_bytes` resumes it; 0 picks them
+  // from the buffer and the headroom the link needs (Fabric: NodeContext::wire_ports).
+  bool pfc = false;
+  uint64_t pfc_xoff_bytes = 0;
+  uint64_t pfc_xon_bytes = 0;
+  unsigned pfc_pause_bytes = 64;
   // HCA
   uint64_t hca_buffer_per_vl = 16384;
   // Bytes a packet carries besides its payload, per packet type (LRH 8 + BTH 12 + ICRC 4 +

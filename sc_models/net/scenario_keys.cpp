@@ -110,6 +110,19 @@ std::vector<KeyDecl> build_table() {
           .doc("how forwarding tables are made (`explicit`: `topology.switches[].lft`)"),
       List("fabric.updown_roots").def_doc("the generator's top level, else the first switch").doc("roots of up*/down* ranking"),
       Str("fabric.updown_roots[]").doc("a switch name"),
+      Enum("fabric.flow_control", "credits|pfc").def("credits")
+          .doc("link-level flow control: IB's credits (a sender never sends what the buffer cannot take), or "
+               "Ethernet's PFC (a buffer past its XOFF threshold pauses its upstream sender on that VL, one below XON "
+               "resumes it; the pause frame takes the link's propagation and its own serialisation)"),
+      Map("fabric.pfc").doc("PFC thresholds of every input buffer (per VL), with `fabric.flow_control: pfc`"),
+      Bytes("fabric.pfc.xoff", 0, uint64_t{1} << 32).def("0")
+          .def_doc("0: the buffer less the headroom of its link (2 MTU packets + the bytes a round trip of the link and "
+                   "a pause frame lets through)")
+          .doc("at or above, the buffer pauses its upstream sender; above the buffer less the headroom, a pause can "
+               "come too late and the buffer overflows (the run fails: a lossless fabric loses no packet)"),
+      Bytes("fabric.pfc.xon", 0, uint64_t{1} << 32).def("0").def_doc("0: XOFF less 2 MTU packets")
+          .doc("at or below (after a pause), the buffer resumes its upstream sender"),
+      Bytes("fabric.pfc.pause_frame", 64, 1500).def("64").doc("size of a pause frame on the wire"),
       Map("fabric.switch").doc("every switch"),
       Time("fabric.switch.latency").def("100ns").doc("head arrival to earliest departure"),
       Bytes("fabric.switch.buffer_per_vl", 4096, kMaxSwitchBufferBytes).def("16KiB")

@@ -40,6 +40,12 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
   for (unsigned v : f.sl_to_vl) sl2vl.push_back(v);
   fab["sl_to_vl"] = flow(sl2vl);
   fab["routing"] = f.routing;
+  fab["flow_control"] = f.pfc ? "pfc" : "credits";
+  YAML::Node pfc(YAML::NodeType::Map);
+  pfc["xoff"] = bytes(f.pfc_xoff_bytes);
+  pfc["xon"] = bytes(f.pfc_xon_bytes);
+  pfc["pause_frame"] = f.pfc_pause_bytes;
+  fab["pfc"] = pfc;
   YAML::Node sw(YAML::NodeType::Map);
   sw["latency"] = time(f.switch_latency_ps);
   sw["buffer_per_vl"] = bytes(f.switch_buffer_per_vl);

@@ -86,6 +86,16 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
   if (n["routing"]) {
     f.routing = rd.choice(n["routing"], "fabric.routing");
   }
+  if (n["flow_control"]) f.pfc = rd.choice(n["flow_control"], "fabric.flow_control") == "pfc";
+  if (const auto pfc = n["pfc"]) {
+    rd.expect_map(pfc, "fabric.pfc");
+    if (pfc["xoff"]) f.pfc_xoff_bytes = rd.bytes(pfc["xoff"], "fabric.pfc.xoff");
+    if (pfc["xon"]) f.pfc_xon_bytes = rd.bytes(pfc["xon"], "fabric.pfc.xon");
+    if (pfc["pause_frame"]) f.pfc_pause_bytes = static_cast<unsigned>(rd.bytes(pfc["pause_frame"], "fabric.pfc.pause_frame"));
+    if (f.pfc_xoff_bytes && f.pfc_xon_bytes > f.pfc_xoff_bytes) {
+      rd.fail(pfc["xon"], "fabric.pfc.xon", fmt::format("XON ({} bytes) must not exceed XOFF ({} bytes)", f.pfc_xon_bytes, f.pfc_xoff_bytes));
+    }
+  }
   if (n["updown_roots"]) {
     for (const auto& r : rd.list(n["updown_roots"], "fabric.updown_roots")) f.updown_roots.push_back(rd.str(r, "fabric.updown_roots[]"));
   }

@@ -51,6 +51,7 @@ void Switch::handle(const Event& e) {
       break;
     case EventKind::kTxDone: on_tx_done(e.port); break;
     case EventKind::kCredit: on_credit(e.port, e.vl, e.value); break;
+    case EventKind::kPfc: on_pfc(e.port, e.vl, e.value != 0); break;
     default: break;
   }
 }
@@ -297,6 +298,14 @@ bool Switch::may_unblock(unsigned p, unsigned ip) const {
     if (op.credits[v] >= op.need[v]) return true;
   }
   return false;
+}
+
+void Switch::on_pfc(unsigned o, unsigned vl, bool pause) {
+  OutPort& op = out[o];
+  op.credits[vl] = pause ? 0u : OutPort::kPfcOpen;
+  if (pause) ++op.pauses;
+  if (markers_[o]) markers_[o]->set_credits(ctx_.now(), vl, op.credits[vl]);
+  if (!pause && !op.tx_active && pending_[o]) arbitrate(o);
 }
 
 void Switch::on_credit(unsigned o, unsigned vl, uint32_t credits) {

@@ -132,6 +132,8 @@ class Switch : public Node {
   bool may_unblock(unsigned p, unsigned ip) const;
 
   void on_credit(unsigned o, unsigned vl, uint32_t credits);
+  // PFC: the peer paused (or resumed) VL `vl` of output `o`.
+  void on_pfc(unsigned o, unsigned vl, bool pause);
 
   unsigned nports_;
   unsigned nvl_;

@@ -1,0 +1,95 @@
+// The Ethernet regimes on the small fabric: PFC's pause frames keep a congested fabric
+// lossless without credits, a threshold too high for its headroom is caught as the overflow
+// it causes, a buffer too small for the headroom is refused; ECN marking with DCQCN's NP and
+// RP throttles the same incast with CNPs paced per flow.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "net/fabric.h"
+#include "net/hca.h"
+#include "net/scenario_yaml.h"
+#include "tests/net/base_scenario.h"
+
+namespace ibcc::net {
+namespace {
+
+using testing::base_text;
+
+TEST(Pfc, PausesKeepTheIncastLossless) {
+  const Scenario s = load_scenario_text(base_text(), "base.yaml",
+                                        {{"cc.enabled", "false"}, {"sim.time", "2ms"}, {"fabric.flow_control", "pfc"},
+                                         {"fabric.switch", "{buffer_per_vl: 32KiB}"}});
+  Fabric f("fabric", s);
+  f.run();  // throws on an overflow
+  // Both flows cross S1/4 at 32 Gb/s each into one 32 Gb/s link: S1's inputs fill and pause
+  // the HCAs, which resume below XON.
+  const Node& s1 = f.node(0);
+  const Node& s2 = f.node(1);
+  EXPECT_GT(s1.in[1].pauses_sent, 0u);
+  EXPECT_GT(s1.in[2].pauses_sent, 0u);
+  EXPECT_GT(f.node(f.topology().find("H1")).out[1].pauses, 0u);
+  EXPECT_EQ(f.injected, f.delivered + f.pool().live());
+  // The thresholds: the buffer less 2 MTU packets (2074 bytes: 33 credits each) and what a
+  // round trip lets through at 16 bytes per cycle (32 Gb/s at 250 MHz): 2 + 2 cycles of
+  // propagation, 4 of a 64-byte pause frame and 1, 144 bytes, 3 credits; XON 2 MTU lower.
+  EXPECT_EQ(s2.in[4].capacity, 512u);
+  EXPECT_EQ(s2.in[4].xoff, 512u - 66u - 3u);
+  EXPECT_EQ(s2.in[4].xon, 512u - 66u - 3u - 66u);
+  // Both flows share H3's link, as with credits.
+  const double a = static_cast<double>(f.flows()[0].stats.delivered_bytes);
+  const double b = static_cast<double>(f.flows()[1].stats.delivered_bytes);
+  EXPECT_NEAR(a / (a + b), 0.5, 0.05);
+}
+
+TEST(Pfc, XoffTooHighOverflowsAndSaysSo) {
+  const Scenario s = load_scenario_text(base_text(), "base.yaml",
+                                        {{"cc.enabled", "false"}, {"sim.time", "2ms"}, {"fabric.flow_control", "pfc"},
+                                         {"fabric.switch", "{buffer_per_vl: 32KiB}"}, {"fabric.hca", "{buffer_per_vl: 32KiB}"},
+                                         {"fabric.pfc", "{xoff: 32KiB}"}});
+  Fabric f("fabric", s);
+  try {
+    f.run();
+    FAIL() << "no overflow";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("PFC: XOFF at 512 credits came too late"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Pfc, ABufferWithoutRoomForTheHeadroomIsRefused) {
+  const Scenario s = load_scenario_text(base_text(), "base.yaml",
+                                        {{"fabric.flow_control", "pfc"}, {"fabric.switch", "{buffer_per_vl: 4KiB}"}});
+  try {
+    Fabric f("fabric", s);
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot hold PFC's headroom"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Dcqcn, EcnAndCnpsThrottleTheIncast) {
+  const Scenario s = load_scenario_text(
+      base_text(), "base.yaml",
+      {{"sim.time", "3ms"}, {"fabric.hca", "{sink_rate: 10Gb/s}"}, {"fabric.switch", "{buffer_per_vl: 256KiB}"},
+       {"cc.marking", "ecn"}, {"cc.reaction", "dcqcn"}, {"cc.ecn", "{kmin: 5KB, kmax: 100KB, pmax: 0.1}"},
+       {"cc.dcqcn", "{cnp_interval: 10us, cnp_generation: 1us}"}});
+  Fabric f("fabric", s);
+  f.run();
+  uint64_t cnps = 0;
+  for (const auto& fl : f.flows()) {
+    EXPECT_GT(fl.stats.fecn_marked, 0u) << fl.spec.name;
+    // The NP answers at most one marked packet per flow per 10 us, and every CNP arrives.
+    EXPECT_LT(fl.stats.becn_received, fl.stats.fecn_marked) << fl.spec.name;
+    EXPECT_LE(fl.stats.becn_received, 3000u / 10u + 1u) << fl.spec.name;
+    cnps += fl.stats.becn_received;
+  }
+  EXPECT_EQ(cnps, f.cnps);
+  // The sources were cut below the 10 Gb/s the sink drains: each RP rate is below line rate.
+  const Hca& h1 = static_cast<const Hca&>(f.node(f.topology().find("H1")));
+  ASSERT_TRUE(h1.dcqcn);
+  EXPECT_GT(h1.dcqcn->cnps_received(), 0u);
+  EXPECT_LT(h1.dcqcn->rp().params().min_rate_kbps, h1.dcqcn->rp().params().line_rate_kbps);
+}
+
+}  // namespace
+}  // namespace ibcc::net
