@@ -25,12 +25,21 @@ gtest_discover_tests(ibcc_dcqcn_tests PROPERTIES LABELS "dcqcn;unit" TIMEOUT 120
 add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tests/net/test_scenario_keys.cpp tests/net/test_traffic.cpp tests/net/test_topology.cpp
   tests/net/test_cc_adapters.cpp tests/net/test_fabric.cpp tests/net/test_vl_arbiter.cpp
   tests/net/test_voq_arbiter.cpp tests/net/test_switch.cpp tests/net/test_hca.cpp
-  tests/net/test_event_calendar.cpp tests/net/test_pfc_dcqcn.cpp)
+  tests/net/test_event_calendar.cpp)
 target_compile_definitions(ibcc_net_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_include_directories(ibcc_net_tests PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(ibcc_net_tests PRIVATE ibcc_net GTest::gtest)
 target_compile_options(ibcc_net_tests PRIVATE ${IBCC_WARNINGS})
 gtest_discover_tests(ibcc_net_tests PROPERTIES LABELS network TIMEOUT 120)
+
+# The Ethernet and lossy regimes on the small fabric (issue 14), labelled by regime.
+add_executable(ibcc_regime_tests tests/net/main.cpp tests/net/test_pfc_dcqcn.cpp)
+target_compile_definitions(ibcc_regime_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+target_include_directories(ibcc_regime_tests PRIVATE ${CMAKE_SOURCE_DIR})
+target_link_libraries(ibcc_regime_tests PRIVATE ibcc_net GTest::gtest)
+target_compile_options(ibcc_regime_tests PRIVATE ${IBCC_WARNINGS})
+gtest_discover_tests(ibcc_regime_tests TEST_FILTER "Pfc.*:Dcqcn.*" PROPERTIES LABELS "dcqcn;network" TIMEOUT 120)
+gtest_discover_tests(ibcc_regime_tests TEST_FILTER "Lossy.*" PROPERTIES LABELS "lossy;network" TIMEOUT 120)
 
 # Bad scenario files and faults built into the model: clear errors, exit 2 / exit 1.
 add_test(NAME network_bad_input_and_faults

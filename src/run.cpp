@@ -245,6 +245,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
     j["pfc_pauses_received_by_hcas"] = paused;
   }
   j["packets"] = {{"injected", f.injected}, {"delivered", f.delivered}, {"in_flight", f.pool().live()}};
+  if (s.fabric.lossy) j["packets"]["dropped"] = f.dropped;  // every drop counted: injected = delivered + dropped + in flight
   nlohmann::json jf = nlohmann::json::array();
   for (const auto& fl : flows) {
     const auto& st = fl.stats;
@@ -262,6 +263,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                   {"message_us", latency_json(f, st.message_latency)},
                   {"fecn_marked", st.fecn_marked},
                   {"becn_received", st.becn_received}});
+    if (s.fabric.lossy) jf.back()["dropped_packets"] = st.dropped_packets;
   }
   j["flows"] = jf;
   j["latency_window"] = describe(window, s.sim.sim_time_ps);
@@ -311,10 +313,12 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
       const auto& sw = static_cast<const Switch&>(node);
       if (sw.ecn(p)) jport["egress_peak_bytes"] = sw.egress_peak(p);
       // PFC: XOFF frames this output received, and those its input sent upstream.
-      if (op.pfc) {
+      if (s.fabric.pfc) {
         jport["pfc_pauses_received"] = op.pauses;
         jport["pfc_pauses_sent"] = node.in[p].pauses_sent;
       }
+      // Lossy: packets this port's input dropped.
+      if (s.fabric.lossy) jport["drops"] = node.in[p].drops;
       jports.push_back(jport);
     }
   }

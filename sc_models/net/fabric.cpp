@@ -98,6 +98,15 @@ void Fabric::build() {
     const std::string name = fmt::format("{}/{}", topo_.nodes[node].name, port);
     return rtl_named(name);
   };
+  if (s_.fabric.lossy && s_.fabric.buffering != FabricParams::Buffering::kInput) {
+    for (unsigned n = 0; n < topo_.num_switches; ++n) {
+      Switch& sw = static_cast<Switch&>(*nodes_[n]);
+      const uint64_t out_limit = s_.fabric.switch_output_buffer ? s_.fabric.switch_output_buffer : s_.fabric.switch_buffer_per_vl;
+      const uint64_t pool = s_.fabric.switch_shared_buffer ? s_.fabric.switch_shared_buffer
+                                                           : s_.fabric.switch_buffer_per_vl * sw.ports();
+      sw.set_egress_limits(out_limit, s_.fabric.buffering == FabricParams::Buffering::kShared ? pool : 0);
+    }
+  }
   for (unsigned n = 0; n < topo_.num_switches; ++n) {
     Switch& sw = static_cast<Switch&>(*nodes_[n]);
     const unsigned marker_inputs = std::max(1u, sw.number_marker_inputs());

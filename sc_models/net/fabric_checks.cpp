@@ -17,9 +17,11 @@ void Fabric::check_invariants() const {
   auto fail = [&](const std::string& what) {
     throw ModelError(fmt::format("invariant broken at {} us: {}", static_cast<double>(ps(now_)) / 1e6, what));
   };
-  if (injected != delivered + pool_.live()) {
-    fail(fmt::format("packets not conserved: {} injected != {} delivered + {} in flight", injected, delivered, pool_.live()));
+  if (injected != delivered + dropped + pool_.live()) {
+    fail(fmt::format("packets not conserved: {} injected != {} delivered + {} dropped + {} in flight", injected, delivered,
+                     dropped, pool_.live()));
   }
+  if (dropped && !s_.fabric.lossy) fail(fmt::format("{} packets dropped in a lossless fabric", dropped));
   uint64_t held = on_wire;
   for (unsigned n = 0; n < nodes_.size(); ++n) {
     const Node& node = *nodes_[n];
@@ -27,7 +29,7 @@ void Fabric::check_invariants() const {
       const OutPort& op = node.out[p];
       if (op.peer < 0) continue;
       const InPort& peer_in = nodes_[op.peer]->in[op.peer_port];
-      if (op.pfc) {
+      if (op.uncredited) {
         // PFC has no credits to conserve: a sender is open or paused, and the buffer's bound
         // (the lossless invariant) is checked by accept() at every arrival.
         for (unsigned v = 0; v < s_.fabric.vls; ++v) {
@@ -68,7 +70,8 @@ std::vector<unsigned> Fabric::stalled_flows(uint64_t cycles) const {
   std::vector<unsigned> out;
   for (unsigned i = 0; i < flows_.size(); ++i) {
     const FlowStats& st = flows_[i].stats;
-    if (st.injected_packets > st.delivered_packets && now_ - st.progress_cycle > cycles) out.push_back(i);
+    // (a dropped packet is resolved too: it is no longer in flight)
+    if (st.injected_packets > st.delivered_packets + st.dropped_packets && now_ - st.progress_cycle > cycles) out.push_back(i);
   }
   return out;
 }

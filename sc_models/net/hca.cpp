@@ -202,7 +202,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   lane.message_left -= payload;
   e.last = lane.message_left == 0;
   ++ctx_.injected;
-  if (f.stats.injected_packets == f.stats.delivered_packets) f.stats.progress_cycle = now;  // none was in flight
+  if (f.stats.injected_packets == f.stats.delivered_packets + f.stats.dropped_packets) f.stats.progress_cycle = now;  // none was in flight
   f.stats.injected_packets++;
   f.stats.injected_bytes += payload;
   const CctiPort::Lookup cc = cc_enabled && ccti ? ccti->lookup(now, lane.qp, f.spec.sl) : CctiPort::Lookup{};
@@ -220,7 +220,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
 }
 
 void Hca::on_arrive(tlm_generic_payload* pkt) {
-  accept(ctx_, *this, "HCA", 1, pkt);
+  if (!accept(ctx_, *this, "HCA", 1, pkt)) return;  // dropped (lossy)
   IbExtension& e = ib(pkt);
   const uint64_t now = ctx_.now();
   std::vector<Flow>& all = ctx_.flows();

@@ -78,7 +78,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   IbExtension& e = ib(pkt);
   const uint64_t now = f.now();
   const uint64_t end = std::max(now + ser_cycles(o, e.wire_bytes), tail_in);
-  if (!f.scenario().faults.ignore_credits && !o.pfc) o.credits[e.vl] -= e.credits;
+  if (!f.scenario().faults.ignore_credits && !o.uncredited) o.credits[e.vl] -= e.credits;
   o.on_wire[e.vl] += e.credits;
   o.busy_until = end;
   o.packets++;
@@ -95,12 +95,16 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
 }
 
 // Buffer accounting when a head arrives; throws on overflow.
-void accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt) {
+bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   InPort& in = at.in[port];
   OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
   up.on_wire[e.vl] -= e.credits;
   --f.on_wire;
+  if (in.lossy && in.vl[e.vl].used + e.credits > in.capacity) {
+    drop(f, at, port, pkt, false);
+    return false;
+  }
   if (in.vl[e.vl].used == 0) in.vl[e.vl].moved = f.now();
   in.vl[e.vl].used += e.credits;
   in.vl[e.vl].peak = std::max(in.vl[e.vl].peak, in.vl[e.vl].used);
@@ -113,6 +117,22 @@ void accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_gener
   }
   e.head_cycle = f.now();
   if (in.pfc && !(in.paused >> e.vl & 1u) && in.vl[e.vl].used >= in.xoff) send_pause(f, at, port, e.vl, true);
+  return true;
+}
+
+void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, bool accounted) {
+  IbExtension& e = ib(pkt);
+  InPort& in = at.in[port];
+  if (accounted) in.vl[e.vl].used -= e.credits;
+  ++in.drops;
+  ++f.dropped;
+  if (e.flow >= 0 && e.opcode == Opcode::kData) {
+    FlowStats& st = f.flows()[e.flow].stats;
+    ++st.dropped_packets;
+    st.progress_cycle = f.now();  // the packet is resolved: not stalled in the fabric
+  }
+  f.progress();  // a drop is the fabric moving, not a stall
+  pkt->release();
 }
 
 // A PFC pause frame (XOFF, or XON) from input `port` of `at` to its upstream sender: it
@@ -140,6 +160,7 @@ void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint3
   InPort& in = at.in[port];
   in.vl[vl].used -= credits;
   in.vl[vl].moved = f.now();
+  if (in.lossy) return;  // no credits on a lossy link
   if (in.pfc) {  // no credits with PFC: a paused sender is resumed below XON
     if ((in.paused >> vl & 1u) && in.vl[vl].used <= in.xon) send_pause(f, at, port, vl, false);
     return;

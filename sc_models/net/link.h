@@ -26,8 +26,14 @@ uint64_t ser_cycles(const OutPort& o, uint32_t wire_bytes);
 // Returns the cycle the port is free again.
 uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload* pkt, uint64_t tail_in);
 
-// Buffer accounting when a head arrives at input `port` of `at`; throws ModelError on overflow.
-void accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt);
+// Buffer accounting when a head arrives at input `port` of `at`; throws ModelError on overflow
+// (a lossless fabric loses no packet). On a lossy link a packet that does not fit is dropped:
+// counted, released, and false returned.
+bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt);
+
+// Lossy fabrics: drops a packet that arrived at input `port` of `at` and was accounted in its
+// buffer (accept()), for want of room further on (an output's or the switch's limit).
+void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, bool accounted);
 
 // PFC: sends XOFF (`pause`) or XON for `vl` from input `port` of `at` to its upstream sender.
 void send_pause(NodeContext& f, Node& at, unsigned port, unsigned vl, bool pause);

@@ -83,6 +83,17 @@ void NodeContext::wire_ports() {
       op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
       op.credits.assign(nvl, op.capacity);
       if (s_.fabric.pfc) setup_pfc(*nodes_[op.peer], op.peer_port, op);
+      if (s_.fabric.lossy) {
+        // No credits and no pauses: the receiver drops what does not fit (accept()).
+        op.uncredited = true;
+        op.credits.assign(nvl, OutPort::kPfcOpen);
+        InPort& ip = nodes_[op.peer]->in[op.peer_port];
+        ip.lossy = true;
+        // An output-buffered or shared switch limits its egress queues, not its inputs.
+        if (topo_.nodes[op.peer].is_switch && s_.fabric.buffering != FabricParams::Buffering::kInput) {
+          ip.capacity = UINT32_MAX / 2;
+        }
+      }
     }
   }
 }
@@ -90,7 +101,7 @@ void NodeContext::wire_ports() {
 void NodeContext::setup_pfc(Node& receiver, unsigned port, OutPort& sender) {
   InPort& ip = receiver.in[port];
   const FabricParams& f = s_.fabric;
-  sender.pfc = true;
+  sender.uncredited = true;
   sender.credits.assign(sender.credits.size(), OutPort::kPfcOpen);
   ip.pfc = true;
   ip.pause_cycles = static_cast<uint64_t>(std::ceil(f.pfc_pause_bytes * sender.cycles_per_byte));

@@ -78,9 +78,9 @@ struct OutPort {
   double tx_rate = 0;
   bool tx_active = false;
   bool user_bound = false;           // claimed: a user's module binds this link's sockets
-  // PFC: the sender is never short of credits unless its peer paused the VL; `credits[vl]`
-  // is then 0, else kPfcOpen, and a transmission takes none.
-  bool pfc = false;
+  // PFC or a lossy link (no credits): the sender is never short of credits unless its peer
+  // paused the VL; `credits[vl]` is then 0, else kPfcOpen, and a transmission takes none.
+  bool uncredited = false;
   uint64_t pauses = 0;               // XOFF frames received
   static constexpr uint32_t kPfcOpen = 1u << 30;
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
@@ -111,6 +111,8 @@ struct InPort {
   // PFC: thresholds in credits, the VLs (bits) whose upstream sender this buffer paused, and
   // the cycles a pause frame takes on the link.
   bool pfc = false;
+  bool lossy = false;           // fabric.flow_control: none: a packet that does not fit is dropped
+  uint64_t drops = 0;           // packets dropped here
   uint32_t xoff = 0, xon = 0;
   uint32_t paused = 0;
   uint64_t pause_cycles = 0;
@@ -150,6 +152,7 @@ struct FlowStats {
   uint64_t delivered_bytes = 0;
   uint64_t delivered_packets = 0;
   uint64_t fecn_marked = 0;    // data packets that arrived with FECN
+  uint64_t dropped_packets = 0;  // lossy fabrics: its packets a buffer dropped
   uint64_t becn_received = 0;  // BECNs the source took for this flow
   uint64_t interval_bytes = 0;
   // Last time the flow moved: a packet delivered, or its first packet in flight after none
@@ -254,6 +257,7 @@ class NodeContext {
 
   // Counters (summary.json).
   uint64_t injected = 0, delivered = 0, on_wire = 0, hops = 0, cnps = 0, events = 0;
+  uint64_t dropped = 0;  // lossy fabrics: packets a buffer could not take
 
   // The payload every port's credits travel in (one at a time: a credit call returns before
   // the next is made).

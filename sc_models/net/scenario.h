@@ -218,6 +218,16 @@ struct FabricParams {
   // upstream sender on that VL, and at or below `pfc_xon_bytes` resumes it; 0 picks them
   // from the buffer and the headroom the link needs (Fabric: NodeContext::wire_ports).
   bool pfc = false;
+  // Lossy (fabric.flow_control: none): no credits and no pauses; a switch or HCA drops a
+  // packet its buffer cannot take, and counts it.
+  bool lossy = false;
+  // Where a lossy switch's buffer limit applies: each input's VL (input-buffered, the
+  // buffer_per_vl of every input), each output's VL (output-buffered: the bytes waiting for
+  // that output in all VoQs, up to `switch_output_buffer`), or a pool shared by the switch
+  // (`switch_shared_buffer`, each output's VL still at most `switch_output_buffer`).
+  enum class Buffering : uint8_t { kInput, kOutput, kShared } buffering = Buffering::kInput;
+  uint64_t switch_output_buffer = 0;  // 0: buffer_per_vl
+  uint64_t switch_shared_buffer = 0;  // 0: buffer_per_vl x ports
   uint64_t pfc_xoff_bytes = 0;
   uint64_t pfc_xon_bytes = 0;
   unsigned pfc_pause_bytes = 64;

@@ -110,10 +110,11 @@ std::vector<KeyDecl> build_table() {
           .doc("how forwarding tables are made (`explicit`: `topology.switches[].lft`)"),
       List("fabric.updown_roots").def_doc("the generator's top level, else the first switch").doc("roots of up*/down* ranking"),
       Str("fabric.updown_roots[]").doc("a switch name"),
-      Enum("fabric.flow_control", "credits|pfc").def("credits")
-          .doc("link-level flow control: IB's credits (a sender never sends what the buffer cannot take), or "
+      Enum("fabric.flow_control", "credits|pfc|none").def("credits")
+          .doc("link-level flow control: IB's credits (a sender never sends what the buffer cannot take), "
                "Ethernet's PFC (a buffer past its XOFF threshold pauses its upstream sender on that VL, one below XON "
-               "resumes it; the pause frame takes the link's propagation and its own serialisation)"),
+               "resumes it; the pause frame takes the link's propagation and its own serialisation), or none: a lossy "
+               "fabric whose switches and HCAs drop, and count, what their buffers cannot take (drop-tail)"),
       Map("fabric.pfc").doc("PFC thresholds of every input buffer (per VL), with `fabric.flow_control: pfc`"),
       Bytes("fabric.pfc.xoff", 0, uint64_t{1} << 32).def("0")
           .def_doc("0: the buffer less the headroom of its link (2 MTU packets + the bytes a round trip of the link and "
@@ -128,6 +129,15 @@ std::vector<KeyDecl> build_table() {
       Bytes("fabric.switch.buffer_per_vl", 4096, kMaxSwitchBufferBytes).def("16KiB")
           .doc("input buffer per port and VL (shared by its VoQs); also the FECN marker's BUFFER_CAPACITY, whose "
                "16-bit CREDITS field sets the upper end (65535 credits)"),
+      Enum("fabric.switch.buffering", "input|output|shared").def("input")
+          .doc("where a lossy switch (`fabric.flow_control: none`) limits its buffer: each input's VL "
+               "(`buffer_per_vl`), each output's VL (`output_buffer`: the bytes waiting for it in every input's VoQ), "
+               "or a pool for the whole switch (`shared_buffer`, each output's VL still at most `output_buffer`); "
+               "a packet whose head finds no room is dropped"),
+      Bytes("fabric.switch.output_buffer", 0, uint64_t{1} << 40).def("0").def_doc("0: `buffer_per_vl`")
+          .doc("output-buffered and shared switches: bytes one output's VL may hold"),
+      Bytes("fabric.switch.shared_buffer", 0, uint64_t{1} << 40).def("0").def_doc("0: `buffer_per_vl` × ports")
+          .doc("shared switches: bytes the whole switch may hold"),
       Real("fabric.switch.crossbar_speedup", 1.0, 16.0).def("1").doc("an input may feed outputs up to this × its link rate at once"),
       Form("fabric.switch.vl_arbitration", "`round_robin` or a map {high, low, high_limit}", R"({"const": "round_robin"})")
           .def("round_robin")

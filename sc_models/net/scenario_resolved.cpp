@@ -40,7 +40,7 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
   for (unsigned v : f.sl_to_vl) sl2vl.push_back(v);
   fab["sl_to_vl"] = flow(sl2vl);
   fab["routing"] = f.routing;
-  fab["flow_control"] = f.pfc ? "pfc" : "credits";
+  fab["flow_control"] = f.pfc ? "pfc" : f.lossy ? "none" : "credits";
   YAML::Node pfc(YAML::NodeType::Map);
   pfc["xoff"] = bytes(f.pfc_xoff_bytes);
   pfc["xon"] = bytes(f.pfc_xon_bytes);
@@ -50,6 +50,10 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
   sw["latency"] = time(f.switch_latency_ps);
   sw["buffer_per_vl"] = bytes(f.switch_buffer_per_vl);
   sw["crossbar_speedup"] = f.crossbar_speedup;
+  sw["buffering"] = f.buffering == FabricParams::Buffering::kOutput ? "output"
+                  : f.buffering == FabricParams::Buffering::kShared ? "shared" : "input";
+  sw["output_buffer"] = bytes(f.switch_output_buffer);
+  sw["shared_buffer"] = bytes(f.switch_shared_buffer);
   sw["fill_count"] = f.fill_from_head ? "head" : "tail";
   sw["credit_order"] = f.credit_in_order ? "in_order" : "first_fit";
   sw["input_arbitration"] = f.oldest_first ? "oldest_first" : "round_robin";

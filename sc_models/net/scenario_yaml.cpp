@@ -86,7 +86,11 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
   if (n["routing"]) {
     f.routing = rd.choice(n["routing"], "fabric.routing");
   }
-  if (n["flow_control"]) f.pfc = rd.choice(n["flow_control"], "fabric.flow_control") == "pfc";
+  if (n["flow_control"]) {
+    const std::string fc = rd.choice(n["flow_control"], "fabric.flow_control");
+    f.pfc = fc == "pfc";
+    f.lossy = fc == "none";
+  }
   if (const auto pfc = n["pfc"]) {
     rd.expect_map(pfc, "fabric.pfc");
     if (pfc["xoff"]) f.pfc_xoff_bytes = rd.bytes(pfc["xoff"], "fabric.pfc.xoff");
@@ -113,6 +117,13 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
     if (sw["latency"]) f.switch_latency_ps = rd.time_ps(sw["latency"], "fabric.switch.latency");
     if (sw["buffer_per_vl"]) f.switch_buffer_per_vl = rd.bytes(sw["buffer_per_vl"], "fabric.switch.buffer_per_vl");
     if (sw["crossbar_speedup"]) f.crossbar_speedup = rd.real(sw["crossbar_speedup"], "fabric.switch.crossbar_speedup");
+    if (sw["buffering"]) {
+      const std::string b = rd.choice(sw["buffering"], "fabric.switch.buffering");
+      f.buffering = b == "output" ? FabricParams::Buffering::kOutput
+                  : b == "shared" ? FabricParams::Buffering::kShared : FabricParams::Buffering::kInput;
+    }
+    if (sw["output_buffer"]) f.switch_output_buffer = rd.bytes(sw["output_buffer"], "fabric.switch.output_buffer");
+    if (sw["shared_buffer"]) f.switch_shared_buffer = rd.bytes(sw["shared_buffer"], "fabric.switch.shared_buffer");
     if (const auto a = sw["vl_arbitration"]) {
       if (a.IsScalar()) {
         if (rd.str(a, "fabric.switch.vl_arbitration") != "round_robin") {
@@ -163,6 +174,10 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
   if (const auto l = n["link_defaults"]) {
     rd.expect_map(l, "fabric.link_defaults");
     st.link_defaults = read_link_params(rd, l, "fabric.link_defaults", st.link_defaults);
+  }
+  if (f.buffering != FabricParams::Buffering::kInput && !f.lossy) {
+    rd.fail(n["switch"]["buffering"], "fabric.switch.buffering",
+            "output and shared buffers need a lossy fabric (fabric.flow_control: none): credits and PFC guard input buffers");
   }
 }
 

@@ -65,12 +65,17 @@ void Switch::wake(unsigned port, uint64_t cycle) {
 }
 
 void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
-  accept(ctx_, *this, "switch", port, pkt);
+  if (!accept(ctx_, *this, "switch", port, pkt)) return;  // dropped (lossy)
   IbExtension& e = ib(pkt);
   const auto& lft = ctx_.topology().lft[index_];
   const unsigned o = e.dlid < lft.size() ? lft[e.dlid] : 0;
   if (o == 0 || out[o].peer < 0) {
     throw ModelError(fmt::format("switch {} has no route for DLID {} (a lossless fabric cannot drop it)", basename(), e.dlid));
+  }
+  if (output_limit_ && (egress_bytes_[o * nvl_ + e.vl] + e.wire_bytes > output_limit_ ||
+                        (shared_limit_ && shared_used_ + e.wire_bytes > shared_limit_))) {
+    drop(ctx_, *this, port, pkt, true);  // drop-tail at the output's (or the pool's) limit
+    return;
   }
   e.eligible_cycle = ctx_.now() + latency;
   e.in_fill = false;
@@ -80,8 +85,9 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
     voq_arb_[o].request((port - 1) * nvl_ + e.vl, true);
   }
   q.push(pkt);
-  if (!ecn_.empty() && ecn_[o]) {
+  if (!egress_bytes_.empty()) {
     egress_bytes_[o * nvl_ + e.vl] += e.wire_bytes;
+    shared_used_ += e.wire_bytes;
     if (ctx_.in_stats_window()) {
       uint64_t all = 0;
       for (unsigned v = 0; v < nvl_; ++v) all += egress_bytes_[o * nvl_ + v];
@@ -238,17 +244,18 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
     }
     m->set_credits(now, vl, op.credits[vl] >= e.credits ? op.credits[vl] - e.credits : 0);
   }
-  if (!ecn_.empty()) {
-    if (cc::EcnMarker* m = ecn_[o].get()) {
-      uint64_t& queued = egress_bytes_[o * nvl_ + vl];
+  if (!egress_bytes_.empty()) {
+    uint64_t& queued = egress_bytes_[o * nvl_ + vl];
+    if (cc::EcnMarker* m = ecn_.empty() ? nullptr : ecn_[o].get()) {
       // Only data packets are marked (as FECN), but every packet is a decision of the core.
       if (m->depart(vl, queued) && e.opcode == Opcode::kData) {
         e.fecn = true;  // the congestion-experienced bit (ECN CE) travels where FECN does
         ++op.marked;
         ++ecn_marks_[o * nvl_ + vl];
       }
-      queued -= e.wire_bytes;
     }
+    queued -= e.wire_bytes;
+    shared_used_ -= e.wire_bytes;
   }
   op.tx_input = ip;
   op.tx_vl = vl;

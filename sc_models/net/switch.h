@@ -35,11 +35,18 @@ class Switch : public Node {
   void attach_ecn(unsigned port, std::unique_ptr<cc::EcnMarker> m) {
     if (ecn_.empty()) {
       ecn_.resize(nports_ + 1);
-      egress_bytes_.assign((nports_ + 1) * nvl_, 0);
       ecn_marks_.assign((nports_ + 1) * nvl_, 0);
-      egress_peak_.assign(nports_ + 1, 0);
+      track_egress();
     }
     ecn_[port] = std::move(m);
+  }
+  // A lossy output-buffered or shared switch (fabric.switch.buffering): a packet whose head
+  // finds its output's VL at `output_limit` bytes, or the switch at `shared_limit` (0: no
+  // pool), is dropped.
+  void set_egress_limits(uint64_t output_limit, uint64_t shared_limit) {
+    output_limit_ = output_limit;
+    shared_limit_ = shared_limit;
+    track_egress();
   }
   const cc::EcnMarker* ecn(unsigned port) const { return ecn_.empty() ? nullptr : ecn_[port].get(); }
   uint64_t egress_bytes(unsigned port, unsigned vl) const { return egress_bytes_.empty() ? 0 : egress_bytes_[port * nvl_ + vl]; }
@@ -79,6 +86,12 @@ class Switch : public Node {
   PacketFifo& voq(unsigned in_port, unsigned vl, unsigned out_port) { return voq_[voq_index(in_port, vl, out_port)]; }
 
   void wake(unsigned port, uint64_t cycle);
+  void track_egress() {
+    if (egress_bytes_.empty()) {
+      egress_bytes_.assign((nports_ + 1) * nvl_, 0);
+      egress_peak_.assign(nports_ + 1, 0);
+    }
+  }
 
   void on_arrive(unsigned port, tlm_generic_payload* pkt);
 
@@ -146,6 +159,8 @@ class Switch : public Node {
   std::vector<uint64_t> egress_bytes_;                // [port * vls + vl]: bytes in the VoQs for it
   std::vector<uint64_t> ecn_marks_;                   // [port * vls + vl]: marks since the last take
   std::vector<uint64_t> egress_peak_;                 // [port]: egress_peak()
+  uint64_t output_limit_ = 0, shared_limit_ = 0;      // set_egress_limits (0: none)
+  uint64_t shared_used_ = 0;                          // bytes in all VoQs (with egress tracking)
   std::vector<unsigned> marker_input_;  // [port] -> the marker's input index (linked ports only)
   std::vector<uint64_t> xbar_waiting_;  // bit o: a head for output o waits for its input's crossbar port
   std::vector<uint64_t> xbar_inputs_;   // [o][word] bit ip: ... for input ip's

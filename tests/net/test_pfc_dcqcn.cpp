@@ -1,13 +1,15 @@
-// The Ethernet regimes on the small fabric: PFC's pause frames keep a congested fabric
-// lossless without credits, a threshold too high for its headroom is caught as the overflow
-// it causes, a buffer too small for the headroom is refused; ECN marking with DCQCN's NP and
-// RP throttles the same incast with CNPs paced per flow.
+// The Ethernet and lossy regimes on the small fabric: PFC's pause frames keep a congested
+// fabric lossless without credits, a threshold too high for its headroom is caught as the
+// overflow it causes, a buffer too small for the headroom is refused; ECN marking with
+// DCQCN's NP and RP throttles the same incast with CNPs paced per flow; a lossy fabric drops
+// and counts what its input, output or shared buffers cannot take.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "net/fabric.h"
 #include "net/hca.h"
+#include "net/switch.h"
 #include "net/scenario_yaml.h"
 #include "tests/net/base_scenario.h"
 
@@ -89,6 +91,56 @@ TEST(Dcqcn, EcnAndCnpsThrottleTheIncast) {
   ASSERT_TRUE(h1.dcqcn);
   EXPECT_GT(h1.dcqcn->cnps_received(), 0u);
   EXPECT_LT(h1.dcqcn->rp().params().min_rate_kbps, h1.dcqcn->rp().params().line_rate_kbps);
+}
+
+// Two 32 Gb/s flows through S1/4 (32 Gb/s): half of what they send cannot leave.
+Scenario lossy(const std::string& buffering) {
+  return load_scenario_text(base_text(), "base.yaml",
+                            {{"cc.enabled", "false"}, {"sim.time", "1ms"}, {"fabric.flow_control", "none"},
+                             {"fabric.switch", "{buffering: " + buffering + ", buffer_per_vl: 16KiB, output_buffer: 24KiB, "
+                                               "shared_buffer: 40KiB}"}});
+}
+
+TEST(Lossy, InputBuffersDropHalfOfAnOverloadedIncast) {
+  const Scenario s = lossy("input");
+  Fabric f("fabric", s);
+  f.run();  // conservation with drops is checked at every log tick
+  EXPECT_EQ(f.injected, f.delivered + f.dropped + f.pool().live());
+  const Node& s1 = f.node(0);
+  EXPECT_GT(s1.in[1].drops, 0u);
+  EXPECT_GT(s1.in[2].drops, 0u);
+  EXPECT_EQ(s1.in[4].drops + f.node(1).in[4].drops, 0u) << "the core link is never overloaded";
+  uint64_t flow_drops = 0;
+  for (const auto& fl : f.flows()) {
+    flow_drops += fl.stats.dropped_packets;
+    const double lost = static_cast<double>(fl.stats.dropped_packets) / static_cast<double>(fl.stats.injected_packets);
+    EXPECT_NEAR(lost, 0.5, 0.05) << fl.spec.name;
+  }
+  EXPECT_EQ(flow_drops, f.dropped);
+}
+
+TEST(Lossy, OutputBufferHoldsItsLimit) {
+  const Scenario s = lossy("output");
+  Fabric f("fabric", s);
+  f.run();
+  EXPECT_EQ(f.injected, f.delivered + f.dropped + f.pool().live());
+  EXPECT_GT(f.dropped, 0u);
+  // No input limit applies; the egress queue of S1/4 never passed 24 KiB.
+  const auto& s1 = static_cast<const Switch&>(f.node(0));
+  EXPECT_GT(s1.egress_peak(4), 20000u);
+  EXPECT_LE(s1.egress_peak(4), 24576u);
+}
+
+TEST(Lossy, SharedPoolHoldsItsLimit) {
+  const Scenario s = load_scenario_text(
+      base_text(), "base.yaml",
+      {{"cc.enabled", "false"}, {"sim.time", "1ms"}, {"fabric.flow_control", "none"},
+       {"fabric.switch", "{buffering: shared, buffer_per_vl: 16KiB, output_buffer: 64KiB, shared_buffer: 20KiB}"}});
+  Fabric f("fabric", s);
+  f.run();
+  EXPECT_GT(f.dropped, 0u);
+  const auto& s1 = static_cast<const Switch&>(f.node(0));
+  EXPECT_LE(s1.egress_peak(4), 20480u) << "the pool, not the output's 64 KiB, limits the queue";
 }
 
 }  // namespace
