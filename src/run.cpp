@@ -246,6 +246,8 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   }
   j["packets"] = {{"injected", f.injected}, {"delivered", f.delivered}, {"in_flight", f.pool().live()}};
   if (s.fabric.lossy) j["packets"]["dropped"] = f.dropped;  // every drop counted: injected = delivered + dropped + in flight
+  const bool gbn = s.fabric.transport != FabricParams::Transport::kNone;
+  if (gbn) j["packets"]["discarded"] = f.discarded;  // Go-Back-N: taken out of order
   nlohmann::json jf = nlohmann::json::array();
   for (const auto& fl : flows) {
     const auto& st = fl.stats;
@@ -264,6 +266,10 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                   {"fecn_marked", st.fecn_marked},
                   {"becn_received", st.becn_received}});
     if (s.fabric.lossy) jf.back()["dropped_packets"] = st.dropped_packets;
+    if (gbn) {
+      jf.back()["gbn"] = {{"retransmitted_packets", st.retransmitted_packets}, {"discarded_packets", st.discarded_packets},
+                          {"timeouts", st.timeouts}, {"nacks", st.nacks}};
+    }
   }
   j["flows"] = jf;
   j["latency_window"] = describe(window, s.sim.sim_time_ps);

@@ -226,6 +226,9 @@ void Fabric::build() {
     h.hiccup_period = s_.fabric.sink_hiccup.period_ps ? cycles(s_.fabric.sink_hiccup.period_ps) : 0;
     h.hiccup_duration = cycles(s_.fabric.sink_hiccup.duration_ps);
     h.completion_cycles = cycles(s_.fabric.hca_completion_latency_ps);
+    h.transport = s_.fabric.transport;
+    h.gbn_window = s_.fabric.gbn_window;
+    h.gbn_timeout = std::max<uint64_t>(1, cycles(s_.fabric.gbn_timeout_ps));
     if (s_.cc.enabled && !ibcc_sources) {
       h.dcqcn = std::make_unique<DcqcnPort>(dcqcn_rp_params(link_cpb, h.host_cycles_per_byte), dcqcn_np_params());
     } else if (s_.cc.enabled) {

@@ -17,9 +17,9 @@ void Fabric::check_invariants() const {
   auto fail = [&](const std::string& what) {
     throw ModelError(fmt::format("invariant broken at {} us: {}", static_cast<double>(ps(now_)) / 1e6, what));
   };
-  if (injected != delivered + dropped + pool_.live()) {
-    fail(fmt::format("packets not conserved: {} injected != {} delivered + {} dropped + {} in flight", injected, delivered,
-                     dropped, pool_.live()));
+  if (injected != delivered + dropped + discarded + pool_.live()) {
+    fail(fmt::format("packets not conserved: {} injected != {} delivered + {} dropped + {} discarded + {} in flight",
+                     injected, delivered, dropped, discarded, pool_.live()));
   }
   if (dropped && !s_.fabric.lossy) fail(fmt::format("{} packets dropped in a lossless fabric", dropped));
   uint64_t held = on_wire;
@@ -71,7 +71,10 @@ std::vector<unsigned> Fabric::stalled_flows(uint64_t cycles) const {
   for (unsigned i = 0; i < flows_.size(); ++i) {
     const FlowStats& st = flows_[i].stats;
     // (a dropped packet is resolved too: it is no longer in flight)
-    if (st.injected_packets > st.delivered_packets + st.dropped_packets && now_ - st.progress_cycle > cycles) out.push_back(i);
+    if (st.injected_packets > st.delivered_packets + st.dropped_packets + st.discarded_packets &&
+        now_ - st.progress_cycle > cycles) {
+      out.push_back(i);
+    }
   }
   return out;
 }

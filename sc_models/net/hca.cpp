@@ -91,10 +91,13 @@ void Hca::try_send() {
     }
   }
   const size_t n = flows.size();
+  const bool gbn = transport != FabricParams::Transport::kNone;
   for (size_t k = 0; k < n; ++k) {
     const size_t idx = (rr_ + k) % n;
     Flow& f = all[flows[idx]];
-    if (now >= f.stop_cycle) continue;
+    // (Go-Back-N still sends again what a stopped flow has not had acknowledged.)
+    const bool stopped = now >= f.stop_cycle;
+    if (stopped && !gbn) continue;
     if (f.start_cycle > now) {
       next = std::min(next, f.start_cycle);
       continue;
@@ -104,7 +107,22 @@ void Hca::try_send() {
     for (size_t m = 0; m < nl; ++m) {
       const size_t li = (f.lane_rr + m) % nl;
       Flow::Lane& lane = f.lanes[li];
-      if (lane.message_left == 0) {
+      GbnTx* g = gbn ? &gbn_tx(flows[idx], lane.qp) : nullptr;
+      const GbnSent* again = nullptr;
+      if (g) {
+        if (g->una != g->nxt && now >= g->deadline) {  // no ACK progress: go back to the oldest
+          g->resend = g->una;
+          g->deadline = now + gbn_timeout;
+          ++f.stats.timeouts;
+        }
+        if (g->una != g->nxt) next = std::min(next, g->deadline);
+        if (g->resend != g->nxt) {
+          again = &g->unacked[g->resend - g->una];
+        } else if (stopped || g->nxt - g->una >= gbn_window) {
+          continue;  // stopped, or the window is full (stall): an ACK or the timeout wakes us
+        }
+      }
+      if (!again && lane.message_left == 0) {
         // A new message: a ping waits for the previous answer, an offered-rate flow for
         // its application to create the next message.
         if (f.spec.pingpong) {
@@ -132,13 +150,14 @@ void Hca::try_send() {
         next = std::min(next, paced);
         continue;
       }
-      const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
+      const uint32_t payload =
+          again ? again->payload : static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
       const uint32_t wire = ctx_.wire_bytes(payload);
       const uint32_t credits = NodeContext::credits_of(wire);
       if (!ignore_credits && o.credits[vl] < credits) break;  // a credit return wakes us
       rr_ = (idx + 1) % n;
       f.lane_rr = static_cast<unsigned>((li + 1) % nl);
-      send_data(f, lane, flows[idx], vl, payload, wire);
+      send_data(f, lane, flows[idx], vl, payload, wire, again);
       return;
     }
   }
@@ -193,16 +212,37 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
-void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire) {
+void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
+                    const GbnSent* again) {
   const uint64_t now = ctx_.now();
-  tlm_generic_payload* pkt = data_packet(lane.dlid, f.spec.sl, vl, lane.qp, payload, wire, flow_index);
+  tlm_generic_payload* pkt = data_packet(again ? again->dlid : lane.dlid, f.spec.sl, vl, lane.qp, payload, wire, flow_index);
   IbExtension& e = ib(pkt);
-  e.psn = f.psn++;
-  e.create_cycle = lane.create_cycle;
-  lane.message_left -= payload;
-  e.last = lane.message_left == 0;
+  if (transport != FabricParams::Transport::kNone) {
+    GbnTx& g = gbn_tx(flow_index, lane.qp);
+    if (again) {
+      e.psn = g.resend++;
+      e.create_cycle = again->create_cycle;
+      e.last = again->last;
+      f.stats.retransmitted_packets++;
+    } else {
+      e.psn = g.nxt++;
+      g.resend = g.nxt;
+      e.create_cycle = lane.create_cycle;
+      lane.message_left -= payload;
+      e.last = lane.message_left == 0;
+      g.unacked.push_back({payload, e.last, lane.dlid, lane.create_cycle});
+    }
+    if (g.deadline == UINT64_MAX) g.deadline = now + gbn_timeout;
+  } else {
+    e.psn = f.psn++;
+    e.create_cycle = lane.create_cycle;
+    lane.message_left -= payload;
+    e.last = lane.message_left == 0;
+  }
   ++ctx_.injected;
-  if (f.stats.injected_packets == f.stats.delivered_packets + f.stats.dropped_packets) f.stats.progress_cycle = now;  // none was in flight
+  if (f.stats.injected_packets == f.stats.delivered_packets + f.stats.dropped_packets + f.stats.discarded_packets) {
+    f.stats.progress_cycle = now;  // none was in flight
+  }
   f.stats.injected_packets++;
   f.stats.injected_bytes += payload;
   const CctiPort::Lookup cc = cc_enabled && ccti ? ccti->lookup(now, lane.qp, f.spec.sl) : CctiPort::Lookup{};
@@ -224,7 +264,10 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   const uint64_t now = ctx_.now();
   std::vector<Flow>& all = ctx_.flows();
-  if (e.opcode == Opcode::kData) {
+  if (e.opcode == Opcode::kTransportAck) {
+    gbn_acknowledged(e);
+  } else if (e.opcode == Opcode::kData) {
+    if (transport != FabricParams::Transport::kNone && !e.reply) gbn_receive(e);
     if (e.fecn) all[e.flow].stats.fecn_marked++;
     // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP.
     // With DCQCN the notification point answers at most once per CNP interval per flow.
@@ -250,6 +293,62 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   }
   sink_.push(pkt);
   if (!sink_busy_) start_drain();
+}
+
+void Hca::gbn_receive(IbExtension& e) {
+  GbnRx& rx = gbn_rx_[uint64_t{e.slid} << 32 | e.qp];
+  if (e.psn == rx.expected) {
+    ++rx.expected;
+    rx.nack_sent = false;
+    send_transport_ack(e, rx.expected, false);
+    return;
+  }
+  e.discard = true;  // out of order: the sink frees it without delivering it
+  if (e.psn < rx.expected) {
+    send_transport_ack(e, rx.expected, false);  // a duplicate: acknowledge again
+  } else if (!rx.nack_sent && transport == FabricParams::Transport::kGbn) {
+    rx.nack_sent = true;  // the first packet past a gap: go back (once per gap)
+    send_transport_ack(e, rx.expected, true);
+  }
+}
+
+void Hca::gbn_acknowledged(const IbExtension& ack) {
+  if (ack.flow < 0) return;
+  Flow& f = ctx_.flows()[ack.flow];
+  GbnTx& g = gbn_tx(static_cast<unsigned>(ack.flow), ack.qp);
+  while (g.una < ack.psn && g.una < g.nxt) {
+    g.unacked.pop_front();
+    ++g.una;
+  }
+  g.resend = std::max(g.resend, g.una);
+  if (ack.nack && g.resend > ack.psn) {
+    g.resend = ack.psn;
+    ++f.stats.nacks;
+  }
+  g.deadline = g.una == g.nxt ? UINT64_MAX : ctx_.now() + gbn_timeout;
+  try_send();
+}
+
+void Hca::send_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {
+  tlm_generic_payload* ack = ctx_.pool().alloc();
+  IbExtension& a = ib(ack);
+  a.slid = ctx_.topology().nodes[index_].lid;
+  a.dlid = data.slid;
+  a.sl = data.sl;
+  a.vl = data.vl;
+  a.opcode = Opcode::kTransportAck;
+  a.qp = data.qp;
+  a.psn = psn;
+  a.nack = nack;
+  a.wire_bytes = ctx_.scenario().fabric.ack_bytes;
+  a.credits = NodeContext::credits_of(a.wire_bytes);
+  a.inject_cycle = ctx_.now();
+  a.flow = data.flow;
+  ack->set_command(tlm::TLM_WRITE_COMMAND);
+  ack->set_data_length(0);
+  ++ctx_.injected;
+  cnps_.push(ack);  // control packets go ahead of data
+  try_send();
 }
 
 void Hca::issue_due_cnps(uint64_t now) {
@@ -307,6 +406,15 @@ void Hca::sink_done() {
   ctx_.progress();
   if (lose_one_packet) {
     lose_one_packet = false;  // the fault: the packet vanishes without being counted
+  } else if (e.discard) {
+    // Go-Back-N: taken out of order, so not delivered; the sender sends it again.
+    ++ctx_.discarded;
+    if (e.flow >= 0) {
+      FlowStats& st = ctx_.flows()[e.flow].stats;
+      ++st.discarded_packets;
+      st.progress_cycle = ctx_.now();
+    }
+    pkt->release();
   } else {
     if (e.opcode == Opcode::kData && e.flow >= 0) {
       Flow& f = ctx_.flows()[e.flow];

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <random>
 #include <vector>
 
@@ -32,6 +33,10 @@ class Hca : public Node {
   bool becn_in_ack = false;
   uint64_t hiccup_period = 0, hiccup_duration = 0;
   uint64_t completion_cycles = 0;
+  // Go-Back-N (fabric.hca.transport): off, or with NACKs (fast retransmit), or timeouts only.
+  FabricParams::Transport transport = FabricParams::Transport::kNone;
+  uint32_t gbn_window = 16;
+  uint64_t gbn_timeout = 0;  // cycles
   bool leak_one_credit = false, lose_one_packet = false;
 
   void handle(const Event& e) override;
@@ -90,7 +95,34 @@ class Hca : public Node {
 
   void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire);
 
-  void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire);
+  // Go-Back-N, the sender's side of one (flow, QP): what it sent and has no ACK for yet, oldest
+  // first (PSNs una..nxt-1), the next PSN to send (resend < nxt while going back) and the
+  // retransmission deadline.
+  struct GbnSent {
+    uint32_t payload = 0;
+    bool last = false;
+    uint16_t dlid = 0;
+    uint64_t create_cycle = 0;
+  };
+  struct GbnTx {
+    std::deque<GbnSent> unacked;
+    uint32_t una = 0, nxt = 0, resend = 0;
+    uint64_t deadline = UINT64_MAX;
+  };
+  // The receiver's side of one (source LID, QP): the next PSN it takes; a NACK for the
+  // current gap is out.
+  struct GbnRx {
+    uint32_t expected = 0;
+    bool nack_sent = false;
+  };
+  GbnTx& gbn_tx(unsigned flow_index, uint32_t qp) { return gbn_tx_[uint64_t{flow_index} << 32 | qp]; }
+  void gbn_receive(IbExtension& e);
+  void gbn_acknowledged(const IbExtension& ack);
+  void send_transport_ack(const IbExtension& data, uint32_t psn, bool nack);
+
+  // A data packet of lane `lane`: new (`again` null) or the retransmission of `again`.
+  void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
+                 const GbnSent* again = nullptr);
 
   void on_arrive(tlm_generic_payload* pkt);
 
@@ -112,6 +144,8 @@ class Hca : public Node {
   PacketFifo cnps_;
   std::deque<Reply> replies_;
   std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
+  std::unordered_map<uint64_t, GbnTx> gbn_tx_;  // [(flow, QP)]
+  std::unordered_map<uint64_t, GbnRx> gbn_rx_;  // [(source LID, QP)]
   PacketFifo sink_;
   bool sink_busy_ = false;
   uint64_t host_ready_ = 0;

@@ -153,6 +153,9 @@ struct FlowStats {
   uint64_t delivered_packets = 0;
   uint64_t fecn_marked = 0;    // data packets that arrived with FECN
   uint64_t dropped_packets = 0;  // lossy fabrics: its packets a buffer dropped
+  // Go-Back-N: packets the receiver took out of order (and discarded), packets sent again,
+  // timeouts and NACKs that sent the sender back.
+  uint64_t discarded_packets = 0, retransmitted_packets = 0, timeouts = 0, nacks = 0;
   uint64_t becn_received = 0;  // BECNs the source took for this flow
   uint64_t interval_bytes = 0;
   // Last time the flow moved: a packet delivered, or its first packet in flight after none
@@ -257,7 +260,8 @@ class NodeContext {
 
   // Counters (summary.json).
   uint64_t injected = 0, delivered = 0, on_wire = 0, hops = 0, cnps = 0, events = 0;
-  uint64_t dropped = 0;  // lossy fabrics: packets a buffer could not take
+  uint64_t dropped = 0;    // lossy fabrics: packets a buffer could not take
+  uint64_t discarded = 0;  // Go-Back-N: data taken out of order, discarded at the sink
 
   // The payload every port's credits travel in (one at a time: a credit call returns before
   // the next is made).

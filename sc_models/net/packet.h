@@ -10,7 +10,7 @@
 
 namespace ibcc::net {
 
-enum class Opcode : uint8_t { kData = 0, kAck = 1, kCnp = 2 };
+enum class Opcode : uint8_t { kData = 0, kAck = 1, kCnp = 2, kTransportAck = 3 };
 
 // Header fields the CC loop needs (LRH/BTH) plus the model's per-hop bookkeeping.
 struct IbExtension : tlm::tlm_extension<IbExtension> {
@@ -35,6 +35,11 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
   bool reply = false;          // a ping-pong answer (travels dst -> src of its flow)
   int32_t flow = -1;        // index of the flow (statistics), -1 for CNPs
   uint64_t cnp_interval = 0;  // a DCQCN+ CNP: the NP's CNP interval, core cycles
+  // Go-Back-N: a kTransportAck acknowledges every PSN below `psn` (`nack`: and asks the sender
+  // to go back to `psn`); a data packet the receiver takes out of order is `discard`ed at
+  // its sink (counted, not delivered).
+  bool nack = false;
+  bool discard = false;
 
   // Model bookkeeping for the hop in progress (not on the wire).
   uint64_t head_cycle = 0;      // head arrived at the current input buffer

@@ -232,6 +232,12 @@ struct FabricParams {
   uint64_t pfc_xon_bytes = 0;
   unsigned pfc_pause_bytes = 64;
   // HCA
+  // The transport of data flows: none (the fabric is trusted: lossless), or Go-Back-N with a
+  // window of `gbn_window` packets per QP and a retransmission timeout; `gbn` also NACKs the
+  // first out-of-order packet (fast retransmit), `simple_gbn` only times out.
+  enum class Transport : uint8_t { kNone, kGbn, kSimpleGbn } transport = Transport::kNone;
+  unsigned gbn_window = 16;
+  uint64_t gbn_timeout_ps = 100000000;  // 100 us
   uint64_t hca_buffer_per_vl = 16384;
   // Bytes a packet carries besides its payload, per packet type (LRH 8 + BTH 12 + ICRC 4 +
   // VCRC 2 = 26 for RC data; a CNP adds padding to 32; an ACK the AETH).

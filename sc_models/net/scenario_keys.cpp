@@ -173,6 +173,14 @@ std::vector<KeyDecl> build_table() {
       Map("fabric.hca.sink_hiccup").def_doc("none").doc("the sink stops every `period` for `duration`"),
       Time("fabric.hca.sink_hiccup.period").req().doc("time between the starts of two stops"),
       Time("fabric.hca.sink_hiccup.duration").req().form("shorter than `period`").doc("length of a stop"),
+      Enum("fabric.hca.transport", "none|gbn|simple_gbn").def("none")
+          .doc("the transport of data flows: none (the fabric is trusted), or Go-Back-N per QP: the receiver takes "
+               "packets in order only, ACKs each, and (`gbn`) NACKs the first out-of-order packet of a gap, on which "
+               "the sender goes back (fast retransmit); a sender with a full window stalls; with no ACK progress for "
+               "`gbn_timeout` it goes back to the oldest unacknowledged packet (`simple_gbn`: timeouts only). "
+               "Ping-pong answers are not under it"),
+      Uint("fabric.hca.gbn_window", 1, 65536).unit("packets").def("16").doc("Go-Back-N: packets sent and not acknowledged per QP"),
+      Time("fabric.hca.gbn_timeout").def("100us").doc("Go-Back-N: retransmission timeout"),
       Time("fabric.hca.completion_latency").def("0s")
           .doc("from a message's last packet drained to the completion its application sees (host interface, "
                "driver, MPI); counts in message completion times and ping-pong round trips, not in packet latency"),

@@ -93,6 +93,10 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
     hca["sink_hiccup"] = h;
   }
   hca["completion_latency"] = time(f.hca_completion_latency_ps);
+  hca["transport"] = f.transport == FabricParams::Transport::kGbn ? "gbn"
+                   : f.transport == FabricParams::Transport::kSimpleGbn ? "simple_gbn" : "none";
+  hca["gbn_window"] = f.gbn_window;
+  hca["gbn_timeout"] = time(f.gbn_timeout_ps);
   fab["hca"] = hca;
   root["fabric"] = fab;
 

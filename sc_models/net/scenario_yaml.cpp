@@ -159,6 +159,16 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
   if (const auto h = n["hca"]) {
     rd.expect_map(h, "fabric.hca");
     if (h["completion_latency"]) f.hca_completion_latency_ps = rd.time_ps(h["completion_latency"], "fabric.hca.completion_latency");
+    if (h["transport"]) {
+      const std::string t = rd.choice(h["transport"], "fabric.hca.transport");
+      f.transport = t == "gbn" ? FabricParams::Transport::kGbn
+                  : t == "simple_gbn" ? FabricParams::Transport::kSimpleGbn : FabricParams::Transport::kNone;
+    }
+    if (h["gbn_window"]) f.gbn_window = static_cast<unsigned>(rd.uint(h["gbn_window"], "fabric.hca.gbn_window"));
+    if (h["gbn_timeout"]) {
+      f.gbn_timeout_ps = rd.time_ps(h["gbn_timeout"], "fabric.hca.gbn_timeout");
+      if (f.gbn_timeout_ps == 0) rd.fail(h["gbn_timeout"], "fabric.hca.gbn_timeout", "must be above 0s");
+    }
     if (h["buffer_per_vl"]) f.hca_buffer_per_vl = rd.bytes(h["buffer_per_vl"], "fabric.hca.buffer_per_vl");
     if (h["inject_rate"]) f.hca_inject_bps = rd.rate_bps(h["inject_rate"], "fabric.hca.inject_rate");
     if (h["sink_rate"]) f.hca_sink_bps = rd.rate_bps(h["sink_rate"], "fabric.hca.sink_rate");
