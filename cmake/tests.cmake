@@ -105,6 +105,12 @@ add_test(NAME dcqcn_incast_sweep
           ${CMAKE_BINARY_DIR}/test-out/dcqcn sweep --flows 80,240,480,720)
 set_tests_properties(dcqcn_incast_sweep PROPERTIES LABELS "dcqcn;validation" TIMEOUT 900)
 
+# The chapter's many-to-one gather on the model's lossy switch under Go-Back-N (issue 14).
+add_test(NAME gbn_gather
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_gbn_gather.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/gbn_gather)
+set_tests_properties(gbn_gather PROPERTIES LABELS "lossy;validation" TIMEOUT 600)
+
 add_test(NAME gbn_table41_checker COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_gbn_model.py)
 set_tests_properties(gbn_table41_checker PROPERTIES LABELS lossy TIMEOUT 120)
 

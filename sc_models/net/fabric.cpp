@@ -227,6 +227,7 @@ void Fabric::build() {
     h.hiccup_duration = cycles(s_.fabric.sink_hiccup.duration_ps);
     h.completion_cycles = cycles(s_.fabric.hca_completion_latency_ps);
     h.transport = s_.fabric.transport;
+    h.send_jitter = cycles(s_.fabric.hca_send_jitter_ps);
     h.gbn_window = s_.fabric.gbn_window;
     h.gbn_timeout = std::max<uint64_t>(1, cycles(s_.fabric.gbn_timeout_ps));
     if (s_.cc.enabled && !ibcc_sources) {

@@ -208,7 +208,7 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   pace(e.qp, f.spec.sl, end + ird);
   if (dcqcn) dcqcn->sent(now, e.qp, wire);
   if (e.last) replies_.pop_front();
-  host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
+  host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte)) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
@@ -255,7 +255,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(lane.qp, f.spec.sl, end + ird);
   if (dcqcn) dcqcn->sent(now, lane.qp, wire);
-  host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte));
+  host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte)) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 

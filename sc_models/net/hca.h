@@ -37,6 +37,7 @@ class Hca : public Node {
   FabricParams::Transport transport = FabricParams::Transport::kNone;
   uint32_t gbn_window = 16;
   uint64_t gbn_timeout = 0;  // cycles
+  uint64_t send_jitter = 0;  // cycles: a uniform draw in [0, this] delays each data packet's successor
   bool leak_one_credit = false, lose_one_packet = false;
 
   void handle(const Event& e) override;
@@ -94,6 +95,7 @@ class Hca : public Node {
   }
 
   void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire);
+  uint64_t jitter() { return send_jitter ? rng_() % (send_jitter + 1) : 0; }
 
   // Go-Back-N, the sender's side of one (flow, QP): what it sent and has no ACK for yet, oldest
   // first (PSNs una..nxt-1), the next PSN to send (resend < nxt while going back) and the

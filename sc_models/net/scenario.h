@@ -237,6 +237,7 @@ struct FabricParams {
   // first out-of-order packet (fast retransmit), `simple_gbn` only times out.
   enum class Transport : uint8_t { kNone, kGbn, kSimpleGbn } transport = Transport::kNone;
   unsigned gbn_window = 16;
+  uint64_t hca_send_jitter_ps = 0;  // host timing noise per packet (uniform in [0, this])
   uint64_t gbn_timeout_ps = 100000000;  // 100 us
   uint64_t hca_buffer_per_vl = 16384;
   // Bytes a packet carries besides its payload, per packet type (LRH 8 + BTH 12 + ICRC 4 +

@@ -181,6 +181,10 @@ std::vector<KeyDecl> build_table() {
                "Ping-pong answers are not under it"),
       Uint("fabric.hca.gbn_window", 1, 65536).unit("packets").def("16").doc("Go-Back-N: packets sent and not acknowledged per QP"),
       Time("fabric.hca.gbn_timeout").def("100us").doc("Go-Back-N: retransmission timeout"),
+      Time("fabric.hca.send_jitter").def("0s")
+          .doc("host timing noise: a data packet's successor leaves a uniform, seeded draw in [0, this] later (a "
+               "real host's per-packet overhead varies); without it, identical senders into a drop-tail queue stay in "
+               "lock step and the same ones always lose (phase effects)"),
       Time("fabric.hca.completion_latency").def("0s")
           .doc("from a message's last packet drained to the completion its application sees (host interface, "
                "driver, MPI); counts in message completion times and ping-pong round trips, not in packet latency"),

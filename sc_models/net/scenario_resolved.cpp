@@ -96,6 +96,7 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
   hca["transport"] = f.transport == FabricParams::Transport::kGbn ? "gbn"
                    : f.transport == FabricParams::Transport::kSimpleGbn ? "simple_gbn" : "none";
   hca["gbn_window"] = f.gbn_window;
+  hca["send_jitter"] = time(f.hca_send_jitter_ps);
   hca["gbn_timeout"] = time(f.gbn_timeout_ps);
   fab["hca"] = hca;
   root["fabric"] = fab;

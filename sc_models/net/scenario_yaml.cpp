@@ -164,6 +164,7 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
       f.transport = t == "gbn" ? FabricParams::Transport::kGbn
                   : t == "simple_gbn" ? FabricParams::Transport::kSimpleGbn : FabricParams::Transport::kNone;
     }
+    if (h["send_jitter"]) f.hca_send_jitter_ps = rd.time_ps(h["send_jitter"], "fabric.hca.send_jitter");
     if (h["gbn_window"]) f.gbn_window = static_cast<unsigned>(rd.uint(h["gbn_window"], "fabric.hca.gbn_window"));
     if (h["gbn_timeout"]) {
       f.gbn_timeout_ps = rd.time_ps(h["gbn_timeout"], "fabric.hca.gbn_timeout");
