@@ -111,6 +111,12 @@ add_test(NAME gbn_gather
           ${CMAKE_BINARY_DIR}/test-out/gbn_gather)
 set_tests_properties(gbn_gather PROPERTIES LABELS "lossy;validation" TIMEOUT 600)
 
+# One scenario three ways: IB CC over credits, DCQCN over PFC, lossy with Go-Back-N (issue 14).
+add_test(NAME regimes_side_by_side
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/compare_regimes.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/regimes)
+set_tests_properties(regimes_side_by_side PROPERTIES LABELS "dcqcn;lossy;validation" TIMEOUT 600)
+
 add_test(NAME gbn_table41_checker COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_gbn_model.py)
 set_tests_properties(gbn_table41_checker PROPERTIES LABELS lossy TIMEOUT 120)
 
