@@ -324,7 +324,10 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
         jport["pfc_pauses_sent"] = node.in[p].pauses_sent;
       }
       // Lossy: packets this port's input dropped.
-      if (s.fabric.lossy) jport["drops"] = node.in[p].drops;
+      if (s.fabric.lossy) {
+        jport["drops"] = node.in[p].drops;        // at this port's input buffer
+        jport["egress_drops"] = op.drops;         // at this output's limit (output or shared buffers)
+      }
       jports.push_back(jport);
     }
   }

@@ -48,6 +48,15 @@ def run(ibcc, scenario, out, *args):
         return json.load(f)
 
 
+def vcd_values(path, name):
+    """The successive values of the first VCD variable called `name`."""
+    import re
+    with open(path) as f:
+        text = f.read()
+    code = re.search(r"\$var wire \d+ (\S+) " + re.escape(name) + r" ", text).group(1)
+    return [int(v, 2) for v in re.findall(r"\nb([01]+) " + re.escape(code) + r"\n", text)]
+
+
 def port_to(summary, node):
     return next(p for p in summary["ports"] if p["to"] == node)
 
@@ -95,6 +104,14 @@ def incast2(ibcc, src, out):
     held_off = ports.groupby("t_us").occupancy_credits.sum().mean() * 64
     check(held_off > 0.75 * buf, f"2:1 incast, CC off: the queue fills the buffer ({held_off / 1e3:.0f} KB held on "
                                  f"average, > 75 % of {buf / 1e3:.0f} KB): the control DCQCN is measured against")
+    # The waves show each flow's DCQCN rate: line rate first, then the cuts.
+    wd = os.path.join(out, "incast2_waves")
+    run(ibcc, scen, wd, "--sim-time", "20ms", "--waves", os.path.join(wd, "w"), "--trace", "ports=S1/3,flows=F1",
+        "--waves-format", "vcd")
+    rates = vcd_values(os.path.join(wd, "w", "network.vcd"), "dcqcn_rate_mbps")
+    check(len(rates) > 2 and rates[1] == 10000 and min(rates[1:]) < 10000,
+          f"--waves traces F1's DCQCN rate: {len(rates)} values, {rates[1] if len(rates) > 1 else None} Mb/s first, "
+          f"{min(rates[1:]) if len(rates) > 1 else None} Mb/s at its lowest in 20 ms")
     pauses = off.get("pfc_pauses_received_by_hcas", 0)
     check(pauses > 0 and s.get("pfc_pauses_received_by_hcas", 0) == 0,
           f"2:1 incast: PFC paused the senders {pauses} times with CC off, never with DCQCN")

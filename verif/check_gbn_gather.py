@@ -141,6 +141,23 @@ def main():
           f"95 {by_b[95]:.3f}, 128 {by_b[128]:.3f}")
     compare(by_b[95] < by_b[128], f"... and 128 packets more than 95 ({by_b[128]:.3f} > {by_b[95]:.3f}; chapter, Table 4.2, "
                                   f"two different switches: 0.598 at 95, 0.635 at 128)")
+    # Drops are traced: --waves records the root's port's drop count as it grows.
+    wd = os.path.join(a.out_dir, "waves")
+    r = subprocess.run([a.ibcc, "run", os.path.join(a.source_dir, "topologies", "lossy", "gather.yaml"), "--out", wd,
+                        "--force", "--quiet", "--sim-time", "5ms", "--waves", os.path.join(wd, "w"), "--trace", "ports=S1/1",
+                        "--waves-format", "vcd"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"ibcc run --waves failed (exit {r.returncode}): {r.stderr.strip()}")
+    import re
+    with open(os.path.join(wd, "w", "network.vcd")) as f:
+        text = f.read()
+    code = re.search(r"\$var wire 32 (\S+) drops ", text).group(1)
+    traced = [int(v, 2) for v in re.findall(r"\nb([01]+) " + re.escape(code) + r"\n", text)]
+    with open(os.path.join(wd, "summary.json")) as f:
+        root_port = next(p for p in json.load(f)["ports"] if p["port"] == "S1/1")
+    check(len(traced) > 10 and traced[-1] == root_port["egress_drops"] > 0,
+          f"--waves traces the drops at the root's port: {len(traced)} changes, last {traced[-1] if traced else None}, "
+          f"summary.json {root_port['egress_drops']}")
     with open(os.path.join(a.out_dir, "gbn_gather.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()

@@ -254,7 +254,10 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   }
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(lane.qp, f.spec.sl, end + ird);
-  if (dcqcn) dcqcn->sent(now, lane.qp, wire);
+  if (dcqcn) {
+    dcqcn->sent(now, lane.qp, wire);
+    if (NetWaves* w = ctx_.waves) w->flow_rate(static_cast<int>(flow_index), dcqcn->rate_kbps(now, lane.qp) / 1000);
+  }
   host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte)) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
@@ -283,12 +286,13 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     if (e.flow >= 0) all[e.flow].stats.becn_received++;
     if (dcqcn) {
       dcqcn->cnp(now, e.qp, e.cnp_interval);
+      if (NetWaves* w = ctx_.waves; w && e.flow >= 0) w->flow_rate(e.flow, dcqcn->rate_kbps(now, e.qp) / 1000);
     } else {
       ccti->becn(now, e.qp, e.sl, e.slid, e.dlid);
     }
-    if (NetWaves* w = ctx_.waves; w && e.flow >= 0 && ccti) {
+    if (NetWaves* w = ctx_.waves; w && e.flow >= 0) {
       w->flow_becn(e.flow, all[e.flow].stats.becn_received);
-      w->flow_ccti(e.flow, ccti->observe_ccti(now, e.qp, e.sl));
+      if (ccti) w->flow_ccti(e.flow, ccti->observe_ccti(now, e.qp, e.sl));
     }
   }
   sink_.push(pkt);

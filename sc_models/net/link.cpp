@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "net/net_waves.h"
 #include "net/node_context.h"
 
 namespace ibcc::net {
@@ -120,12 +121,14 @@ bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_gener
   return true;
 }
 
-void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, bool accounted) {
+void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, bool accounted, unsigned out_port) {
   IbExtension& e = ib(pkt);
   InPort& in = at.in[port];
   if (accounted) in.vl[e.vl].used -= e.credits;
-  ++in.drops;
+  uint64_t& count = out_port ? at.out[out_port].drops : in.drops;
+  ++count;
   ++f.dropped;
+  if (NetWaves* w = f.waves) w->drops(at.index(), out_port ? out_port : port, count);
   if (e.flow >= 0 && e.opcode == Opcode::kData) {
     FlowStats& st = f.flows()[e.flow].stats;
     ++st.dropped_packets;

@@ -33,7 +33,9 @@ bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_gener
 
 // Lossy fabrics: drops a packet that arrived at input `port` of `at` and was accounted in its
 // buffer (accept()), for want of room further on (an output's or the switch's limit).
-void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, bool accounted);
+// `out_port` (not 0): the drop is that output's (an output-buffered or shared switch's
+// limit), counted there instead of at the input.
+void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, bool accounted, unsigned out_port = 0);
 
 // PFC: sends XOFF (`pause`) or XON for `vl` from input `port` of `at` to its upstream sender.
 void send_pause(NodeContext& f, Node& at, unsigned port, unsigned vl, bool pause);

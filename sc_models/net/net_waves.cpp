@@ -224,6 +224,8 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     vars_[v.cong].role = Role::kCongestion;
     vars_[v.fecn].role = Role::kFecnMark;
     v.busy = sig(add_var(scope, "tx_busy", 1), "tx_busy", 1, kGtkwHex);
+    // Lossy: drops at this output's limit (output-buffered, shared) or else at its input buffer.
+    if (f.scenario().fabric.lossy) v.drops = sig(add_var(scope, "drops", 32), "drops", 32, kGtkwDec);
     for (unsigned in = 1; in <= t.nodes[node].ports; ++in) {
       if (t.wire[node][in].peer < 0 || !can_feed(static_cast<unsigned>(node), in, port)) continue;
       for (unsigned vl = 0; vl < nvl; ++vl) {
@@ -253,6 +255,10 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     g.signals.emplace_back(scope + ".packets_sent[31:0]", kGtkwDec);
     v.becn = add_var(scope, "becns", 32);
     g.signals.emplace_back(scope + ".becns[31:0]", kGtkwDec);
+    if (f.scenario().cc.reaction != Reaction::kIbcc) {
+      v.rate = add_var(scope, "dcqcn_rate_mbps", 32);
+      g.signals.emplace_back(scope + ".dcqcn_rate_mbps[31:0]", kGtkwDec);
+    }
     flows_[index] = v;
     groups_.push_back(g);
   }
@@ -382,6 +388,16 @@ void NetWaves::flow_ird(int flow, uint64_t ird) {
 void NetWaves::flow_packet(int flow, uint64_t sent) {
   const auto it = flows_.find(flow);
   if (it != flows_.end()) change(it->second.sent, sent, f_.ps(f_.now()));
+}
+
+void NetWaves::flow_rate(int flow, uint64_t mbps) {
+  const auto it = flows_.find(flow);
+  if (it != flows_.end() && it->second.rate != kNoVar) change(it->second.rate, mbps, f_.ps(f_.now()));
+}
+
+void NetWaves::drops(unsigned node, unsigned port, uint64_t count) {
+  const auto it = ports_.find({node, port});
+  if (it != ports_.end() && it->second.drops != kNoVar) change(it->second.drops, count, f_.ps(f_.now()));
 }
 
 void NetWaves::flow_becn(int flow, uint64_t becns) {

@@ -39,6 +39,10 @@ class NetWaves {
   void flow_ird(int flow, uint64_t ird_cycles);
   void flow_packet(int flow, uint64_t sent);
   void flow_becn(int flow, uint64_t becns);
+  // DCQCN (cc.reaction dcqcn | dcqcn_plus): the rate the source's QP sends at, Mb/s.
+  void flow_rate(int flow, uint64_t mbps);
+  // Lossy fabrics: packets dropped so far at the traced port (its output's limit, or its input).
+  void drops(unsigned node, unsigned port, uint64_t count);
 
   // Ends the dump at the current time and writes the save file.
   void finish();
@@ -76,12 +80,14 @@ class NetWaves {
   static constexpr unsigned kNoVar = ~0u;
   struct PortVars {
     unsigned cong = 0, fecn = 0, busy = 0;
+    unsigned drops = kNoVar;  // lossy fabrics
     std::vector<unsigned> credit_var;                         // [vl], kNoVar: not traced
     std::map<std::pair<unsigned, unsigned>, unsigned> fill_var;  // (input port, vl) -> var
   };
   std::map<std::pair<unsigned, unsigned>, PortVars> ports_;
   struct FlowVars {
     unsigned ccti, ird, sent, becn;
+    unsigned rate = kNoVar;  // DCQCN
   };
   std::map<int, FlowVars> flows_;
   // Changes already decided for a later time (the end of a transmission, a mark's pulse).

@@ -82,6 +82,7 @@ struct OutPort {
   // paused the VL; `credits[vl]` is then 0, else kPfcOpen, and a transmission takes none.
   bool uncredited = false;
   uint64_t pauses = 0;               // XOFF frames received
+  uint64_t drops = 0;                // lossy: packets dropped at this output's limit (output/shared buffers)
   static constexpr uint32_t kPfcOpen = 1u << 30;
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
   uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible

@@ -74,7 +74,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
   }
   if (output_limit_ && (egress_bytes_[o * nvl_ + e.vl] + e.wire_bytes > output_limit_ ||
                         (shared_limit_ && shared_used_ + e.wire_bytes > shared_limit_))) {
-    drop(ctx_, *this, port, pkt, true);  // drop-tail at the output's (or the pool's) limit
+    drop(ctx_, *this, port, pkt, true, o);  // drop-tail at the output's (or the pool's) limit
     return;
   }
   e.eligible_cycle = ctx_.now() + latency;
