@@ -15,12 +15,14 @@ Usage: check_dcqcn.py IBCC SOURCE_DIR OUT_DIR incast2|sweep [--flows 80,240,480,
 Writes OUT_DIR/<case>.csv and, for the sweep, OUT_DIR/dcqcn_incast_sweep.png. Exit 0 pass, 1 fail.
 """
 import argparse
-import json
+import copy
 import os
-import subprocess
 import sys
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from studies import Checks, run_ibcc as run, vcd_values  # noqa: E402
 
 # The dissertation's testbed figures the sweep is compared with (Tables 2 and 3): flows ->
 # (max buffer after 5 s in KB, average latency in us), DCQCN and DCQCN+.
@@ -28,33 +30,10 @@ SEED_TABLE2 = {80: (130.1, 24.8), 160: (168.4, 31.8), 240: (195.4, 32.9), 320: (
                480: (591.4, 63.8), 560: (858.0, 74.0), 640: (1200.0, 103.8), 720: (5100.0, 1792.8)}
 SEED_TABLE3 = {80: (189.0, 27.2), 160: (191.2, 31.1), 240: (122.6, 29.9), 320: (117.9, 30.0), 400: (130.5, 30.2),
                480: (169.9, 30.4), 560: (211.5, 32.0), 640: (230.6, 31.7), 720: (681.8, 57.0)}
-SEED_BUFFER_BYTES = 5.1e6   # the testbed switch's buffer
 FAILED_BUFFER_BYTES = 200e3  # the dissertation's criterion: above this after 5 s, not converged
 
-failures = []
-
-
-def check(ok, what):
-    print(("PASS " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def run(ibcc, scenario, out, *args):
-    r = subprocess.run([ibcc, "run", scenario, "--out", out, "--force", "--quiet", *args], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"ibcc run {scenario} {' '.join(args)} failed (exit {r.returncode}): {r.stderr.strip()}")
-    with open(os.path.join(out, "summary.json")) as f:
-        return json.load(f)
-
-
-def vcd_values(path, name):
-    """The successive values of the first VCD variable called `name`."""
-    import re
-    with open(path) as f:
-        text = f.read()
-    code = re.search(r"\$var wire \d+ (\S+) " + re.escape(name) + r" ", text).group(1)
-    return [int(v, 2) for v in re.findall(r"\nb([01]+) " + re.escape(code) + r"\n", text)]
+checks = Checks()
+check = checks.check
 
 
 def port_to(summary, node):
@@ -126,7 +105,7 @@ def sweep(ibcc, src, out, counts, sim_time):
     for n in counts:
         for reaction in ("dcqcn", "dcqcn_plus"):
             s = dict(scen)
-            s["traffic"] = json.loads(json.dumps(scen["traffic"]))
+            s["traffic"] = copy.deepcopy(scen["traffic"])
             s["traffic"]["patterns"][0]["qps_per_source"] = n // 8
             path = os.path.join(out, f"incast{n}.yaml")
             with open(path, "w") as f:
@@ -210,8 +189,7 @@ def main():
         incast2(a.ibcc, a.source_dir, a.out_dir)
     else:
         sweep(a.ibcc, a.source_dir, a.out_dir, [int(x) for x in a.flows.split(",")], a.sim_time)
-    print("RESULT: " + ("PASS" if not failures else f"FAIL ({len(failures)})"))
-    return 1 if failures else 0
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -22,34 +22,22 @@ each point beside the chapter's measured value; writes OUT_DIR/gbn_gather.csv an
 Usage: check_gbn_gather.py IBCC SOURCE_DIR OUT_DIR [--sim-time 200ms]   (exit 0 pass, 1 fail)
 """
 import argparse
+import copy
 import csv
-import json
 import os
-import subprocess
 import sys
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from studies import Checks, run_ibcc, vcd_values  # noqa: E402
 
 PACKET_BYTES = 1024 + 26        # the scenario's MTU payload and data header
 LINK_BPS = 10e9
 PACKET_US = PACKET_BYTES * 8 / LINK_BPS * 1e6  # one packet time: the chapter's time unit
 
-failures = []
-differences = []
-
-
-def check(ok, what):
-    print(("PASS " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
-
-
-def compare(ok, what):
-    """A claim of the chapter the model is known not to reproduce (docs/validation.md says
-    by how much and why): printed, not gating, so that a change in either direction shows."""
-    print(("SAME    " if ok else "DIFFERS ") + what)
-    if not ok:
-        differences.append(what)
+checks = Checks()
+check, compare = checks.check, checks.compare
 
 
 def measured_table(src):
@@ -60,7 +48,7 @@ def measured_table(src):
 
 
 def efficiency(ibcc, base, out, p, w, to, transport="gbn", buffering="output", buffer_packets=95, sim_time="200ms"):
-    s = json.loads(json.dumps(base))
+    s = copy.deepcopy(base)
     s["traffic"]["patterns"][0]["sources"] = [f"H{i}" for i in range(1, p + 1)]
     s["fabric"]["hca"].update({"transport": transport, "gbn_window": w, "gbn_timeout": f"{to * PACKET_US:.3f}us"})
     sw = s["fabric"]["switch"]
@@ -73,13 +61,7 @@ def efficiency(ibcc, base, out, p, w, to, transport="gbn", buffering="output", b
     path = os.path.join(out, name + ".yaml")
     with open(path, "w") as f:
         yaml.safe_dump(s, f, sort_keys=False)
-    d = os.path.join(out, name)
-    r = subprocess.run([ibcc, "run", path, "--out", d, "--force", "--quiet", "--sim-time", sim_time],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"ibcc run {path} failed (exit {r.returncode}): {r.stderr.strip()}")
-    with open(os.path.join(d, "summary.json")) as f:
-        sm = json.load(f)
+    sm = run_ibcc(ibcc, path, os.path.join(out, name), "--sim-time", sim_time)
     good = sum(fl["delivered_bytes"] for fl in sm["flows"])
     secs = sm["sim_time_us"] * 1e-6
     return good * 8 / secs / (LINK_BPS * 1024 / PACKET_BYTES), sm["packets"]
@@ -143,18 +125,10 @@ def main():
                                   f"two different switches: 0.598 at 95, 0.635 at 128)")
     # Drops are traced: --waves records the root's port's drop count as it grows.
     wd = os.path.join(a.out_dir, "waves")
-    r = subprocess.run([a.ibcc, "run", os.path.join(a.source_dir, "topologies", "lossy", "gather.yaml"), "--out", wd,
-                        "--force", "--quiet", "--sim-time", "5ms", "--waves", os.path.join(wd, "w"), "--trace", "ports=S1/1",
-                        "--waves-format", "vcd"], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"ibcc run --waves failed (exit {r.returncode}): {r.stderr.strip()}")
-    import re
-    with open(os.path.join(wd, "w", "network.vcd")) as f:
-        text = f.read()
-    code = re.search(r"\$var wire 32 (\S+) drops ", text).group(1)
-    traced = [int(v, 2) for v in re.findall(r"\nb([01]+) " + re.escape(code) + r"\n", text)]
-    with open(os.path.join(wd, "summary.json")) as f:
-        root_port = next(p for p in json.load(f)["ports"] if p["port"] == "S1/1")
+    sm = run_ibcc(a.ibcc, os.path.join(a.source_dir, "topologies", "lossy", "gather.yaml"), wd, "--sim-time", "5ms",
+                  "--waves", os.path.join(wd, "w"), "--trace", "ports=S1/1", "--waves-format", "vcd")
+    traced = vcd_values(os.path.join(wd, "w", "network.vcd"), "drops")
+    root_port = next(p for p in sm["ports"] if p["port"] == "S1/1")
     check(len(traced) > 10 and traced[-1] == root_port["egress_drops"] > 0,
           f"--waves traces the drops at the root's port: {len(traced)} changes, last {traced[-1] if traced else None}, "
           f"summary.json {root_port['egress_drops']}")
@@ -163,9 +137,7 @@ def main():
         w.writeheader()
         w.writerows(rows)
     plot(eff, table, os.path.join(a.out_dir, "gbn_gather.png"))
-    print(f"DIFFERENCES from the chapter (not gating, docs/validation.md): {len(differences)}")
-    print("RESULT: " + ("PASS" if not failures else f"FAIL ({len(failures)})"))
-    return 1 if failures else 0
+    return checks.result()
 
 
 def plot(eff, table, path):

@@ -13,12 +13,13 @@ Usage: compare_regimes.py IBCC SOURCE_DIR OUT_DIR [--sim-time 3s]    (exit 0 pas
 Writes OUT_DIR/regimes.md (the table) and OUT_DIR/regimes.csv.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 
 import pandas as pd
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from studies import Checks, run_ibcc  # noqa: E402
 
 REGIMES = [
     ("IB CC over credits", []),
@@ -29,13 +30,8 @@ REGIMES = [
 ]
 VICTIM_LIMIT_GBPS = 13.5 * 2048 / 2074  # its host interface, payload share
 
-failures = []
-
-
-def check(ok, what):
-    print(("PASS " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+checks = Checks()
+check = checks.check
 
 
 def jain(xs):
@@ -53,12 +49,7 @@ def main():
     rows = []
     for name, args in REGIMES:
         out = os.path.join(a.out_dir, name.split()[0].lower())
-        r = subprocess.run([a.ibcc, "run", scen, "--out", out, "--force", "--quiet", "--sim-time", a.sim_time, *args],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit(f"{name}: ibcc run failed (exit {r.returncode}): {r.stderr.strip()}")
-        with open(os.path.join(out, "summary.json")) as f:
-            s = json.load(f)
+        s = run_ibcc(a.ibcc, scen, out, "--sim-time", a.sim_time, *args)
         # The last phase: the contributors that have started by then, all at once.
         last = s["phases"][-1]["gbps"]
         flows = {fl["name"]: fl for fl in s["flows"]}
@@ -96,8 +87,7 @@ def main():
     check(lossy["contributors_gbps"] < min(ib["contributors_gbps"], dq["contributors_gbps"]),
           f"lossy + Go-Back-N: the contributors' goodput ({lossy['contributors_gbps']:.2f} Gb/s) is below both lossless "
           f"regimes' ({ib['contributors_gbps']:.2f}, {dq['contributors_gbps']:.2f})")
-    print("RESULT: " + ("PASS" if not failures else f"FAIL ({len(failures)})"))
-    return 1 if failures else 0
+    return checks.result()
 
 
 if __name__ == "__main__":
