@@ -326,3 +326,9 @@ set_tests_properties(sanitize_unit_network_cosim PROPERTIES LABELS sanitize TIME
 add_test(NAME bench_scaling_smoke COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/scaling_benchmark.py
          ${CMAKE_BINARY_DIR} --hosts 128,648 --sim-time 5us --flows 2000)
 set_tests_properties(bench_scaling_smoke PROPERTIES LABELS "workflow" TIMEOUT 300)
+
+# Issue 14: `ibcc tune` over the new strategies' keys (times, sizes, strategy names) on the
+# DCQCN 2:1 incast; ConnectX-4 as the seed hardware reference; no opensm.conf for DCQCN.
+add_test(NAME tune_dcqcn
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tune_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune_dcqcn)
+set_tests_properties(tune_dcqcn PROPERTIES LABELS "tune;dcqcn" TIMEOUT 600)

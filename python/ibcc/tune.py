@@ -37,6 +37,25 @@ SEED_HARDWARE = {
     "cc.ca.ccti_min": "0",
     "cc.ca.ccti_timer": "150",
 }
+# For DCQCN and DCQCN+ reaction points, the seed's hardware is the dissertation's ConnectX-4
+# (dcqcn-plus-dissertation, Table 1: rpg_time_reset, rpg_byte_reset, rpg_ai_rate, rpg_hai_rate,
+# min_time_between_cnps, the rate reduce monitor period; 1 CNP/us generation, section 2).
+SEED_HARDWARE_DCQCN = {
+    "cc.dcqcn.rate_timer": "300us",
+    "cc.dcqcn.byte_counter": "2MB",
+    "cc.dcqcn.ai_rate": "5Mb/s",
+    "cc.dcqcn.hai_rate": "40Mb/s",
+    "cc.dcqcn.cnp_interval": "0s",
+    "cc.dcqcn.cnp_generation": "1us",
+    "cc.dcqcn.reduce_period": "4us",
+}
+
+
+def seed_hardware(reaction):
+    """(--set overrides, description) of the seed hardware reference for a reaction point."""
+    if reaction in ("dcqcn", "dcqcn_plus"):
+        return SEED_HARDWARE_DCQCN, "ConnectX-4's DCQCN parameters (dcqcn-plus-dissertation Table 1)"
+    return SEED_HARDWARE, "the IB CC test bed's (Threshold 15, Marking_Rate 1, Packet_Size 8, CCTI_Timer 150)"
 
 MAXIMISED = ("victim", "contributors", "total", "jain")
 MAXIMISED_PREFIXES = ("throughput.", "group_total.", "group_mean.")
@@ -57,6 +76,36 @@ class TrialRunError(Exception):
 # ------------------------------------------------------------------------------------------
 
 
+# The units of the scenario's quantity keys, as the reader takes them (sc_models/net/units.cpp):
+# a quantity is tuned as a number in one of its units (LO's), and written back with it.
+QUANTITY_UNITS = {
+    "time": {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12},
+    "rate": {"b/s": 1, "Kb/s": 1e3, "Mb/s": 1e6, "Gb/s": 1e9, "Tb/s": 1e12},
+    "size": {"B": 1, "KB": 1e3, "MB": 1e6, "KiB": 1024, "MiB": 1048576},
+}
+
+
+def parse_quantity(text, kind):
+    """(value, unit) of '55us' for a quantity kind; None if it is not one. A size may be a
+    bare number of bytes (unit B)."""
+    t = text.strip()
+    for unit in sorted(QUANTITY_UNITS[kind], key=len, reverse=True):
+        if t.endswith(unit):
+            num = t[:-len(unit)].strip()
+            break
+    else:
+        if kind != "size":
+            return None
+        num, unit = t, "B"
+    try:
+        v = float(num)
+    except ValueError:
+        return None
+    if not math.isfinite(v) or v < 0:
+        return None
+    return v, unit
+
+
 @dataclass
 class Param:
     key: str
@@ -65,12 +114,14 @@ class Param:
     high: float = 0.0
     log: bool = False
     choices: list = field(default_factory=list)
+    unit: str = ""            # a quantity's unit: the values are numbers of it ("" for plain numbers)
+    quantity: str = ""        # "time", "rate" or "size" ("" for plain numbers and choices)
 
     def spec(self):
         if self.kind == "categorical":
             return f"{self.key}={','.join(self.choices)}"
         mods = (":int" if self.kind == "int" else "") + (":log" if self.log else "")
-        return f"{self.key}={fmt_num(self.low)}:{fmt_num(self.high)}{mods}"
+        return f"{self.key}={fmt_num(self.low)}{self.unit}:{fmt_num(self.high)}{self.unit}{mods}"
 
     def distribution(self):
         import optuna
@@ -80,11 +131,18 @@ class Param:
             return optuna.distributions.IntDistribution(int(self.low), int(self.high), log=self.log)
         return optuna.distributions.FloatDistribution(self.low, self.high, log=self.log)
 
+    def column(self):
+        """The parameter's column in tune.csv and pareto.csv (a quantity's unit in brackets)."""
+        unit = self.unit or ("B" if self.quantity == "size" else "")
+        return f"{self.key} [{unit}]" if unit else self.key
+
     def value_text(self, v):
         if self.kind == "int":
-            return str(int(v))
+            return f"{int(v)}{self.unit}"
         if self.kind == "float":
-            return repr(float(v))
+            # A quantity as its unit's number to 6 significant digits (the reader rounds a
+            # time to ps anyway); a plain number exactly.
+            return f"{float(v):.6g}{self.unit}" if self.unit else repr(float(v))
         return str(v)
 
 
@@ -138,8 +196,9 @@ def _list_items(node):
 
 
 def _leaf_kinds(node):
-    """(numeric alternative or None, enum values or None) of a leaf node."""
-    numeric, enum = None, None
+    """(numeric alternative or None, enum values or None, quantity kind or None) of a leaf
+    node. A quantity (time, rate, size) is a string whose pattern ends in its units."""
+    numeric, enum, quantity = None, None, None
     for alt in [node] + node.get("anyOf", []):
         if alt.get("type") in ("integer", "number"):
             numeric = numeric or alt
@@ -147,7 +206,11 @@ def _leaf_kinds(node):
             enum = enum or [str(v) for v in alt["enum"]]
         if alt.get("type") == "boolean":
             enum = enum or ["true", "false"]
-    return numeric, enum
+        pattern = alt.get("pattern", "") if alt.get("type") == "string" else ""
+        for kind, units in QUANTITY_UNITS.items():
+            if pattern and "(" + "|".join(units) + ")" in pattern:
+                quantity = quantity or kind
+    return numeric, enum, quantity
 
 
 def parse_space(specs, schema):
@@ -165,7 +228,7 @@ def parse_space(specs, schema):
         node = schema_node(schema, key)
         if node is None:
             raise TuneError(f"{where}: {key} is not a scenario key (ibcc keys lists them)")
-        numeric, enum = _leaf_kinds(node)
+        numeric, enum, quantity = _leaf_kinds(node)
         if "," in rhs or (":" not in rhs):
             choices = [c.strip() for c in rhs.split(",")]
             if len(choices) < 2 or any(not c for c in choices) or len(set(choices)) != len(choices):
@@ -174,6 +237,9 @@ def parse_space(specs, schema):
                 bad = [c for c in choices if c not in enum]
                 if bad:
                     raise TuneError(f"{where}: {', '.join(bad)} not allowed for {key}; expected one of {', '.join(enum)}")
+            elif quantity is not None:
+                for c in choices:
+                    _check_quantity(where, key, c, quantity, numeric)
             elif numeric is None:
                 raise TuneError(f"{where}: {key} is not a number or a choice (a map or list cannot be tuned)")
             else:
@@ -185,23 +251,47 @@ def parse_space(specs, schema):
         mods = parts[2:]
         if len(parts) < 2 or any(m not in ("int", "log") for m in mods) or len(set(mods)) != len(mods):
             raise TuneError(f"{where}: expected KEY=LO:HI with optional :int and :log")
-        if numeric is None:
+        unit = ""
+        if quantity is not None:
+            # LO and HI in the key's units (a size also in bytes): tuned as numbers of LO's unit.
+            (lo, unit), (hi, hi_unit) = (_check_quantity(where, key, x, quantity, numeric) for x in parts[:2])
+            hi = hi * QUANTITY_UNITS[quantity][hi_unit] / QUANTITY_UNITS[quantity][unit]
+            if quantity == "size":  # whole bytes: tuned in bytes
+                lo, hi = lo * QUANTITY_UNITS["size"][unit], hi * QUANTITY_UNITS["size"][unit]
+                unit = ""
+                if not (float(lo).is_integer() and float(hi).is_integer()):
+                    raise TuneError(f"{where}: a size is a whole number of bytes; got {parts[0]} and {parts[1]}")
+                mods = mods + ["int"]
+        elif numeric is None:
             what = f"one of {', '.join(enum)}" if enum else "not a number"
             raise TuneError(f"{where}: {key} is {what}; give its values as KEY=V1,V2,...")
-        lo = _check_number(where, key, parts[0], numeric)
-        hi = _check_number(where, key, parts[1], numeric)
+        else:
+            lo = _check_number(where, key, parts[0], numeric)
+            hi = _check_number(where, key, parts[1], numeric)
         if not lo < hi:
             raise TuneError(f"{where}: expected LO < HI, got {parts[0]} and {parts[1]}")
-        integer = numeric.get("type") == "integer" or "int" in mods
+        integer = (numeric is not None and numeric.get("type") == "integer") or "int" in mods
         if integer and not (float(lo).is_integer() and float(hi).is_integer()):
             raise TuneError(f"{where}: {key} is an integer; LO and HI must be integers")
         log = "log" in mods
         if log and lo <= 0:
             raise TuneError(f"{where}: a :log range must start above 0, got {parts[0]}")
-        params.append(Param(key, "int" if integer else "float", lo, hi, log))
+        params.append(Param(key, "int" if integer else "float", lo, hi, log, unit=unit, quantity=quantity or ""))
     if not params:
         raise TuneError("--space: at least one parameter is needed")
     return params
+
+
+def _check_quantity(where, key, text, kind, numeric):
+    """(value, unit) of a quantity LO, HI or choice, in the key's range where it declares one."""
+    q = parse_quantity(text, kind)
+    if q is None:
+        units = ", ".join(QUANTITY_UNITS[kind])
+        bare = " or a number of bytes" if kind == "size" else ""
+        raise TuneError(f"{where}: '{text}' is not a {kind} for {key}; expected a number with a unit ({units}){bare}")
+    if numeric is not None:  # sizes declare their range in bytes
+        _check_number(where, key, fmt_num(q[0] * QUANTITY_UNITS[kind][q[1]]), numeric)
+    return q
 
 
 def _check_number(where, key, text, numeric):
@@ -616,7 +706,7 @@ def write_text(path, text):
 
 
 def tune_csv(path, study, params, objectives, labels):
-    header = ["trial", "state"] + [p.key for p in params] + [o.metric for o in objectives]
+    header = ["trial", "state"] + [p.column() for p in params] + [o.metric for o in objectives]
     header += [f"{o.metric}@{lab}" for lab in labels for o in objectives] + ["duration_s", "dir", "error"]
     rows = []
     for t in study.get_trials(deepcopy=False):
@@ -837,8 +927,15 @@ def tune(request):
 
     # The references first (the same runs a trial makes): the scenarios as they are, and
     # with the seed hardware parameters where every one of them is a key the scenarios take.
+    # The seed hardware reference is the one of the first scenario's reaction point (as
+    # resolved with --set; a tuned cc.reaction varies, the reference does not).
+    _, rc, resolved, err = runner.describe(req.scenarios[0], {})
+    if rc != 0:
+        raise TuneError(f"{req.scenarios[0]}: {err}")
+    reaction = (yaml.safe_load(resolved).get("cc") or {}).get("reaction", "ibcc")
+    seed_sets, seed_what = seed_hardware(reaction)
     refs = {}
-    for name, sets in (("defaults", {}), ("seed hardware", SEED_HARDWARE)):
+    for name, sets in (("defaults", {}), ("seed hardware", seed_sets)):
         ref_dir = out / "reference" / name.replace(" ", "_")
         cached = ref_dir / "values.json"
         key = {"spec": spec, "sets": sets}
@@ -875,7 +972,7 @@ def tune(request):
     chosen, front = choose(study, objectives, refs.get("seed hardware"))
     if len(objectives) > 1:
         rows = [[t.number] + [t.params[p.key] for p in params] + list(t.values) for t in front]
-        write_csv(out / "pareto.csv", ["trial"] + [p.key for p in params] + [o.metric for o in objectives], rows)
+        write_csv(out / "pareto.csv", ["trial"] + [p.column() for p in params] + [o.metric for o in objectives], rows)
     imps = importances(study, params, objectives)
     write_csv(out / "importances.csv", ["objective", "parameter", "importance"],
               [[m, p, v] for m, imp in imps.items() if "error" not in imp for p, v in imp.items()])
@@ -891,17 +988,25 @@ def tune(request):
               f"# from {chosen_dir / 'resolved.yaml'}; parameters: "
               + ", ".join(f"{k}={v}" for k, v in chosen.user_attrs["sets"].items()) + "\n")
     write_text(out / "chosen.yaml", header + yaml.safe_dump({"cc": cc}, sort_keys=False))
-    fragment = opensm_fragment(cc, f"trial {chosen.number}")
-    write_text(out / "opensm.conf", fragment)
-    non_opensm = {k: v for k, v in chosen.user_attrs["sets"].items()
-                  if k.split(".")[-1] in ("mapping", "marking_mode", "hysteresis", "ird_formula", "num_qps", "becn")}
-    ok, how = round_trip(runner, req.scenarios[0], out / "opensm.conf", cc, non_opensm)
-    if not ok:
-        raise TrialRunError(f"opensm.conf round trip: {how}")
+    opensm = out / "opensm.conf"
+    regime = (cc.get("marking", "fecn"), cc.get("reaction", "ibcc"))
+    if regime == ("fecn", "ibcc"):
+        write_text(opensm, opensm_fragment(cc, f"trial {chosen.number}"))
+        non_opensm = {k: v for k, v in chosen.user_attrs["sets"].items()
+                      if k.split(".")[-1] in ("mapping", "marking_mode", "hysteresis", "ird_formula", "num_qps", "becn")}
+        ok, how = round_trip(runner, req.scenarios[0], opensm, cc, non_opensm)
+        if not ok:
+            raise TrialRunError(f"opensm.conf round trip: {how}")
+    else:
+        # OpenSM configures IB CC only: ECN marking and DCQCN are set on the switches and NICs.
+        if opensm.exists():
+            opensm.unlink()  # from an earlier tune of an IB CC space in this --out
+        how = (f"not written: OpenSM does not configure cc.marking={regime[0]} and cc.reaction={regime[1]}; "
+               "chosen.yaml has the chosen configuration")
 
     failed = [t for t in study.get_trials(deepcopy=False)
               if t.state == TrialState.FAIL and not t.user_attrs.get("interrupted")]
-    report = guidance(req, params, objectives, chosen, refs, imps, front, failed)
+    report = guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, how)
     write_text(out / "report.txt", report)
     summary = {
         "version": spec["version"], "optuna": optuna.__version__, "command": req.command,
@@ -910,7 +1015,7 @@ def tune(request):
         "chosen": {"trial": chosen.number, "sets": chosen.user_attrs["sets"], "values": list(chosen.values),
                    "per_scenario": chosen.user_attrs.get("per_scenario")},
         "references": refs, "importances": imps, "pareto": [t.number for t in front] if len(objectives) > 1 else None,
-        "opensm_round_trip": how, "plots": written,
+        "opensm_round_trip": how, "plots": written, "seed_hardware": {"what": seed_what, "sets": seed_sets},
     }
     write_text(out / "tune.json", json.dumps(summary, indent=1, default=str) + "\n")
     if not req.quiet:
@@ -918,7 +1023,7 @@ def tune(request):
     return summary
 
 
-def guidance(req, params, objectives, chosen, refs, imps, front, failed):
+def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, opensm_how):
     lines = ["ibcc tune: report", ""]
     lines.append(f"Scenarios ({'worst case across them' if len(req.scenarios) > 1 else 'one'}): "
                  + ", ".join(req.scenarios))
@@ -967,8 +1072,11 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed):
     else:
         lines.append("Parameter importances: not computed (they need two or more parameters and four completed trials).")
     lines.append("")
-    lines.append(f"Files in {req.out}: tune.csv (every trial), chosen.yaml (scenario cc: section), opensm.conf "
-                 "(its cc_* lines, read back and checked), report.txt, tune.json, history.png"
+    lines.append(f"Seed hardware parameters: {seed_what}.")
+    opensm = ("opensm.conf (its cc_* lines, read back and checked)" if not opensm_how.startswith("not written")
+              else "no opensm.conf (" + opensm_how.split(": ", 1)[1] + ")")
+    lines.append(f"Files in {req.out}: tune.csv (every trial), chosen.yaml (scenario cc: section), {opensm}, "
+                 "report.txt, tune.json, history.png"
                  + (", pareto.png, pareto.csv" if len(objectives) > 1 else "") + (", importances.png" if usable else ""))
     return "\n".join(lines) + "\n"
 
