@@ -138,11 +138,18 @@ class RunDir {
     return old;
   }
 
-  void open_streams() {
+  // `ibcc_reaction`: the reaction point's state is each flow's CCTI (ccti.csv), else each
+  // flow's DCQCN rates (rates.csv).
+  void open_streams(bool ibcc_reaction) {
     flows_ = std::make_unique<StreamedFile>(path("flows.csv"));
     flows_->write("t_us,flow,gbps\n");
-    ccti_ = std::make_unique<StreamedFile>(path("ccti.csv"));
-    ccti_->write("t_us,flow,ccti\n");
+    if (ibcc_reaction) {
+      cc_state_ = std::make_unique<StreamedFile>(path("ccti.csv"));
+      cc_state_->write("t_us,flow,ccti\n");
+    } else {
+      cc_state_ = std::make_unique<StreamedFile>(path("rates.csv"));
+      cc_state_->write("t_us,flow,qps,rate_gbps,min_gbps,max_gbps\n");
+    }
     ports_ = std::make_unique<StreamedFile>(path("ports.csv"));
     ports_->write("t_us,port,vl,occupancy_credits,peak_credits,congested,congested_frac,fecn_marks\n");
     flush();
@@ -168,7 +175,16 @@ class RunDir {
       const double t_us = static_cast<double>(f.ps(f.interval_end_cycle[k])) / 1e6;
       for (size_t j = 0; j < flows.size(); ++j) fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{},{}\n"), t_us, flows[j].spec.name, f.interval_ccti[k][j]);
     }
-    ccti_->write(text());
+    for (size_t k = intervals_; k < f.interval_rates.size(); ++k) {
+      const double t_us = static_cast<double>(f.ps(f.interval_end_cycle[k])) / 1e6;
+      for (size_t j = 0; j < flows.size(); ++j) {
+        const Fabric::FlowRates& r = f.interval_rates[k][j];
+        fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{},{},{:.6f},{:.6f},{:.6f}\n"), t_us, flows[j].spec.name,
+                       r.qps, static_cast<double>(r.mean_kbps) / 1e6, static_cast<double>(r.min_kbps) / 1e6,
+                       static_cast<double>(r.max_kbps) / 1e6);
+      }
+    }
+    cc_state_->write(text());
     rows.clear();
     for (size_t i = samples_; i < f.port_samples.size(); ++i) {
       const auto& p = f.port_samples[i];
@@ -190,19 +206,19 @@ class RunDir {
 
   void close_streams() {
     if (flows_) flows_->close();
-    if (ccti_) ccti_->close();
+    if (cc_state_) cc_state_->close();
     if (ports_) ports_->close();
   }
 
  private:
   void flush() {
     flows_->flush();
-    ccti_->flush();
+    cc_state_->flush();
     ports_->flush();
   }
   fs::path dir_;
   std::unique_ptr<FileLock> lock_;
-  std::unique_ptr<StreamedFile> flows_, ccti_, ports_;
+  std::unique_ptr<StreamedFile> flows_, cc_state_, ports_;
   size_t intervals_ = 0, samples_ = 0;
 };
 
@@ -464,7 +480,7 @@ int run_scenario(const RunOptions& opt) {
     setup.stage("fabric built; opening --out");
     dir = std::make_unique<RunDir>(opt);
     write_file_atomic(dir->path("resolved.yaml"), resolved);
-    dir->open_streams();
+    dir->open_streams(s->cc.reaction == Reaction::kIbcc);
   } catch (const ScenarioError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
     return 2;
@@ -616,7 +632,7 @@ int run_scenario(const RunOptions& opt) {
 }
 
 const std::vector<std::string>& run_output_files() {
-  static const std::vector<std::string> files = {"flows.csv", "ccti.csv",  "ports.csv",   "latency.csv",
+  static const std::vector<std::string> files = {"flows.csv", "ccti.csv",  "rates.csv", "ports.csv",   "latency.csv",
                                                  "summary.json", "metrics.json", "resolved.yaml"};
   return files;
 }

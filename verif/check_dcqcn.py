@@ -70,6 +70,16 @@ def incast2(ibcc, src, out):
         check(abs(dev) < 0.10, f"2:1 incast: {fl} averages within ±10 % of the fair share ({share:.2f} Gb/s) over "
                                f"0.25-0.5 s ({100 * dev:+.1f} %; 10 ms intervals {late[fl].min():.2f}-{late[fl].max():.2f} Gb/s)")
     check(s["cnps"] > 0, f"2:1 incast: the NP sent CNPs ({s['cnps']})")
+    # rates.csv (the RPs' Rc at each interval end) tells the same story as the delivered
+    # throughput: each flow's rate over 0.25-0.5 s averages half the 10 Gb/s line (Rc is a
+    # wire rate: payload plus headers), and no ccti.csv is written for a DCQCN run.
+    rc = pd.read_csv(os.path.join(d, "rates.csv")).pivot(index="t_us", columns="flow", values="rate_gbps")
+    rc_late = rc[rc.index > 250000]
+    for fl in ("F1", "F2"):
+        dev = rc_late[fl].mean() / 5.0 - 1
+        check(abs(dev) < 0.10, f"2:1 incast: {fl}'s DCQCN rate (rates.csv) averages within ±10 % of 5 Gb/s over "
+                               f"0.25-0.5 s ({rc_late[fl].mean():.2f} Gb/s, {100 * dev:+.1f} %)")
+    check(not os.path.exists(os.path.join(d, "ccti.csv")), "a DCQCN run writes rates.csv, not ccti.csv")
     # What CC buys: the same run without CC fills the buffer (round robin alone shares the port fairly).
     off = run(ibcc, scen, os.path.join(out, "incast2_off"), "--set", "cc.enabled=false")
     buf = 2 * buffer_bytes(scen)  # the two senders' input buffers hold the egress queue

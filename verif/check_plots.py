@@ -2,8 +2,8 @@
 """Every picture of `ibcc run --plot` and `ibcc plot` is readable: it exists, is not blank, and
 its title, labels and legend lie inside the figure (python/ibcc/plots.py checks each figure's
 layout boxes before saving; `ibcc plot` exits 1 otherwise). Cases: the seed test bed's scenarios
-1 and 2, an imported fabric whose flow names are 20+ characters, a sweep with undefined
-(n/a) cells; plus a figure built to overflow, which the layout check must reject.
+1 and 2, an imported fabric whose flow names are 20+ characters, the DCQCN incasts (rates.png
+instead of ccti.png: two flows, and 721 drawn per group), a sweep with undefined (n/a) cells; plus a figure built to overflow, which the layout check must reject.
 
   check_plots.py IBCC SOURCE_DIR OUTDIR
 """
@@ -59,6 +59,15 @@ def main():
         run([ibcc, "run", *args, "--out", str(d), "--quiet", "--plot"])
         for png in RUN_PNGS:
             check_png(d / png)
+    dcqcn = src / "topologies" / "dcqcn"
+    for name, args in {"incast2": [str(dcqcn / "incast2.yaml"), "--sim-time", "20ms", "--set", "sim.log_interval=1ms"],
+                       "incast720": [str(dcqcn / "incast.yaml"), "--sim-time", "2ms", "--set", "sim.log_interval=100us"]}.items():
+        d = out / name
+        run([ibcc, "run", *args, "--out", str(d), "--quiet", "--plot"])
+        for png in ("throughput.png", "ports.png", "rates.png", "latency.png"):
+            check_png(d / png)
+        if (d / "ccti.png").exists():
+            failures.append(f"{d}: ccti.png drawn for a DCQCN run")
     sweep = out / "sweep"
     # 20 us: no contributor is active in the window, so Jain is undefined: n/a cells, not 0.
     run([ibcc, "sweep", str(seed / "scenario2.yaml"), "--out", str(sweep), "--sim-time", "20us", "--quiet",

@@ -9,7 +9,9 @@ A run directory gives:
   ports.png       input-buffer occupancy of the busiest ports, with the buffer capacity and
                   the trip level; the fraction of each interval the outputs spent congested
                   and their FECN marks, for the outputs that marked most
-  ccti.png        CCTI per flow over time
+  ccti.png        CCTI per flow over time (IB CC)
+  rates.png       DCQCN's rate (Rc) per flow over time, or per group with its range, beyond
+                  12 flows (cc.reaction dcqcn | dcqcn_plus)
   latency.png     packet latency histogram per group and its percentiles
 A sweep directory gives one heat map per metric (sweep_<metric>.png), or a line plot when one
 key is swept.
@@ -285,6 +287,36 @@ def plot_ccti(run, out, colours):
     return save(fig, out / "ccti.png")
 
 
+def plot_rates(run, out, colours, by_group):
+    r = run.rates
+    if r.empty:
+        return None
+    div, unit = time_unit(r["t_us"].max())
+    fig, ax = plt.subplots(figsize=(11, 4.5), layout="constrained")
+    if by_group:
+        g = r.groupby(["group", "t_us"]).agg(rate=("rate_gbps", "mean"), lo=("min_gbps", "min"),
+                                             hi=("max_gbps", "max")).reset_index()
+        for name in sorted(g["group"].unique()):
+            d = g[g["group"] == name]
+            ax.plot(d["t_us"] / div, d["rate"], lw=0.9, color=colours.get(name), label=f"{name} (mean)",
+                    marker="o" if len(d) < 3 else None)
+            ax.fill_between(d["t_us"] / div, d["lo"], d["hi"], color=colours.get(name), alpha=0.2, lw=0)
+        what = "mean rate per group over its QPs, shaded from the lowest to the highest"
+    else:
+        for f in sorted(r["flow"].unique()):
+            d = r[r["flow"] == f]
+            ax.plot(d["t_us"] / div, d["rate_gbps"], lw=0.8, color=colours.get(f), label=f,
+                    marker="o" if len(d) < 3 else None)
+        what = "rate per flow (mean over its QPs)"
+    ax.set_xlabel(f"time ({unit})")
+    ax.set_ylabel("DCQCN rate Rc (Gb/s)")
+    ax.set_ylim(bottom=0)
+    ax.set_title(fit_title(ax.figure, run_title(run, f"DCQCN {what}, at each interval end"), 10), fontsize=10)
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
+    return save(fig, out / "rates.png")
+
+
 def plot_latency(run, out, colours):
     lat = run.latency
     if lat.empty or "kind" not in lat.columns:
@@ -323,9 +355,11 @@ def plot_run(directory, out):
     run = load_run(directory)
     names = set(run.flows["flow"].unique()) if not run.flows.empty else set()
     by_group = len(names) > MAX_LINES
-    colours = flow_colours(names | set(run.groups.values()))
+    # Beyond MAX_LINES flows the plots show groups: the groups get the distinct colours.
+    colours = flow_colours(set(run.groups.values()) if by_group else names | set(run.groups.values()))
     written = [plot_throughput(run, out, colours, by_group), plot_fairness(run, out, colours, by_group),
-               plot_ports(run, out), plot_ccti(run, out, colours), plot_latency(run, out, colours)]
+               plot_ports(run, out), plot_ccti(run, out, colours), plot_rates(run, out, colours, by_group),
+               plot_latency(run, out, colours)]
     return [w for w in written if w]
 
 

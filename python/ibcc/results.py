@@ -38,6 +38,7 @@ class Run:
     ports: pd.DataFrame
     ccti: pd.DataFrame
     latency: pd.DataFrame = field(default_factory=pd.DataFrame)
+    rates: pd.DataFrame = field(default_factory=pd.DataFrame)  # DCQCN reaction points (rates.csv)
 
     @property
     def name(self):
@@ -125,7 +126,8 @@ def load_run(directory):
                ports=table("ports.csv", ["t_us", "port", "vl", "occupancy_credits", "peak_credits", "congested",
                                          "congested_frac", "fecn_marks"]),
                ccti=table("ccti.csv", ["t_us", "flow", "group", "ccti"]),
-               latency=table("latency.csv", ["flow", "group", "kind", "upper_us", "count"]))
+               latency=table("latency.csv", ["flow", "group", "kind", "upper_us", "count"]),
+               rates=table("rates.csv", ["t_us", "flow", "group", "qps", "rate_gbps", "min_gbps", "max_gbps"]))
 
 
 def load_sweep(directory):

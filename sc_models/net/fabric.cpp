@@ -383,7 +383,28 @@ void Fabric::log_tick() {
       }
     }
   }
-  interval_ccti.push_back(std::move(ccti));
+  if (s_.cc.reaction == Reaction::kIbcc) {
+    interval_ccti.push_back(std::move(ccti));
+  } else {
+    std::vector<FlowRates> rates(flows_.size());
+    for (size_t i = 0; i < flows_.size(); ++i) {
+      Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
+      if (!h.dcqcn) continue;
+      FlowRates& r = rates[i];
+      uint64_t sum = 0;
+      for (const auto& lane : flows_[i].lanes) {
+        // The RP is advanced to now as its next packet or CNP would advance it (lazily: an
+        // observation changes nothing a later event would not, DcqcnLazy tests).
+        const uint64_t kbps = h.dcqcn->rate_kbps(now_, lane.qp);
+        r.min_kbps = r.qps ? std::min(r.min_kbps, kbps) : kbps;
+        r.max_kbps = std::max(r.max_kbps, kbps);
+        sum += kbps;
+        ++r.qps;
+      }
+      r.mean_kbps = r.qps ? sum / r.qps : 0;
+    }
+    interval_rates.push_back(std::move(rates));
+  }
   interval_end_cycle.push_back(now_);
   for (unsigned n = 0; n < topo_.num_switches; ++n) {
     Switch& sw = static_cast<Switch&>(*nodes_[n]);

@@ -80,6 +80,13 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   std::vector<uint64_t> interval_end_cycle;
   std::vector<PortSample> port_samples;
   std::vector<std::vector<uint16_t>> interval_ccti;  // per log interval, per flow: CCTI at its end
+  // DCQCN reaction points (cc.reaction dcqcn | dcqcn_plus), per log interval, per flow: its
+  // QPs' rates at the interval end (empty under IB CC).
+  struct FlowRates {
+    uint32_t qps = 0;
+    uint64_t mean_kbps = 0, min_kbps = 0, max_kbps = 0;
+  };
+  std::vector<std::vector<FlowRates>> interval_rates;
 
   // Called after every log interval (progress display).
   std::function<void(uint64_t now_ps)> on_log_tick;
