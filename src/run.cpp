@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -363,7 +364,14 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   jm["result"] = result;
   jm["version"] = version_string();
   jm["window"] = describe(window, s.sim.sim_time_ps);
-  jm["metrics"] = compute_metrics(f, window);
+  const auto metrics = compute_metrics(f, window);
+  jm["metrics"] = metrics;
+  if (const auto t = metrics.find("total"); t != metrics.end() && std::isnan(t->second) && !flows.empty()) {
+    jm["note"] = fmt::format("the window {} holds no whole log interval (sim.log_interval {}): the throughput "
+                             "metrics are undefined; give a wider --window or a shorter sim.log_interval",
+                             describe(window, s.sim.sim_time_ps), format_time_ps(s.sim.log_interval_ps));
+    if (!opt.quiet) std::cerr << "ibcc run: note: " << jm["note"].get<std::string>() << "\n";
+  }
   write_file_atomic(dir.path("metrics.json"), jm.dump(2) + "\n");
 
   if (opt.quiet || result != "ok") return;

@@ -116,7 +116,6 @@ bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_gener
                                                                    "fabric.pfc.xoff or give a larger buffer)", in.xoff)
                                                      : std::string()));
   }
-  e.head_cycle = f.now();
   if (in.pfc && !(in.paused >> e.vl & 1u) && in.vl[e.vl].used >= in.xoff) send_pause(f, at, port, e.vl, true);
   return true;
 }

@@ -50,7 +50,9 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
   for (size_t j = 0; j < flows.size(); ++j) {
     double bytes = 0;
     for (size_t k : in_window) bytes += static_cast<double>(f.interval_bytes[k][j]);
-    avg[j] = span_ps ? bytes * 8.0 / (static_cast<double>(span_ps) * 1e-12) / 1e9 : 0.0;
+    // No whole log interval in the window: the throughputs are undefined (NaN: null in
+    // metrics.json, empty in sweep.csv), not 0 Gb/s.
+    avg[j] = span_ps ? bytes * 8.0 / (static_cast<double>(span_ps) * 1e-12) / 1e9 : std::nan("");
   }
   std::map<std::string, std::vector<size_t>> groups;
   double total = 0;

@@ -19,7 +19,9 @@ struct MetricsWindow {
 };
 
 // Scalar metrics by name (docs/configuration.md, "Metrics"):
-//   throughput.<flow>       the flow's average payload throughput in the window, Gb/s
+//   throughput.<flow>       the flow's average payload throughput in the window, Gb/s, over
+//                           the log intervals wholly inside it (none: undefined, NaN, for
+//                           every throughput metric, total, jain and tvv)
 //   group_total.<group>     sum of its flows' throughputs; group_mean.<group> their mean
 //   victim, contributors    group_total of the groups named so (when present)
 //   total                   all flows, Gb/s

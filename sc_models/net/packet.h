@@ -12,43 +12,45 @@ namespace ibcc::net {
 
 enum class Opcode : uint8_t { kData = 0, kAck = 1, kCnp = 2, kTransportAck = 3 };
 
-// Header fields the CC loop needs (LRH/BTH) plus the model's per-hop bookkeeping.
+// Header fields the CC loop needs (LRH/BTH) plus the model's per-hop bookkeeping. The fields
+// every hop reads or writes (link arrival, VoQ, arbitration, departure) come first: in an
+// IbPacket they share one cache line (IbPacket's layout, tests/net/test_packet_layout.cpp),
+// so that a packet dequeued long after it arrived costs one miss, not three.
 struct IbExtension : tlm::tlm_extension<IbExtension> {
-  // Packet header.
-  uint16_t slid = 0;
+  // Per hop (48 bytes).
+  tlm::tlm_generic_payload* next = nullptr;  // intrusive VoQ/FIFO link
+  uint64_t eligible_cycle = 0;  // may leave (head arrival + switch latency)
+  uint64_t tail_cycle = 0;      // its tail will have arrived at the current input buffer
+  uint32_t credits = 0;         // 64-byte credits the packet occupies in a buffer
+  uint32_t wire_bytes = 0;      // payload + LRH/BTH/ICRC/VCRC
+  uint32_t hop = 0;             // transmissions so far (tells a stale tail event apart)
   uint16_t dlid = 0;
+  uint16_t slid = 0;
+  uint16_t in_port = 0;         // input port it sits in
+  uint8_t vl = 0;               // VL on the current link
   uint8_t sl = 0;
-  uint8_t vl = 0;         // VL on the current link
+  Opcode opcode = Opcode::kData;
   bool fecn = false;
   bool becn = false;
-  bool multicast = false;
-  Opcode opcode = Opcode::kData;
+  bool in_fill = false;         // counted in its VoQ's fill (fully received, still waiting)
+
+  // At the end points.
   uint32_t qp = 0;        // destination QP (for a CNP/ACK: the QP of the flow it throttles)
   uint32_t psn = 0;
   uint32_t payload_bytes = 0;
-  uint32_t wire_bytes = 0;  // payload + LRH/BTH/ICRC/VCRC
-  uint32_t credits = 0;     // 64-byte credits the packet occupies in a buffer
+  int32_t flow = -1;        // index of the flow (statistics), -1 for CNPs
   uint64_t inject_cycle = 0;   // left the source
   uint64_t create_cycle = 0;   // its message was created (posted by the application)
   uint64_t ping_cycle = 0;     // ping-pong answer: when the ping it answers was created
+  uint64_t cnp_interval = 0;  // a DCQCN+ CNP: the NP's CNP interval, core cycles
+  bool multicast = false;
   bool last = false;           // last packet of its message
   bool reply = false;          // a ping-pong answer (travels dst -> src of its flow)
-  int32_t flow = -1;        // index of the flow (statistics), -1 for CNPs
-  uint64_t cnp_interval = 0;  // a DCQCN+ CNP: the NP's CNP interval, core cycles
   // Go-Back-N: a kTransportAck acknowledges every PSN below `psn` (`nack`: and asks the sender
   // to go back to `psn`); a data packet the receiver takes out of order is `discard`ed at
   // its sink (counted, not delivered).
   bool nack = false;
   bool discard = false;
-
-  // Model bookkeeping for the hop in progress (not on the wire).
-  uint64_t head_cycle = 0;      // head arrived at the current input buffer
-  uint64_t tail_cycle = 0;      // tail will have arrived
-  uint64_t eligible_cycle = 0;  // may leave (head + switch latency)
-  uint16_t in_port = 0;         // input port it sits in
-  uint32_t hop = 0;             // transmissions so far (tells a stale tail event apart)
-  bool in_fill = false;         // counted in its VoQ's fill (fully received, still waiting)
-  tlm::tlm_generic_payload* next = nullptr;  // intrusive VoQ/FIFO link
 
   tlm::tlm_extension_base* clone() const override { return new IbExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
@@ -60,8 +62,9 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
 // payload with its IB extension inside it (attached the TLM way too, so that other models
 // find it with get_extension). The model reads the header several times per hop: it lies
 // next to the payload, at a fixed offset, instead of behind tlm_generic_payload's
-// out-of-line get_extension and a second allocation (one cache miss less per touch).
-class IbPacket : public tlm::tlm_generic_payload {
+// out-of-line get_extension and a second allocation (one cache miss less per touch). Aligned
+// to a cache line, so that the extension's per-hop fields lie in one line (256 bytes in all).
+class alignas(64) IbPacket : public tlm::tlm_generic_payload {
  public:
   explicit IbPacket(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) { set_extension(&ext_); }
   ~IbPacket() override { clear_extension(&ext_); }  // ours: the payload must not free it
@@ -86,6 +89,9 @@ struct PacketFifo {
   // be set before the push), kept here so that an arbiter scanning many queues reads them
   // without touching the packets.
   uint32_t head_credits = 0;
+  // A switch VoQ's fill as its output's FECN marker sees it (credits of the packets counted
+  // in it, IbExtension::in_fill), beside the queue it describes (and in its padding).
+  uint32_t fill = 0;
   uint64_t head_eligible = 0;
 
   bool empty() const { return head == nullptr; }

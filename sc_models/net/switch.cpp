@@ -106,7 +106,7 @@ void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   if (e.hop != hop) return;  // already sent on
   e.in_fill = true;
-  uint32_t& fill = fill_[voq_index(e.in_port, e.vl, o)];
+  uint32_t& fill = voq(e.in_port, e.vl, o).fill;
   fill += e.credits;
   markers_[o]->set_fill(ctx_.now(), marker_input_[e.in_port], e.vl, fill);
   if (NetWaves* w = ctx_.waves) {
@@ -238,7 +238,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
       ++op.marked;
     }
     if (e.in_fill) {
-      uint32_t& fill = fill_[voq_index(ip, vl, o)];
+      uint32_t& fill = q.fill;
       fill -= e.credits;
       m->set_fill(now, marker_input_[ip], vl, fill);
     }
@@ -271,7 +271,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
     w->departure(index_, o, marked, end);
     w->credits(index_, o, vl, op.credits[vl]);
     if (markers_[o]) {
-      w->fill(index_, o, ip, vl, fill_[voq_index(ip, vl, o)]);
+      w->fill(index_, o, ip, vl, q.fill);
       w->congestion(index_, o, markers_[o]->cong_state());
     }
   }

@@ -21,7 +21,7 @@ class Switch : public Node {
  public:
   Switch(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, unsigned ports)
       : Node(name, ctx, index), nports_(ports), nvl_(ctx.num_vls()),
-        voq_((ports + 1) * nvl_ * (ports + 1)), fill_(voq_.size(), 0), pending_(ports + 1, 0),
+        voq_((ports + 1) * nvl_ * (ports + 1)), pending_(ports + 1, 0),
         voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), markers_(ports + 1),
         marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),
         xbar_inputs_((ports + 1) * xbar_waiting_.size(), 0) {
@@ -151,7 +151,6 @@ class Switch : public Node {
   unsigned nports_;
   unsigned nvl_;
   std::vector<PacketFifo> voq_;
-  std::vector<uint32_t> fill_;     // marker-visible fill per VoQ, credits
   std::vector<unsigned> pending_;  // non-empty VoQs per output
   std::vector<VoqArbiter> voq_arb_;  // [output]: its non-empty (input, VL) VoQs, round robin
   std::vector<std::unique_ptr<MarkerPort>> markers_;
