@@ -24,6 +24,7 @@ Usage: check_gbn_gather.py IBCC SOURCE_DIR OUT_DIR [--sim-time 200ms]   (exit 0 
 import argparse
 import copy
 import csv
+import json
 import os
 import sys
 
@@ -132,6 +133,16 @@ def main():
     check(len(traced) > 10 and traced[-1] == root_port["egress_drops"] > 0,
           f"--waves traces the drops at the root's port: {len(traced)} changes, last {traced[-1] if traced else None}, "
           f"summary.json {root_port['egress_drops']}")
+    # ... and metrics.json carries the counts a sweep or a tune optimises.
+    with open(os.path.join(wd, "metrics.json")) as f:
+        m = json.load(f)["metrics"]
+    resent = sum(fl["gbn"]["retransmitted_packets"] for fl in sm["flows"])
+    limit = 95 * PACKET_BYTES
+    check(m.get("drops") == sm["packets"]["dropped"] > 0 and m.get("retransmitted") == resent > 0
+          and limit - PACKET_BYTES < m.get("peak_egress_bytes", 0) <= limit,
+          f"metrics.json: drops {m.get('drops')} (summary {sm['packets']['dropped']}), retransmitted "
+          f"{m.get('retransmitted')} (flows {resent}), peak_egress_bytes {m.get('peak_egress_bytes')} (the root's "
+          f"drop-tail limit {limit})")
     with open(os.path.join(a.out_dir, "gbn_gather.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()

@@ -59,7 +59,7 @@ def seed_hardware(reaction):
 
 MAXIMISED = ("victim", "contributors", "total", "jain")
 MAXIMISED_PREFIXES = ("throughput.", "group_total.", "group_mean.")
-MINIMISED = ("tvv", "peak_buffer_credits")
+MINIMISED = ("tvv", "peak_buffer_credits", "peak_egress_bytes", "pfc_pauses", "drops", "retransmitted")
 MINIMISED_PREFIXES = ("latency_", "message_")
 
 

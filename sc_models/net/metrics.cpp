@@ -9,6 +9,7 @@
 #include "net/fabric.h"
 #include "net/latency_histogram.h"
 #include "net/scenario.h"
+#include "net/switch.h"
 #include "net/units.h"
 
 namespace ibcc::net {
@@ -22,6 +23,13 @@ double jain(const std::vector<double>& xs) {
   }
   // Nothing delivered by anyone: fairness is 0/0, undefined (NaN), not 0.
   return q > 0 ? s * s / (static_cast<double>(xs.size()) * q) : std::nan("");
+}
+
+// The egress queues are measured (Switch::track_egress) under ECN marking and on lossy
+// output- or shared-buffered switches.
+bool egress_measured(const Scenario& s) {
+  return (s.cc.enabled && s.cc.marking == Marking::kEcn) ||
+         (s.fabric.lossy && s.fabric.buffering != FabricParams::Buffering::kInput);
 }
 
 }  // namespace
@@ -117,6 +125,29 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
     if (t > w.from_ps && t <= end_ps) peak = std::max(peak, p.peak);
   }
   m["peak_buffer_credits"] = peak;
+  // The other regimes' figures (issue 14), where the scenario has them.
+  const Scenario& sc = f.scenario();
+  if (egress_measured(sc)) {
+    uint64_t egress = 0;
+    for (unsigned n = 0; n < f.topology().num_switches; ++n) {
+      const auto& sw = static_cast<const Switch&>(f.node(n));
+      for (unsigned p = 1; p <= sw.ports(); ++p) egress = std::max(egress, sw.egress_peak(p));
+    }
+    m["peak_egress_bytes"] = static_cast<double>(egress);
+  }
+  if (sc.fabric.pfc) {
+    uint64_t pauses = 0;
+    for (unsigned n = 0; n < f.topology().nodes.size(); ++n) {
+      for (const auto& op : f.node(n).out) pauses += op.pauses;
+    }
+    m["pfc_pauses"] = static_cast<double>(pauses);
+  }
+  if (sc.fabric.lossy) m["drops"] = static_cast<double>(f.dropped);
+  if (sc.fabric.transport != FabricParams::Transport::kNone) {
+    uint64_t resent = 0;
+    for (const auto& fl : flows) resent += fl.stats.retransmitted_packets;
+    m["retransmitted"] = static_cast<double>(resent);
+  }
   // Latencies, per group and over all flows.
   const double us_per_cycle = static_cast<double>(f.ps_per_cycle()) / 1e6;
   auto add_latency = [&](const std::string& suffix, const std::vector<size_t>& members) {
@@ -154,6 +185,10 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
 
 std::set<std::string> metric_names(const Scenario& s) {
   std::set<std::string> names = {"total", "jain", "tvv", "fecn", "becn", "cnps", "peak_buffer_credits"};
+  if (egress_measured(s)) names.insert("peak_egress_bytes");
+  if (s.fabric.pfc) names.insert("pfc_pauses");
+  if (s.fabric.lossy) names.insert("drops");
+  if (s.fabric.transport != FabricParams::Transport::kNone) names.insert("retransmitted");
   const char* latency[] = {"latency_mean_us", "latency_p50_us", "latency_p99_us", "latency_p999_us", "latency_max_us",
                            "message_p50_us", "message_p99_us"};
   for (const char* l : latency) names.insert(l);

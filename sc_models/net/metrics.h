@@ -30,6 +30,11 @@ struct MetricsWindow {
 //                           log intervals of (max - min) contributor throughput, (Gb/s)^2
 //   fecn, becn, cnps        FECN-marked data packets, BECNs taken, CNPs sent (whole run)
 //   peak_buffer_credits     the fullest switch input buffer (any port, VL) in the window
+//   peak_egress_bytes       the fullest switch egress queue in the window (ECN marking;
+//                           lossy output- or shared-buffered switches)
+//   pfc_pauses              PFC XOFF frames received (whole run; PFC fabrics)
+//   drops                   packets dropped (whole run; lossy fabrics)
+//   retransmitted           packets sent again by Go-Back-N (whole run)
 // Latencies of data packets delivered in the window (Fabric::set_stats_window), from their
 // message's creation at the source to the end of their drain at the sink, in us; per group
 // and over all flows (no suffix). Absent when no packet of the group was delivered:
