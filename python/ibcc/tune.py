@@ -76,27 +76,17 @@ class TrialRunError(Exception):
 # ------------------------------------------------------------------------------------------
 
 
-# The units of the scenario's quantity keys, as the reader takes them (sc_models/net/units.cpp):
-# a quantity is tuned as a number in one of its units (LO's), and written back with it.
-QUANTITY_UNITS = {
-    "time": {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12},
-    "rate": {"b/s": 1, "Kb/s": 1e3, "Mb/s": 1e6, "Gb/s": 1e9, "Tb/s": 1e12},
-    "size": {"B": 1, "KB": 1e3, "MB": 1e6, "KiB": 1024, "MiB": 1048576},
-}
-
-
-def parse_quantity(text, kind):
-    """(value, unit) of '55us' for a quantity kind; None if it is not one. A size may be a
-    bare number of bytes (unit B)."""
+def parse_quantity(text, units):
+    """(value, unit) of a quantity such as '55us', given the key's units ({suffix: scale}, the
+    schema's "x-units"); None if it is not one. A bare number is taken for a unit of scale 1
+    where the key allows it (a size in bytes: `bare`)."""
     t = text.strip()
-    for unit in sorted(QUANTITY_UNITS[kind], key=len, reverse=True):
+    for unit in sorted(units, key=len, reverse=True):
         if t.endswith(unit):
             num = t[:-len(unit)].strip()
             break
     else:
-        if kind != "size":
-            return None
-        num, unit = t, "B"
+        return None
     try:
         v = float(num)
     except ValueError:
@@ -115,7 +105,7 @@ class Param:
     log: bool = False
     choices: list = field(default_factory=list)
     unit: str = ""            # a quantity's unit: the values are numbers of it ("" for plain numbers)
-    quantity: str = ""        # "time", "rate" or "size" ("" for plain numbers and choices)
+    quantity: str = ""        # the schema's x-quantity: "time", "rate", "size" ("" for plain numbers)
 
     def spec(self):
         if self.kind == "categorical":
@@ -196,8 +186,9 @@ def _list_items(node):
 
 
 def _leaf_kinds(node):
-    """(numeric alternative or None, enum values or None, quantity kind or None) of a leaf
-    node. A quantity (time, rate, size) is a string whose pattern ends in its units."""
+    """(numeric alternative or None, enum values or None, quantity alternative or None) of a
+    leaf node. A quantity (time, rate, size) is a string alternative with "x-quantity" and
+    "x-units" (its units and their scales, from the key table)."""
     numeric, enum, quantity = None, None, None
     for alt in [node] + node.get("anyOf", []):
         if alt.get("type") in ("integer", "number"):
@@ -206,10 +197,8 @@ def _leaf_kinds(node):
             enum = enum or [str(v) for v in alt["enum"]]
         if alt.get("type") == "boolean":
             enum = enum or ["true", "false"]
-        pattern = alt.get("pattern", "") if alt.get("type") == "string" else ""
-        for kind, units in QUANTITY_UNITS.items():
-            if pattern and "(" + "|".join(units) + ")" in pattern:
-                quantity = quantity or kind
+        if "x-units" in alt:
+            quantity = quantity or alt
     return numeric, enum, quantity
 
 
@@ -254,10 +243,11 @@ def parse_space(specs, schema):
         unit = ""
         if quantity is not None:
             # LO and HI in the key's units (a size also in bytes): tuned as numbers of LO's unit.
+            scales = quantity["x-units"]
             (lo, unit), (hi, hi_unit) = (_check_quantity(where, key, x, quantity, numeric) for x in parts[:2])
-            hi = hi * QUANTITY_UNITS[quantity][hi_unit] / QUANTITY_UNITS[quantity][unit]
-            if quantity == "size":  # whole bytes: tuned in bytes
-                lo, hi = lo * QUANTITY_UNITS["size"][unit], hi * QUANTITY_UNITS["size"][unit]
+            hi = hi * scales[hi_unit] / scales[unit]
+            if quantity["x-quantity"] == "size":  # whole bytes: tuned in bytes
+                lo, hi = lo * scales[unit], hi * scales[unit]
                 unit = ""
                 if not (float(lo).is_integer() and float(hi).is_integer()):
                     raise TuneError(f"{where}: a size is a whole number of bytes; got {parts[0]} and {parts[1]}")
@@ -276,21 +266,29 @@ def parse_space(specs, schema):
         log = "log" in mods
         if log and lo <= 0:
             raise TuneError(f"{where}: a :log range must start above 0, got {parts[0]}")
-        params.append(Param(key, "int" if integer else "float", lo, hi, log, unit=unit, quantity=quantity or ""))
+        params.append(Param(key, "int" if integer else "float", lo, hi, log, unit=unit,
+                            quantity=quantity["x-quantity"] if quantity else ""))
     if not params:
         raise TuneError("--space: at least one parameter is needed")
     return params
 
 
-def _check_quantity(where, key, text, kind, numeric):
-    """(value, unit) of a quantity LO, HI or choice, in the key's range where it declares one."""
-    q = parse_quantity(text, kind)
+def _check_quantity(where, key, text, quantity, numeric):
+    """(value, unit) of a quantity LO, HI or choice (`quantity`: the key's schema alternative),
+    in the key's range where it declares one (a size's, in bytes)."""
+    kind, units = quantity["x-quantity"], quantity["x-units"]
+    q = parse_quantity(text, units)
+    if q is None and numeric is not None:  # a bare number where the key takes one (bytes)
+        try:
+            q = (float(text), next(u for u, scale in units.items() if scale == 1))
+        except (ValueError, StopIteration):
+            q = None
     if q is None:
-        units = ", ".join(QUANTITY_UNITS[kind])
-        bare = " or a number of bytes" if kind == "size" else ""
-        raise TuneError(f"{where}: '{text}' is not a {kind} for {key}; expected a number with a unit ({units}){bare}")
+        bare = " or a number of bytes" if numeric is not None else ""
+        raise TuneError(f"{where}: '{text}' is not a {kind} for {key}; expected a number with a unit "
+                        f"({', '.join(units)}){bare}")
     if numeric is not None:  # sizes declare their range in bytes
-        _check_number(where, key, fmt_num(q[0] * QUANTITY_UNITS[kind][q[1]]), numeric)
+        _check_number(where, key, fmt_num(q[0] * units[q[1]]), numeric)
     return q
 
 

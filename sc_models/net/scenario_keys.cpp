@@ -13,6 +13,7 @@
 #include "cc/cc_policies.h"
 #include "cc/fecn_marker_regs.h"
 #include "net/scenario.h"
+#include "net/units.h"
 
 namespace ibcc::net {
 namespace {
@@ -490,10 +491,21 @@ std::string default_text(const KeyDecl& d) {
   return "—";
 }
 
-const char* kTimePattern = "^ *[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)? *(ps|ns|us|ms|s) *$";
-const char* kRatePattern = "^ *[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)? *(b/s|Kb/s|Mb/s|Gb/s|Tb/s) *$";
-const char* kSizePattern = "^ *[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)? *(B|KB|MB|KiB|MiB)? *$";
-const char* kFreqPattern = "^ *[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)? *(Hz|kHz|MHz|GHz) *$";
+// A quantity's schema: a number with one of its units (units.h; a size may be bare bytes),
+// the units' scales to the base unit under "x-units" (for tools such as ibcc tune, which
+// search a quantity as a number), and its kind under "x-quantity".
+nlohmann::ordered_json quantity_schema(const char* kind, const std::vector<UnitScale>& units, bool bare_ok) {
+  std::string alternatives;
+  nlohmann::ordered_json scales = nlohmann::ordered_json::object();
+  for (const UnitScale& u : units) {
+    alternatives += (alternatives.empty() ? "" : "|") + std::string(u.suffix);
+    scales[u.suffix] = u.scale;
+  }
+  return {{"type", "string"},
+          {"pattern", "^ *[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)? *(" + alternatives + ")" + (bare_ok ? "?" : "") + " *$"},
+          {"x-quantity", kind},
+          {"x-units", scales}};
+}
 
 nlohmann::ordered_json schema_of(const KeyDecl& d);
 
@@ -528,13 +540,13 @@ nlohmann::ordered_json schema_of(const KeyDecl& d) {
     case KeyType::kUint: s = {{"type", "integer"}, {"minimum", d.ulo}, {"maximum", d.uhi}}; break;
     case KeyType::kReal: s = {{"type", "number"}, {"minimum", d.rlo}, {"maximum", d.rhi}}; break;
     case KeyType::kBool: s = {{"type", "boolean"}}; break;
-    case KeyType::kTime: s = {{"type", "string"}, {"pattern", kTimePattern}}; break;
-    case KeyType::kRate: s = {{"type", "string"}, {"pattern", kRatePattern}}; break;
+    case KeyType::kTime: s = quantity_schema("time", time_units(), false); break;
+    case KeyType::kRate: s = quantity_schema("rate", rate_units(), false); break;
     case KeyType::kBytes:
       s = {{"anyOf", {{{"type", "integer"}, {"minimum", d.ulo}, {"maximum", d.uhi}},
-                      {{"type", "string"}, {"pattern", kSizePattern}}}}};
+                      quantity_schema("size", size_units(), true)}}};
       break;
-    case KeyType::kFreq: s = {{"type", "string"}, {"pattern", kFreqPattern}}; break;
+    case KeyType::kFreq: s = quantity_schema("frequency", freq_units(), false); break;
     case KeyType::kEnum: s = {{"enum", split_choices(d.choices)}}; break;
     case KeyType::kForm: {
       nlohmann::ordered_json shape = nlohmann::ordered_json::parse(d.schema);

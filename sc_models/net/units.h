@@ -7,8 +7,20 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ibcc::net {
+
+// The units a quantity takes and each one's scale to its base unit (ps, b/s, B, Hz): the
+// parsers below and the scenario schema (its patterns and "x-units") both come from these.
+struct UnitScale {
+  const char* suffix;
+  double scale;
+};
+const std::vector<UnitScale>& time_units();
+const std::vector<UnitScale>& rate_units();
+const std::vector<UnitScale>& size_units();
+const std::vector<UnitScale>& freq_units();
 
 // Time in picoseconds: ps, ns, us, ms, s.
 std::optional<uint64_t> parse_time_ps(const std::string& text);
