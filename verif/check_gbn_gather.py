@@ -21,7 +21,6 @@ each point beside the chapter's measured value; writes OUT_DIR/gbn_gather.csv an
 
 Usage: check_gbn_gather.py IBCC SOURCE_DIR OUT_DIR [--sim-time 200ms]   (exit 0 pass, 1 fail)
 """
-import argparse
 import copy
 import csv
 import json
@@ -31,7 +30,7 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studies import Checks, run_ibcc, vcd_values  # noqa: E402
+from studies import Checks, run_ibcc, study_arguments, vcd_values  # noqa: E402
 
 PACKET_BYTES = 1024 + 26        # the scenario's MTU payload and data header
 LINK_BPS = 10e9
@@ -69,12 +68,7 @@ def efficiency(ibcc, base, out, p, w, to, transport="gbn", buffering="output", b
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("ibcc")
-    ap.add_argument("source_dir")
-    ap.add_argument("out_dir")
-    ap.add_argument("--sim-time", default="200ms")
-    a = ap.parse_args()
+    a = study_arguments(__doc__, "200ms")
     os.makedirs(a.out_dir, exist_ok=True)
     with open(os.path.join(a.source_dir, "topologies", "lossy", "gather.yaml")) as f:
         base = yaml.safe_load(f)

@@ -12,14 +12,13 @@ and keep the victim near its own limit; the lossy one drops, recovers every drop
 Usage: compare_regimes.py IBCC SOURCE_DIR OUT_DIR [--sim-time 3s]    (exit 0 pass, 1 fail)
 Writes OUT_DIR/regimes.md (the table) and OUT_DIR/regimes.csv.
 """
-import argparse
 import os
 import sys
 
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studies import Checks, run_ibcc  # noqa: E402
+from studies import Checks, run_ibcc, study_arguments  # noqa: E402
 
 REGIMES = [
     ("IB CC over credits", []),
@@ -39,12 +38,7 @@ def jain(xs):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("ibcc")
-    ap.add_argument("source_dir")
-    ap.add_argument("out_dir")
-    ap.add_argument("--sim-time", default="3s")
-    a = ap.parse_args()
+    a = study_arguments(__doc__, "3s")
     scen = os.path.join(a.source_dir, "topologies", "seed-testbed", "scenario1.yaml")
     rows = []
     for name, args in REGIMES:

@@ -1,6 +1,7 @@
 """What the study checkers of issue 14 share (check_dcqcn.py, check_gbn_gather.py,
 compare_regimes.py): running `ibcc run` for a summary, reading a variable back from a VCD
 dump, and the PASS / FAIL / DIFFERS bookkeeping."""
+import argparse
 import json
 import os
 import re
@@ -48,3 +49,14 @@ def vcd_values(path, name):
         text = f.read()
     code = re.search(r"\$var wire \d+ (\S+) " + re.escape(name) + r" ", text).group(1)
     return [int(v, 2) for v in re.findall(r"\nb([01]+) " + re.escape(code) + r"\n", text)]
+
+
+def study_arguments(doc, sim_time):
+    """The command line every study checker takes: IBCC SOURCE_DIR OUT_DIR [--sim-time T]
+    (`doc`: the checker's docstring, whose first paragraph is its description)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("ibcc")
+    ap.add_argument("source_dir")
+    ap.add_argument("out_dir")
+    ap.add_argument("--sim-time", default=sim_time)
+    return ap.parse_args()
