@@ -373,17 +373,17 @@ void Fabric::log_tick() {
     flows_[i].stats.interval_bytes = 0;
   }
   interval_bytes.push_back(std::move(row));
-  std::vector<uint16_t> ccti(flows_.size(), 0);
-  for (size_t i = 0; i < flows_.size(); ++i) {
-    Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
-    // The flow's highest CCTI over its messages in progress (one QP each).
-    if (h.ccti) {
-      for (const auto& lane : flows_[i].lanes) {
-        ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->observe_ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl)));
+  if (s_.cc.reaction == Reaction::kIbcc) {
+    std::vector<uint16_t> ccti(flows_.size(), 0);
+    for (size_t i = 0; i < flows_.size(); ++i) {
+      Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
+      // The flow's highest CCTI over its messages in progress (one QP each).
+      if (h.ccti) {
+        for (const auto& lane : flows_[i].lanes) {
+          ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->observe_ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl)));
+        }
       }
     }
-  }
-  if (s_.cc.reaction == Reaction::kIbcc) {
     interval_ccti.push_back(std::move(ccti));
   } else {
     std::vector<FlowRates> rates(flows_.size());
