@@ -285,7 +285,13 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
     if (s.fabric.lossy) jf.back()["dropped_packets"] = st.dropped_packets;
     if (gbn) {
       jf.back()["gbn"] = {{"retransmitted_packets", st.retransmitted_packets}, {"discarded_packets", st.discarded_packets},
-                          {"timeouts", st.timeouts}, {"nacks", st.nacks}};
+                          {"timeouts", st.timeouts}, {"nacks", st.nacks},
+                          {"packs", st.packs}};
+      nlohmann::json chain = nlohmann::json::object();
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) chain[std::string(1, "PNT"[a]) + "PNT"[b]] = st.chain[a][b];
+      }
+      jf.back()["gbn"]["chain"] = chain;
     }
   }
   j["flows"] = jf;

@@ -8,13 +8,19 @@ the chapter measured, each a relative check:
   - efficiency falls as W_FC grows and as P grows, and rises with TO (Table 4.1's measured
     column, every (P, TO), (W_FC, TO) and (P, W_FC) pair);
   - the simple GBN (no NACK, timeouts only) does worse than GBN on the output-buffered
-    switch (Figure 4.9: "extremely inefficient");
+    switch at P = 7 and 15 (Figure 4.9: "extremely inefficient");
   - at equal buffer per port, the output-buffered switch loses (W_FC x P > B_L) where the
     input-buffered one does not (W_FC <= B_L): the chapter's "more sensitive" claim;
   - a larger output buffer gives a higher efficiency (45 < 95, 128 packets).
 
-Two claims the model does not reproduce are printed as SAME / DIFFERS without failing (the
-simple GBN at P = 15, and 95 < 128 packets): docs/validation.md gives the numbers and why.
+Beside each Table 4.1 point it prints the loss process as the chapter's 3-state chain sees
+it (c, 1 - a, f from the senders' transition counts in summary.json, as Eqs. 4.11-4.13
+estimate them from a trace) next to the table's, the root link's busy fraction and the
+packets the root discards per NACK, and checks that each sender's Packs are its delivered
+packets, give or take the ACKs and packets in flight at the end (the counts are consistent).
+
+One claim the model does not reproduce is printed as SAME / DIFFERS without failing (128
+packets of output buffer beat 95): docs/validation.md gives the numbers and why.
 
 Efficiency = the root's goodput over the whole run / the payload rate of its link. Prints
 each point beside the chapter's measured value; writes OUT_DIR/gbn_gather.csv and a plot.
@@ -32,6 +38,9 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from studies import Checks, run_ibcc, study_arguments, vcd_values  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from ibcc.gbn_model import transitions_from_chain  # noqa: E402
+
 PACKET_BYTES = 1024 + 26        # the scenario's MTU payload and data header
 LINK_BPS = 10e9
 PACKET_US = PACKET_BYTES * 8 / LINK_BPS * 1e6  # one packet time: the chapter's time unit
@@ -44,7 +53,7 @@ def measured_table(src):
     path = os.path.join(src, "verif", "data", "gbn_table_4_1.csv")
     with open(path) as f:
         rows = csv.DictReader(line for line in f if not line.startswith("#"))
-        return {(int(r["p"]), int(float(r["w_fc"])), int(float(r["to_bar"]))): float(r["measured"]) for r in rows}
+        return {(int(r["p"]), int(float(r["w_fc"])), int(float(r["to_bar"]))): r for r in rows}
 
 
 def efficiency(ibcc, base, out, p, w, to, transport="gbn", buffering="output", buffer_packets=95, sim_time="200ms"):
@@ -64,7 +73,34 @@ def efficiency(ibcc, base, out, p, w, to, transport="gbn", buffering="output", b
     sm = run_ibcc(ibcc, path, os.path.join(out, name), "--sim-time", sim_time)
     good = sum(fl["delivered_bytes"] for fl in sm["flows"])
     secs = sm["sim_time_us"] * 1e-6
-    return good * 8 / secs / (LINK_BPS * 1024 / PACKET_BYTES), sm["packets"]
+    return good * 8 / secs / (LINK_BPS * 1024 / PACKET_BYTES), sm
+
+
+def loss_process(sm, w):
+    """The gather's loss process as the chapter's chain sees it: c, 1 - a and f from the
+    senders' summed transition counts, the root link's busy fraction, the packets the root
+    discarded (out of order or duplicate) per NACK, and the NACKs right after a timeout (a
+    NACK the root sent before the sender timed out, arriving after its resend went past that
+    point: the chapter's chain has no such transition). Lists the senders whose Packs are not
+    their delivered packets give or take what is in flight: at most a window of ACKs on their
+    way back, at most the packets in flight at the end the other way (an ACK leaves the root
+    when a packet arrives, the packet counts as delivered once drained)."""
+    chain, good, discarded, nacks, bad_packs = {}, 0, 0, 0, []
+    in_flight = sm["packets"]["in_flight"]
+    for fl in sm["flows"]:
+        g = fl["gbn"]
+        for k, n in g["chain"].items():
+            chain[k] = chain.get(k, 0) + n
+        good += fl["delivered_packets"]
+        discarded += g["discarded_packets"]
+        nacks += g["nacks"]
+        if not -in_flight <= fl["delivered_packets"] - g["packs"] <= w:
+            bad_packs.append((fl["name"], fl["delivered_packets"], g["packs"]))
+    t = transitions_from_chain(chain)
+    capacity = sm["sim_time_us"] / PACKET_US
+    return {"c": t.c, "one_minus_a": t.one_minus_a, "f": t.f, "busy": (good + discarded) / capacity,
+            "discarded_per_nack": discarded / nacks, "stale_nacks": chain.get("TN", 0) + chain.get("NN", 0),
+            "bad_packs": bad_packs}
 
 
 def main():
@@ -72,16 +108,36 @@ def main():
     os.makedirs(a.out_dir, exist_ok=True)
     with open(os.path.join(a.source_dir, "topologies", "lossy", "gather.yaml")) as f:
         base = yaml.safe_load(f)
-    table = measured_table(a.source_dir)
+    chapter = measured_table(a.source_dir)
+    table = {k: float(r["measured"]) for k, r in chapter.items()}
     rows = []
     eff = {}
-    print(f"{'P':>3} {'W_FC':>5} {'TO':>5}  ibcc   chapter (Table 4.1, measured)")
-    for (p, w, to), meas in sorted(table.items()):
-        e, pk = efficiency(a.ibcc, base, a.out_dir, p, w, to, sim_time=a.sim_time)
+    print("The gather beside Table 4.1; the loss process as the chapter's 3-state chain sees it (c: a Pack is followed\n"
+          "by a loss, 1-a: a NACK by a timeout, f: a timeout by progress), the root link's busy fraction and what a loss\n"
+          "costs: packets the root discards per NACK (ours) or at most (1/eff - 1)/c (the chapter's, from its table; its\n"
+          "model assumes (W_FC - 1)/2).")
+    print(f"{'P':>3} {'W_FC':>5} {'TO':>5} | {'ibcc':>5} {'c':>6} {'1-a':>6} {'f':>5} {'busy':>5} {'disc/N':>6} | "
+          f"{'chap.':>5} {'c':>6} {'1-a':>6} {'f':>5} {'<=disc':>6} {'(W-1)/2':>7}")
+    pack_faults, stale = [], 0
+    for (p, w, to), r in sorted(chapter.items()):
+        meas = float(r["measured"])
+        e, sm = efficiency(a.ibcc, base, a.out_dir, p, w, to, sim_time=a.sim_time)
+        lp = loss_process(sm, w)
+        stale += lp["stale_nacks"]
+        pack_faults += lp["bad_packs"]
         eff[(p, w, to)] = e
+        c_ch = float(r["c"])
         rows.append({"p": p, "w_fc": w, "to": to, "transport": "gbn", "buffering": "output", "b_l": 95,
-                     "efficiency": round(e, 4), "chapter_measured": meas, "dropped": pk.get("dropped", 0)})
-        print(f"{p:3d} {w:5d} {to:5d}  {e:.3f}  {meas:.3f}")
+                     "efficiency": round(e, 4), "chapter_measured": meas, "dropped": sm["packets"].get("dropped", 0),
+                     "c": round(lp["c"], 4), "one_minus_a": round(lp["one_minus_a"], 4), "f": round(lp["f"], 4),
+                     "busy": round(lp["busy"], 4), "discarded_per_nack": round(lp["discarded_per_nack"], 2),
+                     "chapter_c": c_ch, "chapter_one_minus_a": float(r["one_minus_a"]), "chapter_f": float(r["f"])})
+        print(f"{p:3d} {w:5d} {to:5d} | {e:5.3f} {lp['c']:6.4f} {lp['one_minus_a']:6.4f} {lp['f']:5.3f} {lp['busy']:5.3f} "
+              f"{lp['discarded_per_nack']:6.1f} | {meas:5.3f} {c_ch:6.4f} {float(r['one_minus_a']):6.4f} {float(r['f']):5.3f} "
+              f"{(1 / meas - 1) / c_ch:6.1f} {(w - 1) / 2:7.1f}")
+    print(f"     NACKs right after a timeout (sent before it, arriving after the resend passed them): {stale} in all")
+    check(not pack_faults, f"each sender's Packs are its delivered packets, give or take what is in flight at the end "
+                           f"({pack_faults or 'all are'})")
     dev = [abs(eff[k] - table[k]) for k in table]
     print(f"     mean |ibcc - chapter| {sum(dev) / len(dev):.3f}, largest {max(dev):.3f}")
     ps, ws, tos = sorted({k[0] for k in table}), sorted({k[1] for k in table}), sorted({k[2] for k in table})
@@ -96,11 +152,12 @@ def main():
         simple, _ = efficiency(a.ibcc, base, a.out_dir, p, 24, 400, transport="simple_gbn", sim_time=a.sim_time)
         rows.append({"p": p, "w_fc": 24, "to": 400, "transport": "simple_gbn", "buffering": "output", "b_l": 95,
                      "efficiency": round(simple, 4), "chapter_measured": "", "dropped": ""})
-        (check if p == 7 else compare)(
+        check(
             simple < eff[(p, 24, 400)], f"simple GBN does worse than GBN on the output-buffered switch at P {p}, W_FC 24, "
                                         f"TO 400 ({simple:.3f} < {eff[(p, 24, 400)]:.3f})")
 
-    e_in, pk_in = efficiency(a.ibcc, base, a.out_dir, 7, 24, 400, buffering="input", sim_time=a.sim_time)
+    e_in, sm_in = efficiency(a.ibcc, base, a.out_dir, 7, 24, 400, buffering="input", sim_time=a.sim_time)
+    pk_in = sm_in["packets"]
     rows.append({"p": 7, "w_fc": 24, "to": 400, "transport": "gbn", "buffering": "input", "b_l": 95,
                  "efficiency": round(e_in, 4), "chapter_measured": "", "dropped": pk_in.get("dropped", 0)})
     check(pk_in.get("dropped", 0) == 0 and e_in > 0.95 and eff[(7, 24, 400)] < e_in - 0.05,
@@ -138,7 +195,7 @@ def main():
           f"{m.get('retransmitted')} (flows {resent}), peak_egress_bytes {m.get('peak_egress_bytes')} (the root's "
           f"drop-tail limit {limit})")
     with open(os.path.join(a.out_dir, "gbn_gather.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w = csv.DictWriter(f, fieldnames=list(rows[0]), restval="")
         w.writeheader()
         w.writerows(rows)
     plot(eff, table, os.path.join(a.out_dir, "gbn_gather.png"))

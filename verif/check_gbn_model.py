@@ -14,7 +14,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
-from ibcc.gbn_model import Transitions, estimate_transitions, output_efficiency  # noqa: E402
+from ibcc.gbn_model import Transitions, estimate_transitions, output_efficiency, transitions_from_chain  # noqa: E402
 
 TABLE = os.path.join(ROOT, "verif", "data", "gbn_table_4_1.csv")
 B_L = 95          # the IBM 8275-416's buffer per output port (the chapter, 4.3.3.1)
@@ -71,13 +71,23 @@ def main():
 
     # Eqs. 4.11-4.13 recover the probabilities of a synthetic chain.
     truth = Transitions(c=0.03, one_minus_a=0.25, f=0.55)
-    est = estimate_transitions(synthetic_trace(truth.c, truth.one_minus_a, truth.f, 400_000, seed=7))
+    trace = synthetic_trace(truth.c, truth.one_minus_a, truth.f, 400_000, seed=7)
+    est = estimate_transitions(trace)
     print(f"estimators on a synthetic trace: c {est.c:.4f} (true {truth.c}), 1-a {est.one_minus_a:.4f} "
           f"(true {truth.one_minus_a}), f {est.f:.4f} (true {truth.f})")
     for name, e, t, tol in (("c", est.c, truth.c, 0.002), ("1-a", est.one_minus_a, truth.one_minus_a, 0.02),
                             ("f", est.f, truth.f, 0.03)):
         if abs(e - t) > tol:
             failures.append(f"estimate of {name}: {e:.4f}, true {t} (tolerance {tol})")
+    # The counts of transitions that summary.json gives (flows[].gbn.chain) estimate the same.
+    chain = {}
+    for a, b in zip(trace, trace[1:]):
+        chain[a + b] = chain.get(a + b, 0) + 1
+    from_chain = transitions_from_chain(chain)
+    print(f"from the trace's transition counts: c {from_chain.c:.4f}, 1-a {from_chain.one_minus_a:.4f}, f {from_chain.f:.4f}")
+    for name, x, y in (("c", from_chain.c, est.c), ("1-a", from_chain.one_minus_a, est.one_minus_a), ("f", from_chain.f, est.f)):
+        if abs(x - y) > 1e-4:  # the trace's last event is the only difference
+            failures.append(f"{name} from transition counts {x:.5f} differs from the trace's {y:.5f}")
     try:
         estimate_transitions("PPXN")
         failures.append("an unknown event was accepted")

@@ -68,3 +68,18 @@ def estimate_transitions(events: Iterable[str]) -> Transitions:
     if counts["P"] == 0 or pn == 0 or counts["T"] == 0:
         raise ValueError(f"the trace needs Pack, loss and timeout events to estimate all three (counts {counts})")
     return Transitions(c=pn / counts["P"], one_minus_a=nt / pn, f=tp / counts["T"])
+
+
+def transitions_from_chain(chain: dict) -> Transitions:
+    """The same estimates as estimate_transitions from counts of transitions between
+    consecutive events instead of the trace: `chain` maps 'PN' (a Pack followed by a Nack),
+    'NT', 'TP', ... to counts, as `summary.json` gives them per Go-Back-N flow
+    (flows[].gbn.chain; sum the flows' counts for the many-to-one flow). P and T events are
+    counted as the transitions out of them (a trace's last event has none)."""
+    get = lambda k: int(chain.get(k, 0))
+    p_events = get("PP") + get("PN") + get("PT")
+    t_events = get("TP") + get("TN") + get("TT")
+    pn, nt, tp = get("PN"), get("NT"), get("TP")
+    if p_events == 0 or pn == 0 or t_events == 0:
+        raise ValueError(f"the counts need Pack, loss and timeout events to estimate all three ({dict(chain)})")
+    return Transitions(c=pn / p_events, one_minus_a=nt / pn, f=tp / t_events)

@@ -110,10 +110,11 @@ void Hca::try_send() {
       GbnTx* g = gbn ? &gbn_tx(flows[idx], lane.qp) : nullptr;
       const GbnSent* again = nullptr;
       if (g) {
-        if (g->una != g->nxt && now >= g->deadline) {  // no ACK progress: go back to the oldest
+        if (g->una != g->nxt && now >= g->deadline) {  // the oldest is not acknowledged in time: go back
           g->resend = g->una;
           g->deadline = now + gbn_timeout;
           ++f.stats.timeouts;
+          chain_event(f, *g, 2);
         }
         if (g->una != g->nxt) next = std::min(next, g->deadline);
         if (g->resend != g->nxt) {
@@ -220,6 +221,8 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   if (transport != FabricParams::Transport::kNone) {
     GbnTx& g = gbn_tx(flow_index, lane.qp);
     if (again) {
+      g.unacked[g.resend - g.una].sent_cycle = now;
+      if (g.resend == g.una) g.deadline = now + gbn_timeout;
       e.psn = g.resend++;
       e.create_cycle = again->create_cycle;
       e.last = again->last;
@@ -230,9 +233,9 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
       e.create_cycle = lane.create_cycle;
       lane.message_left -= payload;
       e.last = lane.message_left == 0;
-      g.unacked.push_back({payload, e.last, lane.dlid, lane.create_cycle});
+      g.unacked.push_back({payload, e.last, lane.dlid, lane.create_cycle, now});
     }
-    if (g.deadline == UINT64_MAX) g.deadline = now + gbn_timeout;
+    if (g.deadline == UINT64_MAX) g.deadline = now + gbn_timeout;  // the first unacknowledged
   } else {
     e.psn = f.psn++;
     e.create_cycle = lane.create_cycle;
@@ -320,16 +323,24 @@ void Hca::gbn_acknowledged(const IbExtension& ack) {
   if (ack.flow < 0) return;
   Flow& f = ctx_.flows()[ack.flow];
   GbnTx& g = gbn_tx(static_cast<unsigned>(ack.flow), ack.qp);
+  const uint32_t una = g.una;
   while (g.una < ack.psn && g.una < g.nxt) {
     g.unacked.pop_front();
     ++g.una;
   }
   g.resend = std::max(g.resend, g.una);
-  if (ack.nack && g.resend > ack.psn) {
-    g.resend = ack.psn;
-    ++f.stats.nacks;
+  if (ack.nack) {
+    if (g.resend > ack.psn) {  // (else it is already going back from there: the NACK is stale)
+      g.resend = ack.psn;
+      ++f.stats.nacks;
+      chain_event(f, g, 1);
+    }
+  } else if (g.una != una) {
+    ++f.stats.packs;
+    chain_event(f, g, 0);
   }
-  g.deadline = g.una == g.nxt ? UINT64_MAX : ctx_.now() + gbn_timeout;
+  // The timer runs for the oldest packet still unacknowledged, from when it was last sent.
+  g.deadline = g.unacked.empty() ? UINT64_MAX : g.unacked.front().sent_cycle + gbn_timeout;
   try_send();
 }
 

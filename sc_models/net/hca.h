@@ -99,18 +99,26 @@ class Hca : public Node {
 
   // Go-Back-N, the sender's side of one (flow, QP): what it sent and has no ACK for yet, oldest
   // first (PSNs una..nxt-1), the next PSN to send (resend < nxt while going back) and the
-  // retransmission deadline.
+  // retransmission deadline: the oldest unacknowledged packet's last send plus the timeout
+  // (the seed chapter's per-packet timers, of which the oldest expires first).
   struct GbnSent {
     uint32_t payload = 0;
     bool last = false;
     uint16_t dlid = 0;
     uint64_t create_cycle = 0;
+    uint64_t sent_cycle = 0;  // when it was last sent: its retransmission timer started then
   };
   struct GbnTx {
     std::deque<GbnSent> unacked;
     uint32_t una = 0, nxt = 0, resend = 0;
     uint64_t deadline = UINT64_MAX;
+    uint8_t last_event = 3;  // for FlowStats::chain: 0 Pack, 1 Nack, 2 timeout, 3 none yet
   };
+  // Pack, Nack or timeout at the sender of (f, g): counted in f's chain of events.
+  static void chain_event(Flow& f, GbnTx& g, uint8_t event) {
+    if (g.last_event < 3) ++f.stats.chain[g.last_event][event];
+    g.last_event = event;
+  }
   // The receiver's side of one (source LID, QP): the next PSN it takes; a NACK for the
   // current gap is out.
   struct GbnRx {

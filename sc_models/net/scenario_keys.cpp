@@ -177,11 +177,13 @@ std::vector<KeyDecl> build_table() {
       Enum("fabric.hca.transport", "none|gbn|simple_gbn").def("none")
           .doc("the transport of data flows: none (the fabric is trusted), or Go-Back-N per QP: the receiver takes "
                "packets in order only, ACKs each, and (`gbn`) NACKs the first out-of-order packet of a gap, on which "
-               "the sender goes back (fast retransmit); a sender with a full window stalls; with no ACK progress for "
-               "`gbn_timeout` it goes back to the oldest unacknowledged packet (`simple_gbn`: timeouts only). "
+               "the sender goes back (fast retransmit); a sender with a full window stalls; when its oldest "
+               "unacknowledged packet has waited `gbn_timeout` since it was last sent, it goes back to that packet "
+               "(`simple_gbn`: timeouts only). "
                "Ping-pong answers are not under it"),
       Uint("fabric.hca.gbn_window", 1, 65536).unit("packets").def("16").doc("Go-Back-N: packets sent and not acknowledged per QP"),
-      Time("fabric.hca.gbn_timeout").def("100us").doc("Go-Back-N: retransmission timeout"),
+      Time("fabric.hca.gbn_timeout").def("100us").doc("Go-Back-N: retransmission timeout, per packet from its last send (the oldest "
+                                                              "unacknowledged packet's expires first)"),
       Time("fabric.hca.send_jitter").def("0s")
           .doc("host timing noise: a data packet's successor leaves a uniform, seeded draw in [0, this] later (a "
                "real host's per-packet overhead varies); without it, identical senders into a drop-tail queue stay in "
