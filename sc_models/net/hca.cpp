@@ -52,10 +52,7 @@ void Hca::try_send() {
   OutPort& o = out[1];
   const uint64_t now = ctx_.now();
   if (dcqcn) issue_due_cnps(now);
-  if (o.busy_until > now) {
-    wake(o.busy_until);
-    return;
-  }
+  if (o.busy_until > now) return;  // its kTxDone at busy_until asks again
   const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
   // Congestion notifications first.
   if (!cnps_.empty()) {
