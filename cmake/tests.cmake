@@ -143,6 +143,10 @@ set_tests_properties(config_reference_generated PROPERTIES LABELS "network;unit;
 add_test(NAME docs_walk_names_exist COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_walk_names.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs_walk_names_exist PROPERTIES LABELS "docs;unit" TIMEOUT 60)
 
+# --- Model code: no file over 600 lines, nothing under sc_models/ prints or exits (issue 11) -
+add_test(NAME model_code_rules COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_model_code.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(model_code_rules PROPERTIES LABELS "unit;docs" TIMEOUT 60)
+
 # The man page and bash completion generated from --help cover every subcommand and option.
 add_test(NAME cli_man_and_completion
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_man_completion.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR})

@@ -44,6 +44,9 @@ struct KeyDecl {
 
 // Every key, in the order the reference lists them.
 const std::vector<KeyDecl>& scenario_keys();
+// The declarations themselves (scenario_key_table.cpp), built anew on each call: use
+// scenario_keys().
+std::vector<KeyDecl> scenario_key_table();
 
 // The declaration of a key as the reader names it: list indices and element names removed
 // (`traffic.flows[F1].sl` -> `traffic.flows[].sl`), then looked up directly or through the

@@ -47,7 +47,7 @@ class Reader {
 
   int line_of(const YAML::Node& n) const { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
-  // The declaration of a key in the one key table (scenario_keys.cpp); a reader asking for a
+  // The declaration of a key in the one key table (scenario_key_table.cpp); a reader asking for a
   // key the table lacks is a bug in the reader, not bad input.
   static const KeyDecl& decl(const std::string& path) {
     const KeyDecl* d = find_key(path);
