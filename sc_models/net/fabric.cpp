@@ -98,7 +98,7 @@ void Fabric::build() {
     const std::string name = fmt::format("{}/{}", topo_.nodes[node].name, port);
     return rtl_named(name);
   };
-  if (s_.fabric.lossy && s_.fabric.buffering != FabricParams::Buffering::kInput) {
+  if (s_.egress_drop_tail()) {
     for (unsigned n = 0; n < topo_.num_switches; ++n) {
       Switch& sw = static_cast<Switch&>(*nodes_[n]);
       const uint64_t out_limit = s_.fabric.switch_output_buffer ? s_.fabric.switch_output_buffer : s_.fabric.switch_buffer_per_vl;
@@ -113,7 +113,7 @@ void Fabric::build() {
     for (unsigned p = 1; p <= sw.ports(); ++p) {
       const OutPort& op = sw.out[p];
       if (op.peer < 0 || !s_.cc.enabled) continue;
-      if (s_.cc.marking == Marking::kEcn) {
+      if (s_.ecn_marking()) {
         cc::EcnMarkerParams ep;
         ep.kmin_bytes = s_.cc.ecn.kmin_bytes;
         ep.kmax_bytes = s_.cc.ecn.kmax_bytes;

@@ -25,13 +25,6 @@ double jain(const std::vector<double>& xs) {
   return q > 0 ? s * s / (static_cast<double>(xs.size()) * q) : std::nan("");
 }
 
-// The egress queues are measured (Switch::track_egress) under ECN marking and on lossy
-// output- or shared-buffered switches.
-bool egress_measured(const Scenario& s) {
-  return (s.cc.enabled && s.cc.marking == Marking::kEcn) ||
-         (s.fabric.lossy && s.fabric.buffering != FabricParams::Buffering::kInput);
-}
-
 }  // namespace
 
 std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWindow& w) {
@@ -127,7 +120,7 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
   m["peak_buffer_credits"] = peak;
   // The other regimes' figures (issue 14), where the scenario has them.
   const Scenario& sc = f.scenario();
-  if (egress_measured(sc)) {
+  if (sc.egress_measured()) {
     uint64_t egress = 0;
     for (unsigned n = 0; n < f.topology().num_switches; ++n) {
       const auto& sw = static_cast<const Switch&>(f.node(n));
@@ -185,7 +178,7 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
 
 std::set<std::string> metric_names(const Scenario& s) {
   std::set<std::string> names = {"total", "jain", "tvv", "fecn", "becn", "cnps", "peak_buffer_credits"};
-  if (egress_measured(s)) names.insert("peak_egress_bytes");
+  if (s.egress_measured()) names.insert("peak_egress_bytes");
   if (s.fabric.pfc) names.insert("pfc_pauses");
   if (s.fabric.lossy) names.insert("drops");
   if (s.fabric.transport != FabricParams::Transport::kNone) names.insert("retransmitted");

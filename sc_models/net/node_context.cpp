@@ -90,7 +90,7 @@ void NodeContext::wire_ports() {
         InPort& ip = nodes_[op.peer]->in[op.peer_port];
         ip.lossy = true;
         // An output-buffered or shared switch limits its egress queues, not its inputs.
-        if (topo_.nodes[op.peer].is_switch && s_.fabric.buffering != FabricParams::Buffering::kInput) {
+        if (topo_.nodes[op.peer].is_switch && s_.egress_drop_tail()) {
           ip.capacity = UINT32_MAX / 2;
         }
       }

@@ -290,6 +290,14 @@ struct Scenario {
   // What the reader converted or chose for the user (a CCTI_Timer time rounded to 1.024 us
   // units, ...): ibcc run prints them and keeps them in summary.json.
   std::vector<std::string> notes;
+
+  // Switch outputs mark ECN on their egress queues (cc.marking: ecn).
+  bool ecn_marking() const { return cc.enabled && cc.marking == Marking::kEcn; }
+  // Lossy switches drop at the output (or the shared pool) rather than at the input.
+  bool egress_drop_tail() const { return fabric.lossy && fabric.buffering != FabricParams::Buffering::kInput; }
+  // Either way the switches measure their egress queues (Switch::track_egress), and
+  // metrics.json has their peak.
+  bool egress_measured() const { return ecn_marking() || egress_drop_tail(); }
 };
 
 }  // namespace ibcc::net
