@@ -288,8 +288,10 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                           {"timeouts", st.timeouts}, {"nacks", st.nacks},
                           {"packs", st.packs}};
       nlohmann::json chain = nlohmann::json::object();
-      for (int a = 0; a < 3; ++a) {
-        for (int b = 0; b < 3; ++b) chain[std::string(1, "PNT"[a]) + "PNT"[b]] = st.chain[a][b];
+      for (int a = 0; a < FlowStats::kNoEvent; ++a) {
+        for (int b = 0; b < FlowStats::kNoEvent; ++b) {
+          chain[{FlowStats::kGbnEventLetter[a], FlowStats::kGbnEventLetter[b]}] = st.chain[a][b];
+        }
       }
       jf.back()["gbn"]["chain"] = chain;
     }

@@ -79,9 +79,9 @@ def efficiency(ibcc, base, out, p, w, to, transport="gbn", buffering="output", b
 def loss_process(sm, w):
     """The gather's loss process as the chapter's chain sees it: c, 1 - a and f from the
     senders' summed transition counts, the root link's busy fraction, the packets the root
-    discarded (out of order or duplicate) per NACK, and the NACKs right after a timeout (a
-    NACK the root sent before the sender timed out, arriving after its resend went past that
-    point: the chapter's chain has no such transition). Lists the senders whose Packs are not
+    discarded (out of order or duplicate) per NACK, and the NACKs right after a timeout or a
+    NACK (sent by the root before that event, arriving after the sender's resend went past
+    their point: the chapter's chain has no such transitions). Lists the senders whose Packs are not
     their delivered packets give or take what is in flight: at most a window of ACKs on their
     way back, at most the packets in flight at the end the other way (an ACK leaves the root
     when a packet arrives, the packet counts as delivered once drained)."""
@@ -135,7 +135,7 @@ def main():
         print(f"{p:3d} {w:5d} {to:5d} | {e:5.3f} {lp['c']:6.4f} {lp['one_minus_a']:6.4f} {lp['f']:5.3f} {lp['busy']:5.3f} "
               f"{lp['discarded_per_nack']:6.1f} | {meas:5.3f} {c_ch:6.4f} {float(r['one_minus_a']):6.4f} {float(r['f']):5.3f} "
               f"{(1 / meas - 1) / c_ch:6.1f} {(w - 1) / 2:7.1f}")
-    print(f"     NACKs right after a timeout (sent before it, arriving after the resend passed them): {stale} in all")
+    print(f"     NACKs right after a timeout or a NACK (sent before it, arriving after the resend passed them): {stale} in all")
     check(not pack_faults, f"each sender's Packs are its delivered packets, give or take what is in flight at the end "
                            f"({pack_faults or 'all are'})")
     dev = [abs(eff[k] - table[k]) for k in table]

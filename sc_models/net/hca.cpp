@@ -111,7 +111,7 @@ void Hca::try_send() {
           g->resend = g->una;
           g->deadline = now + gbn_timeout;
           ++f.stats.timeouts;
-          chain_event(f, *g, 2);
+          chain_event(f, *g, FlowStats::kTimeout);
         }
         if (g->una != g->nxt) next = std::min(next, g->deadline);
         if (g->resend != g->nxt) {
@@ -330,11 +330,11 @@ void Hca::gbn_acknowledged(const IbExtension& ack) {
     if (g.resend > ack.psn) {  // (else it is already going back from there: the NACK is stale)
       g.resend = ack.psn;
       ++f.stats.nacks;
-      chain_event(f, g, 1);
+      chain_event(f, g, FlowStats::kNack);
     }
   } else if (g.una != una) {
     ++f.stats.packs;
-    chain_event(f, g, 0);
+    chain_event(f, g, FlowStats::kPack);
   }
   // The timer runs for the oldest packet still unacknowledged, from when it was last sent.
   g.deadline = g.unacked.empty() ? UINT64_MAX : g.unacked.front().sent_cycle + gbn_timeout;

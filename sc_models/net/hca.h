@@ -112,11 +112,11 @@ class Hca : public Node {
     std::deque<GbnSent> unacked;
     uint32_t una = 0, nxt = 0, resend = 0;
     uint64_t deadline = UINT64_MAX;
-    uint8_t last_event = 3;  // for FlowStats::chain: 0 Pack, 1 Nack, 2 timeout, 3 none yet
+    uint8_t last_event = FlowStats::kNoEvent;  // its last FlowStats::GbnEvent
   };
   // Pack, Nack or timeout at the sender of (f, g): counted in f's chain of events.
-  static void chain_event(Flow& f, GbnTx& g, uint8_t event) {
-    if (g.last_event < 3) ++f.stats.chain[g.last_event][event];
+  static void chain_event(Flow& f, GbnTx& g, FlowStats::GbnEvent event) {
+    if (g.last_event != FlowStats::kNoEvent) ++f.stats.chain[g.last_event][event];
     g.last_event = event;
   }
   // The receiver's side of one (source LID, QP): the next PSN it takes; a NACK for the

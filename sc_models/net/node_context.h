@@ -159,9 +159,11 @@ struct FlowStats {
   uint64_t discarded_packets = 0, retransmitted_packets = 0, timeouts = 0, nacks = 0;
   // ... and the sender's events as the seed chapter's 3-state chain sees them: Pack (an ACK
   // that advanced its window), Nack (a NACK that sent it back), timeout; `packs` counts the
-  // first, `chain[from][to]` the transitions between consecutive events (0 P, 1 N, 2 T).
+  // first, `chain[from][to]` the transitions between consecutive events.
+  enum GbnEvent : uint8_t { kPack, kNack, kTimeout, kNoEvent };
+  static constexpr char kGbnEventLetter[] = "PNT";  // summary.json names a transition "PN", ...
   uint64_t packs = 0;
-  uint64_t chain[3][3] = {};
+  uint64_t chain[kNoEvent][kNoEvent] = {};
   uint64_t becn_received = 0;  // BECNs the source took for this flow
   uint64_t interval_bytes = 0;
   // Last time the flow moved: a packet delivered, or its first packet in flight after none
