@@ -295,10 +295,10 @@ void CctiBlock::advance_idle(const CctiBlockInputs& in, uint64_t cycles) {
   if (in.becn_valid || !axi_.quiet(in.axi)) {
     throw std::logic_error("ccti_block: advance_idle needs no BECN and an idle bus");
   }
-  // Real edges settle the registered outputs (none needed if the last two edges were quiet
-  // ones with this query); between expiries only counters move.
-  unsigned settle =
-      quiet_edges_ >= 2 && in.query_qp == last_query_qp_ && (in.query_sl & 0xfu) == last_query_sl_ ? 0u : 2u;
+  // Real edges settle the registered outputs: two quiet ones with this query in a row, of
+  // which the last edges may already have been some; between expiries only counters move.
+  const bool same_query = in.query_qp == last_query_qp_ && (in.query_sl & 0xfu) == last_query_sl_;
+  unsigned settle = same_query ? 2u - std::min(quiet_edges_, 2u) : 2u;
   while (cycles > 0) {
     if (settle > 0) {
       step(in);
@@ -308,11 +308,11 @@ void CctiBlock::advance_idle(const CctiBlockInputs& in, uint64_t cycles) {
       if (out_.timer_expired != 0 && settle == 0) settle = 1;
       continue;
     }
+    // Only the running timers count (most blocks have none running most of the time).
     uint64_t ticks_to_expiry = std::numeric_limits<uint64_t>::max();
-    for (unsigned s = 0; s < kNumSls; ++s) {
-      if (timer_running(s) && timer_count_[s] >= 1) {
-        ticks_to_expiry = std::min<uint64_t>(ticks_to_expiry, timer_count_[s]);
-      }
+    for (uint32_t r = timer_running_; r != 0; r &= r - 1) {
+      const uint32_t count = timer_count_[__builtin_ctz(r)];
+      if (count >= 1) ticks_to_expiry = std::min<uint64_t>(ticks_to_expiry, count);
     }
     uint64_t bulk = cycles;
     if (ticks_to_expiry != std::numeric_limits<uint64_t>::max()) {
@@ -320,9 +320,12 @@ void CctiBlock::advance_idle(const CctiBlockInputs& in, uint64_t cycles) {
           timebase_.edges_to_next_tick() + (ticks_to_expiry - 1) * timebase_.tick_cycles();
       bulk = std::min(cycles, expiry_edge - 1);
     }
-    const uint64_t ticks = timebase_.ticks_within(bulk);
-    for (unsigned s = 0; s < kNumSls; ++s) {
-      if (timer_running(s) && timer_count_[s] > 1) timer_count_[s] -= static_cast<uint32_t>(ticks);
+    if (timer_running_ != 0) {
+      const uint64_t ticks = timebase_.ticks_within(bulk);
+      for (uint32_t r = timer_running_; r != 0; r &= r - 1) {
+        uint32_t& count = timer_count_[__builtin_ctz(r)];
+        if (count > 1) count -= static_cast<uint32_t>(ticks);
+      }
     }
     timebase_.advance(bulk);
     cycles -= bulk;
