@@ -63,7 +63,7 @@ class MarkerPort {
         settled_ = 3;
         break;
       }
-      core_.advance_idle(in_, 1, settled_);
+      core_.step(in_);  // an idle edge: what advance_idle(in_, 1, settled_) runs when not settled
       ++settled_;
       ++done_;
       count_congested(1);
