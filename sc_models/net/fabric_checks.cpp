@@ -33,8 +33,8 @@ void Fabric::check_invariants() const {
         // PFC has no credits to conserve: a sender is open or paused, and the buffer's bound
         // (the lossless invariant) is checked by accept() at every arrival.
         for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-          if (op.credits[v] != 0 && op.credits[v] != OutPort::kPfcOpen) {
-            fail(fmt::format("PFC state of {}/{} VL{} is {}, neither paused nor open", node.basename(), p, v, op.credits[v]));
+          if (op.vls[v].credits != 0 && op.vls[v].credits != OutPort::kPfcOpen) {
+            fail(fmt::format("PFC state of {}/{} VL{} is {}, neither paused nor open", node.basename(), p, v, op.vls[v].credits));
           }
           if (peer_in.vl[v].used > peer_in.capacity) {
             fail(fmt::format("buffer overflow at {}/{} VL{}", nodes_[op.peer]->basename(), op.peer_port, v));
@@ -43,12 +43,12 @@ void Fabric::check_invariants() const {
         continue;
       }
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-        const uint64_t sum = uint64_t{op.credits[v]} + op.on_wire[v] + peer_in.vl[v].used + op.returning[v];
+        const uint64_t sum = uint64_t{op.vls[v].credits} + op.vls[v].on_wire + peer_in.vl[v].used + op.vls[v].returning;
         if (sum != op.capacity) {
           fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
                            "returning = {}, buffer is {}",
-                           node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.credits[v], op.on_wire[v],
-                           peer_in.vl[v].used, op.returning[v], sum, op.capacity));
+                           node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.vls[v].credits, op.vls[v].on_wire,
+                           peer_in.vl[v].used, op.vls[v].returning, sum, op.capacity));
         }
       }
     }
@@ -194,7 +194,7 @@ std::string Fabric::deadlock_report() const {
     for (unsigned p = 1; p < node.out.size(); ++p) {
       const OutPort& op = node.out[p];
       for (unsigned v = 0; v < s_.fabric.vls && op.peer >= 0; ++v) {
-        if (op.credits[v] == 0 && listed < 64) {
+        if (op.vls[v].credits == 0 && listed < 64) {
           out += fmt::format("\n  {} port {} VL{}: no credits toward {}/{}", node.basename(), p, v, nodes_[op.peer]->basename(), op.peer_port);
           ++listed;
         }

@@ -15,8 +15,8 @@ void Hca::handle(const Event& e) {
     case EventKind::kArrive: on_arrive(e.pkt); break;
     case EventKind::kTxDone: try_send(); break;
     case EventKind::kCredit:
-      out[1].returning[e.vl] -= e.value;
-      out[1].credits[e.vl] += e.value;
+      out[1].vls[e.vl].returning -= e.value;
+      out[1].vls[e.vl].credits += e.value;
       try_send();
       break;
     case EventKind::kHcaWake:
@@ -27,7 +27,7 @@ void Hca::handle(const Event& e) {
       break;
     case EventKind::kSinkDone: sink_done(); break;
     case EventKind::kPfc:
-      out[1].credits[e.vl] = e.value ? 0u : OutPort::kPfcOpen;
+      out[1].vls[e.vl].credits = e.value ? 0u : OutPort::kPfcOpen;
       if (e.value) ++out[1].pauses;
       else try_send();
       break;
@@ -57,7 +57,7 @@ void Hca::try_send() {
   // Congestion notifications first.
   if (!cnps_.empty()) {
     IbExtension& e = ib(cnps_.head);
-    if (ignore_credits || o.credits[e.vl] >= e.credits) {
+    if (ignore_credits || o.vls[e.vl].credits >= e.credits) {
       tlm_generic_payload* pkt = cnps_.pop();
       const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
       ctx_.schedule(end, EventKind::kTxDone, index_, 1);
@@ -81,7 +81,7 @@ void Hca::try_send() {
       const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(r.left, sc.fabric.mtu));
       const uint32_t wire = ctx_.wire_bytes(payload);
       const unsigned vl = sc.fabric.sl_to_vl[all[r.flow].spec.sl];
-      if (ignore_credits || o.credits[vl] >= NodeContext::credits_of(wire)) {
+      if (ignore_credits || o.vls[vl].credits >= NodeContext::credits_of(wire)) {
         send_reply(r, vl, payload, wire);
         return;
       }
@@ -152,7 +152,7 @@ void Hca::try_send() {
           again ? again->payload : static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
       const uint32_t wire = ctx_.wire_bytes(payload);
       const uint32_t credits = NodeContext::credits_of(wire);
-      if (!ignore_credits && o.credits[vl] < credits) break;  // a credit return wakes us
+      if (!ignore_credits && o.vls[vl].credits < credits) break;  // a credit return wakes us
       rr_ = (idx + 1) % n;
       f.lane_rr = static_cast<unsigned>((li + 1) % nl);
       send_data(f, lane, flows[idx], vl, payload, wire, again);

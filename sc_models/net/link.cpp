@@ -29,7 +29,7 @@ void Node::end_of_elaboration() {
   for (unsigned p = 1; p <= num_ends(); ++p) {
     if (p < out.size()) {
       out[p].fw = end(p).bound_fw();
-      end(p).returning_ = out[p].returning.data();
+      end(p).returning_ = out[p].vls.data();
     }
     if (p < in.size()) in[p].bw = end(p).bound_bw();
   }
@@ -60,7 +60,7 @@ tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_ph
     ctx_.schedule(ctx_.cycle_after(delay), EventKind::kPfc, node_index_, port_, c.vl, c.pfc == IbCredit::kPause ? 1u : 0u);
     return tlm::TLM_ACCEPTED;
   }
-  returning_[c.vl] += c.credits;
+  returning_[c.vl].returning += c.credits;
   ctx_.schedule(ctx_.cycle_after(delay), EventKind::kCredit, node_index_, port_, c.vl, c.credits);
   return tlm::TLM_ACCEPTED;
 }
@@ -79,8 +79,8 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   IbExtension& e = ib(pkt);
   const uint64_t now = f.now();
   const uint64_t end = std::max(now + ser_cycles(o, e.wire_bytes), tail_in);
-  if (!f.scenario().faults.ignore_credits && !o.uncredited) o.credits[e.vl] -= e.credits;
-  o.on_wire[e.vl] += e.credits;
+  if (!f.scenario().faults.ignore_credits && !o.uncredited) o.vls[e.vl].credits -= e.credits;
+  o.vls[e.vl].on_wire += e.credits;
   o.busy_until = end;
   o.packets++;
   o.bytes += e.wire_bytes;
@@ -100,7 +100,7 @@ bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_gener
   IbExtension& e = ib(pkt);
   InPort& in = at.in[port];
   OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
-  up.on_wire[e.vl] -= e.credits;
+  up.vls[e.vl].on_wire -= e.credits;
   --f.on_wire;
   if (in.lossy && in.vl[e.vl].used + e.credits > in.capacity) {
     drop(f, at, port, pkt, false);

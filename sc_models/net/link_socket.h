@@ -31,6 +31,14 @@ namespace ibcc::net {
 class Node;
 class NodeContext;
 
+// An output port's credit state of one VL (OutPort::vls, node_context.h).
+struct OutPortVl {
+  uint32_t credits = 0;        // free space in the peer's buffer
+  uint32_t need = UINT32_MAX;  // least credits a head waiting for credits needs
+  uint32_t on_wire = 0;        // credits of packets sent but not arrived
+  uint32_t returning = 0;      // credits on their way back
+};
+
 struct IbLinkProtocol {
   using tlm_payload_type = tlm::tlm_generic_payload;
   using tlm_phase_type = tlm::tlm_phase;
@@ -82,7 +90,7 @@ class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm
   Node& node_;
   unsigned node_index_;
   unsigned port_;
-  uint32_t* returning_ = nullptr;  // this port's OutPort::returning, per VL (noted at the end of elaboration)
+  OutPortVl* returning_ = nullptr;  // this port's OutPort::vls (their `returning`) (noted at the end of elaboration)
   friend class Node;
 
  public:

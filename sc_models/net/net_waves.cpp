@@ -276,7 +276,7 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
   // Initial credits: what the fabric starts with.
   for (const auto& [key, v] : ports_) {
     for (unsigned vl = 0; vl < nvl; ++vl) {
-      if (v.credit_var[vl] != kNoVar) change(v.credit_var[vl], f.node(key.first).out[key.second].credits[vl], 0);
+      if (v.credit_var[vl] != kNoVar) change(v.credit_var[vl], f.node(key.first).out[key.second].vls[vl].credits, 0);
     }
   }
 }

@@ -58,10 +58,7 @@ void NodeContext::wire_ports() {
       ip.capacity = static_cast<uint32_t>(buf / 64);
       ip.vl.assign(nvl, InPort::Vl{});
       OutPort& op = node.out[p];
-      op.credits.assign(nvl, 0);
-      op.need.assign(nvl, UINT32_MAX);
-      op.on_wire.assign(nvl, 0);
-      op.returning.assign(nvl, 0);
+      op.vls.assign(nvl, OutPort::Vl{});
       if (w.peer < 0) continue;
       const LinkSpec& l = s_.links[w.link];
       op.peer = w.peer;
@@ -81,12 +78,12 @@ void NodeContext::wire_ports() {
       OutPort& op = nodes_[n]->out[p];
       if (op.peer < 0) continue;
       op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
-      op.credits.assign(nvl, op.capacity);
+      op.set_all_credits(op.capacity);
       if (s_.fabric.pfc) setup_pfc(*nodes_[op.peer], op.peer_port, op);
       if (s_.fabric.lossy) {
         // No credits and no pauses: the receiver drops what does not fit (accept()).
         op.uncredited = true;
-        op.credits.assign(nvl, OutPort::kPfcOpen);
+        op.set_all_credits(OutPort::kPfcOpen);
         InPort& ip = nodes_[op.peer]->in[op.peer_port];
         ip.lossy = true;
         // An output-buffered or shared switch limits its egress queues, not its inputs.
@@ -102,7 +99,7 @@ void NodeContext::setup_pfc(Node& receiver, unsigned port, OutPort& sender) {
   InPort& ip = receiver.in[port];
   const FabricParams& f = s_.fabric;
   sender.uncredited = true;
-  sender.credits.assign(sender.credits.size(), OutPort::kPfcOpen);
+  sender.set_all_credits(OutPort::kPfcOpen);
   ip.pfc = true;
   ip.pause_cycles = static_cast<uint64_t>(std::ceil(f.pfc_pause_bytes * sender.cycles_per_byte));
   // Headroom: after the buffer crosses XOFF, the sender may finish the packet it is in and

@@ -67,10 +67,12 @@ struct OutPort {
   double cycles_per_byte = 0;
   uint64_t prop_cycles = 0;
   double rate_bytes_per_cycle = 0;
-  std::vector<uint32_t> credits;     // per VL, free space in the peer's buffer
-  std::vector<uint32_t> need;        // per VL, least credits a head waiting for credits needs
-  std::vector<uint32_t> on_wire;     // per VL, credits of packets sent but not arrived
-  std::vector<uint32_t> returning;   // per VL, credits on their way back
+  // Per VL, together (a hop reads and writes them at once: one cache line for up to 4 VLs).
+  using Vl = OutPortVl;
+  std::vector<Vl> vls;
+  void set_all_credits(uint32_t c) {
+    for (Vl& v : vls) v.credits = c;
+  }
   uint32_t capacity = 0;             // the peer's per-VL buffer, credits
   uint64_t busy_until = 0;
   // The packet being sent (switch output): its input, VL and credits.

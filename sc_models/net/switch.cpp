@@ -31,7 +31,7 @@ void Switch::waits_of(unsigned in_port, unsigned vl, std::vector<unsigned>* outp
     if (q.empty()) continue;
     const OutPort& op = out[o];
     const uint32_t need = ib(q.head).credits;
-    if (op.peer < 0 || op.credits[vl] + op.returning[vl] >= need || (op.tx_active && op.tx_input == in_port)) {
+    if (op.peer < 0 || op.vls[vl].credits + op.vls[vl].returning >= need || (op.tx_active && op.tx_input == in_port)) {
       *can_move = true;
       return;
     }
@@ -119,7 +119,7 @@ void Switch::arbitrate(unsigned o) {
   OutPort& op = out[o];
   const uint64_t now = ctx_.now();
   if (op.tx_active || op.busy_until > now || pending_[o] == 0) return;
-  std::fill(op.need.begin(), op.need.end(), UINT32_MAX);
+  for (OutPort::Vl& v : op.vls) v.need = UINT32_MAX;
   clear_xbar_waits(o);
   uint64_t next_eligible = UINT64_MAX;
   const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
@@ -140,7 +140,7 @@ void Switch::arbitrate(unsigned o) {
     if (held & (1u << vl)) return false;
     if (!may_go(o, idx, ignore_credits, &next_eligible)) {
       // In order: the first head that lacks credits holds its VL until they are back.
-      if (credit_in_order && op.need[vl] != UINT32_MAX) held |= 1u << vl;
+      if (credit_in_order && op.vls[vl].need != UINT32_MAX) held |= 1u << vl;
       return false;
     }
     if (!tables) return true;
@@ -188,7 +188,7 @@ void Switch::oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t
       age->ready_t[vl] = t;
       age->ready[vl] = static_cast<int>(idx);
     }
-  } else if (t <= ctx_.now() && !ignore_credits && out[o].credits[vl] < q.head_credits) {
+  } else if (t <= ctx_.now() && !ignore_credits && out[o].vls[vl].credits < q.head_credits) {
     age->short_t[vl] = std::min(age->short_t[vl], t);
   }
 }
@@ -201,8 +201,8 @@ bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* nex
     *next_eligible = std::min(*next_eligible, q.head_eligible);
     return false;
   }
-  if (!ignore_credits && op.credits[vl] < q.head_credits) {
-    op.need[vl] = std::min(op.need[vl], q.head_credits);
+  if (!ignore_credits && op.vls[vl].credits < q.head_credits) {
+    op.vls[vl].need = std::min(op.vls[vl].need, q.head_credits);
     return false;
   }
   const InPort& inp = in[ip];
@@ -242,7 +242,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
       fill -= e.credits;
       m->set_fill(now, marker_input_[ip], vl, fill);
     }
-    m->set_credits(now, vl, op.credits[vl] >= e.credits ? op.credits[vl] - e.credits : 0);
+    m->set_credits(now, vl, op.vls[vl].credits >= e.credits ? op.vls[vl].credits - e.credits : 0);
   }
   if (!egress_bytes_.empty()) {
     uint64_t& queued = egress_bytes_[o * nvl_ + vl];
@@ -269,7 +269,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   ctx_.schedule(end, EventKind::kTxDone, index_, o);
   if (NetWaves* w = ctx_.waves) {
     w->departure(index_, o, marked, end);
-    w->credits(index_, o, vl, op.credits[vl]);
+    w->credits(index_, o, vl, op.vls[vl].credits);
     if (markers_[o]) {
       w->fill(index_, o, ip, vl, q.fill);
       w->congestion(index_, o, markers_[o]->cong_state());
@@ -302,28 +302,28 @@ bool Switch::may_unblock(unsigned p, unsigned ip) const {
   const OutPort& op = out[p];
   if (waits_for_xbar(p, ip) || op.wait_eligible <= ctx_.now()) return true;
   for (unsigned v = 0; v < nvl_; ++v) {
-    if (op.credits[v] >= op.need[v]) return true;
+    if (op.vls[v].credits >= op.vls[v].need) return true;
   }
   return false;
 }
 
 void Switch::on_pfc(unsigned o, unsigned vl, bool pause) {
   OutPort& op = out[o];
-  op.credits[vl] = pause ? 0u : OutPort::kPfcOpen;
+  op.vls[vl].credits = pause ? 0u : OutPort::kPfcOpen;
   if (pause) ++op.pauses;
-  if (markers_[o]) markers_[o]->set_credits(ctx_.now(), vl, op.credits[vl]);
+  if (markers_[o]) markers_[o]->set_credits(ctx_.now(), vl, op.vls[vl].credits);
   if (!pause && !op.tx_active && pending_[o]) arbitrate(o);
 }
 
 void Switch::on_credit(unsigned o, unsigned vl, uint32_t credits) {
   OutPort& op = out[o];
-  op.returning[vl] -= credits;
-  op.credits[vl] += credits;
-  if (markers_[o]) markers_[o]->set_credits(ctx_.now(), vl, op.credits[vl]);
-  if (NetWaves* w = ctx_.waves) w->credits(index_, o, vl, op.credits[vl]);
+  op.vls[vl].returning -= credits;
+  op.vls[vl].credits += credits;
+  if (markers_[o]) markers_[o]->set_credits(ctx_.now(), vl, op.vls[vl].credits);
+  if (NetWaves* w = ctx_.waves) w->credits(index_, o, vl, op.vls[vl].credits);
   // Only a head that was waiting for credits on this VL can go now (arbitration records
   // the least any of them needs); other waits have their own wake-ups.
-  if (!op.tx_active && pending_[o] && op.credits[vl] >= op.need[vl]) arbitrate(o);
+  if (!op.tx_active && pending_[o] && op.vls[vl].credits >= op.vls[vl].need) arbitrate(o);
 }
 
 }  // namespace ibcc::net

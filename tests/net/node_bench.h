@@ -66,8 +66,8 @@ class Probe : public Node {
         break;
       }
       case EventKind::kCredit:
-        out[e.port].returning[e.vl] -= e.value;
-        out[e.port].credits[e.vl] += e.value;
+        out[e.port].vls[e.vl].returning -= e.value;
+        out[e.port].vls[e.vl].credits += e.value;
         try_send();
         break;
       case EventKind::kTxDone:
@@ -82,7 +82,7 @@ class Probe : public Node {
     const Pending& p = to_send_.front();
     OutPort& o = out[p.port];
     if (o.busy_until > ctx_.now()) return;  // its kTxDone comes
-    if (o.credits[p.hdr.vl] < p.hdr.credits) return;  // a credit return comes
+    if (o.vls[p.hdr.vl].credits < p.hdr.credits) return;  // a credit return comes
     tlm::tlm_generic_payload* pkt = ctx_.pool().alloc();
     IbExtension& e = ib(pkt);
     e = p.hdr;

@@ -110,7 +110,7 @@ TEST(Hca, AnswersFecnWithACnpAheadOfItsData) {
   EXPECT_EQ(cnps, 1u);
   EXPECT_EQ(ctx->flows()[0].stats.fecn_marked, 1u);
   EXPECT_EQ(h.sink_queue_packets(), 0u);
-  EXPECT_EQ(s1.out[1].credits[0], s1.out[1].capacity) << "the drained packet's credits came back";
+  EXPECT_EQ(s1.out[1].vls[0].credits, s1.out[1].capacity) << "the drained packet's credits came back";
 }
 
 TEST(Hca, BecnRaisesTheCctiAndSpacesItsPackets) {

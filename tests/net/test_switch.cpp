@@ -70,8 +70,8 @@ TEST(Switch, CutsThroughAfterItsLatency) {
   EXPECT_EQ(s2.got[0].hdr.dlid, hdr.dlid);
   EXPECT_FALSE(s2.got[0].hdr.fecn);
   // Everything returned: H1's credits toward S1 and S1's toward S2 are full again.
-  EXPECT_EQ(h1.out[1].credits[0], h1.out[1].capacity);
-  EXPECT_EQ(sw.out[4].credits[0], sw.out[4].capacity);
+  EXPECT_EQ(h1.out[1].vls[0].credits, h1.out[1].capacity);
+  EXPECT_EQ(sw.out[4].vls[0].credits, sw.out[4].capacity);
   EXPECT_EQ(sw.queued_packets(), 0u);
   EXPECT_EQ(ctx->pool().live(), 0u);
 }
@@ -90,7 +90,7 @@ TEST(Switch, StopsWithoutCreditsAndResumesWhenTheyReturn) {
   ctx->run_until(ctx->cycles(200000000));
   EXPECT_EQ(s2.got.size(), fit) << "S1 sent more than S2 had credits for";
   EXPECT_EQ(sw.queued_packets(), 3u);
-  EXPECT_LT(sw.out[4].credits[0], hdr.credits);
+  EXPECT_LT(sw.out[4].vls[0].credits, hdr.credits);
   s2.drain = true;
   s2.release_held();
   ctx->run_until(ctx->cycles(400000000));
