@@ -37,11 +37,13 @@ FecnMarker::FecnMarker(const FecnMarkerParams& params)
 
 void FecnMarker::reset() {
   regs_.reset(decode_params_);
+  update_trip();
   std::fill(fill_q_.begin(), fill_q_.end(), 0u);
   fill_summary_q_.fill({0, 0, 0});
   fills_registered_ = false;
   registered_version_ = UINT64_MAX;
   idle_shown_ = false;
+  idle_events_pending_ = false;
   std::fill(credits_q_.begin(), credits_q_.end(), 0u);
   cong_state_ = 0;
   std::fill(skip_.begin(), skip_.end(), 0u);
@@ -132,9 +134,17 @@ void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
   }
 }
 
-bool FecnMarker::crossed(const FillSummary& f, unsigned level16) const {
-  const uint64_t trip = uint64_t{level16} * buffer_capacity();
-  switch (mapping()) {
+void FecnMarker::update_trip() {
+  trip_.threshold = threshold();
+  trip_.enter = uint64_t{enter_level16(trip_.threshold)} * buffer_capacity();
+  trip_.exit = uint64_t{exit_level16(trip_.threshold, hysteresis())} * buffer_capacity();
+  trip_.band = enter_level16(trip_.threshold) != exit_level16(trip_.threshold, hysteresis());
+  trip_.mapping = mapping();
+  trip_.victim_mask = victim_mask();
+}
+
+bool FecnMarker::crossed(const FillSummary& f, uint64_t trip) const {
+  switch (trip_.mapping) {
     case ThresholdMapping::kPerVoq: return uint64_t{f.max} * 16u >= trip;
     case ThresholdMapping::kSum: return uint64_t{f.sum} * 16u >= trip;
     case ThresholdMapping::kSumDivPorts:
@@ -148,31 +158,63 @@ bool FecnMarker::next_cong_state(unsigned vl, FecnMarkerEvents* ev) const {
 }
 
 bool FecnMarker::next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const {
-  const unsigned th = threshold();
-  if (th == 0) return false;
+  if (trip_.threshold == 0) return false;
   const bool now = congested(vl);
-  const unsigned enter = enter_level16(th);
-  const unsigned exit = exit_level16(th, hysteresis());
-  const bool over = crossed(fills, now ? exit : enter);
+  const bool over = crossed(fills, now ? trip_.exit : trip_.enter);
   const bool root = credits_q_[vl] != 0;
-  const bool next = over && (root || victim_mask());
+  const bool next = over && (root || trip_.victim_mask);
   if (ev) {
     const uint32_t bit = 1u << vl;
-    if (over && !root && !victim_mask()) ev->victim_blocked |= bit;
+    if (over && !root && !trip_.victim_mask) ev->victim_blocked |= bit;
     if (next && !root) ev->victim_masked |= bit;
     // Held by hysteresis: still in the state, but below the entry level.
-    if (next && now && exit != enter && !crossed(fills, enter)) ev->hysteresis_held = true;
+    if (next && now && trip_.band && !crossed(fills, trip_.enter)) ev->hysteresis_held = true;
   }
   return next;
 }
 
-const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
+uint32_t FecnMarker::next_state_all() const {
+  uint32_t s = 0;
+  for (unsigned v = 0; v < params_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, fill_summary_q_[v], nullptr)) << v;
+  return s;
+}
+
+// An edge with no packet and an idle bus on an idle slave (most edges of the network model):
+// what step() does then, without its bus, packet and log parts.
+void FecnMarker::idle_edge(const FecnMarkerInputs& in) {
   events_ = {};
   idle_shown_ = false;
+  idle_events_pending_ = false;
+  uint32_t next_state = 0;
+  for (unsigned v = 0; v < params_.num_vls; ++v) {
+    if (next_cong_state(v, fill_summary_q_[v], &events_)) next_state |= 1u << v;
+  }
+  events_.entered = next_state & ~cong_state_;
+  events_.left = cong_state_ & ~next_state;
+  if (events_.entered) {
+    port_map_bit_ = true;
+    cong_entries_ += static_cast<uint32_t>(__builtin_popcount(events_.entered));
+  }
+  cong_state_ = next_state;
+  register_fills(in);
+  for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
+  timebase_.clock();
+  out_.cong_state = cong_state_;
+  out_.fecn_valid = false;
+  out_.fecn_mark = false;
+}
 
+const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   // An idle bus on an idle slave (every edge of the network model): the slave keeps its
   // state and outputs, so its part of the edge is skipped.
   const bool bus_quiet = axi_.quiet(in.axi);
+  if (bus_quiet && !in.pkt_valid) {
+    idle_edge(in);
+    return out_;
+  }
+  events_ = {};
+  idle_shown_ = false;
+  idle_events_pending_ = false;
 
   // The bus requests of this edge see the registers as they are before the edge.
   const RegWrite wr = bus_quiet ? RegWrite{} : axi_.write_request();
@@ -242,7 +284,10 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
 
   // Register write last: this edge's datapath used the old configuration.
-  regs_.apply(decode_params_, wd);
+  if (wd.valid && wd.ok) {
+    regs_.apply(decode_params_, wd);
+    update_trip();
+  }
   events_.write_error = wr.valid && !write_ok;
   events_.read_error = rd.valid && read_error;
 
@@ -286,20 +331,24 @@ bool FecnMarker::settled(const FecnMarkerInputs& in) const {
     if ((in.credits[v] & fill_mask_) != credits_q_[v]) return false;
   }
   if (!fills_are_registered(in)) return false;
-  for (unsigned v = 0; v < params_.num_vls; ++v) {
-    if (next_cong_state(v, fill_summary_q_[v], nullptr) != congested(v)) return false;
-  }
-  return true;
+  return next_state_all() == cong_state_;
 }
 
 // Outputs and events as an idle edge at the fixed point leaves them.
+// The events are a function of the state there, so they are worked out only if asked for
+// (events()).
 void FecnMarker::show_idle_edge() {
   if (idle_shown_) return;
   idle_shown_ = true;
-  events_ = {};
-  for (unsigned v = 0; v < params_.num_vls; ++v) next_cong_state(v, fill_summary_q_[v], &events_);
+  idle_events_pending_ = true;
   out_.fecn_valid = false;
   out_.fecn_mark = false;
+}
+
+void FecnMarker::show_idle_events() const {
+  idle_events_pending_ = false;
+  events_ = {};
+  for (unsigned v = 0; v < params_.num_vls; ++v) next_cong_state(v, fill_summary_q_[v], &events_);
 }
 
 // What the hardware drives into the register file (read-only fields, the log window).
@@ -327,7 +376,9 @@ bool FecnMarker::read_csr(uint32_t addr, uint32_t* data) const {
 bool FecnMarker::write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) {
   const r::WriteDecode wd = regs_.check_write(decode_params_, addr, wdata, wstrb);
   if (!wd.ok) return false;
+  if (idle_events_pending_) show_idle_events();  // the events of the edge before the write
   regs_.apply(decode_params_, wd);
+  update_trip();
   idle_shown_ = false;  // the settings the idle edge's events came from may change
   if (r::RegFile::log_ctrl_clear(wd)) clear_log();
   return true;

@@ -115,7 +115,12 @@ class FecnMarker {
   // One rising edge with these inputs. Returns the outputs after the edge.
   const FecnMarkerOutputs& step(const FecnMarkerInputs& in);
   const FecnMarkerOutputs& outputs() const { return out_; }
-  const FecnMarkerEvents& events() const { return events_; }
+  // (At the fixed point of advance_idle the events are worked out when asked for: they are a
+  // function of the state there.)
+  const FecnMarkerEvents& events() const {
+    if (idle_events_pending_) show_idle_events();
+    return events_;
+  }
 
   // `cycles` edges with these inputs, no packet and an idle bus, in O(1): the state is a
   // fixed point after three edges (input register, congestion state, hysteresis), so only
@@ -183,10 +188,26 @@ class FecnMarker {
   void register_fill(unsigned index, uint32_t fill);
   bool fills_are_registered(const FecnMarkerInputs& in) const;
   bool fills_equal(const std::vector<uint32_t>& voq_fill) const;  // the registers hold these
+  void idle_edge(const FecnMarkerInputs& in);
   void show_idle_edge();
+  void show_idle_events() const;
   bool next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const;
-  // Does the measure of the mapping reach `level16` sixteenths of the capacity?
-  bool crossed(const FillSummary& f, unsigned level16) const;
+  // Does the measure of the mapping reach `trip` (sixteenths of the capacity times the
+  // capacity: Trip)?
+  bool crossed(const FillSummary& f, uint64_t trip) const;
+  // The settings the threshold logic reads, worked out from the registers whenever they
+  // change (update_trip), not at every VL of every edge.
+  struct Trip {
+    unsigned threshold = 0;
+    uint64_t enter = 0;  // enter_level16 * capacity
+    uint64_t exit = 0;   // exit_level16 * capacity
+    bool band = false;   // the two levels differ (hysteresis)
+    ThresholdMapping mapping = ThresholdMapping::kPerVoq;
+    bool victim_mask = false;
+  };
+  void update_trip();
+  Trip trip_;
+  uint32_t next_state_all() const;  // every VL's next congestion state, no events
   void clear_log();
   struct CsrHw;  // the read-only fields the register file reads from the datapath
 
@@ -219,7 +240,8 @@ class FecnMarker {
   Timebase timebase_;
   AxiLiteSlave axi_;
   FecnMarkerOutputs out_;
-  FecnMarkerEvents events_;
+  mutable FecnMarkerEvents events_;
+  mutable bool idle_events_pending_ = false;  // events_ are to be those of an idle edge at the fixed point
 };
 
 }  // namespace ibcc::cc

@@ -90,7 +90,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   ++f.hops;
   f.progress();
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = f.link_delay(o.prop_cycles);
+  sc_core::sc_time delay = o.prop_delay;
   o.fw->nb_transport_fw(*pkt, phase, delay);  // the initiator socket's peer
   return end;
 }
@@ -172,7 +172,7 @@ void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint3
   c.credit.vl = vl;
   c.credit.credits = leak ? 0u : credits;
   tlm::tlm_phase phase = IB_CREDIT;
-  sc_core::sc_time delay = f.link_delay(in.prop_cycles);
+  sc_core::sc_time delay = in.prop_delay;
   in.bw->nb_transport_bw(c, phase, delay);
 }
 

@@ -68,6 +68,8 @@ void NodeContext::wire_ports() {
       op.cycles_per_byte = 1.0 / op.rate_bytes_per_cycle;
       op.prop_cycles = cycles(l.propagation_ps);
       ip.prop_cycles = op.prop_cycles;  // one propagation per link, both ways
+      op.prop_delay = link_delay(op.prop_cycles);
+      ip.prop_delay = op.prop_delay;
       ip.upstream = w.peer;
       ip.upstream_port = w.peer_port;
       ip.xbar_capacity = op.rate_bytes_per_cycle * s_.fabric.crossbar_speedup;

@@ -66,6 +66,7 @@ struct OutPort {
   PortEnd::FwIf* fw = nullptr;       // what the port's initiator socket is bound to (after elaboration)
   double cycles_per_byte = 0;
   uint64_t prop_cycles = 0;
+  sc_core::sc_time prop_delay;       // the same as a TLM delay (made once, not per packet)
   double rate_bytes_per_cycle = 0;
   // Per VL, together (a hop reads and writes them at once: one cache line for up to 4 VLs).
   using Vl = OutPortVl;
@@ -108,6 +109,7 @@ struct InPort {
   int upstream = -1;
   unsigned upstream_port = 0;
   uint64_t prop_cycles = 0;     // the link's propagation (credits take it back upstream)
+  sc_core::sc_time prop_delay;  // the same as a TLM delay
   PortEnd::BwIf* bw = nullptr;  // what the port's target socket is bound to (after elaboration)
   double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
   double xbar_active = 0;
