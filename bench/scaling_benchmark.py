@@ -19,12 +19,16 @@ Usage: scaling_benchmark.py [BUILD_DIR] [--sim-time 100us] [--hosts 128,648,...]
                             [--json FILE]
 With --old, every case also runs with another ibcc binary (e.g. built at an older commit)
 and the table gains the ratio old/new of us per delivered packet (set-up s for --flows),
-measured in the same run.
+measured in the same run. With --repeats N, each case runs N times (alternating with the
+old build's runs, so that both see the same load) and the table gives the medians of the
+times (the largest peak memory): this machine's wall times vary by tens of per cent from run
+to run.
 """
 import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -119,6 +123,16 @@ def run(ibcc, path, sim_time):
             return json.load(f)
 
 
+def median_row(rows):
+    """The median of each time over repeated runs of one case (the largest peak memory)."""
+    out = dict(rows[0])
+    for k in ("setup_s", "wall_s", "s_per_sim_ms", "us_per_packet"):
+        out[k] = statistics.median(r[k] for r in rows)
+    out["peak_mb"] = max(r["peak_mb"] for r in rows)
+    out["runs"] = len(rows)
+    return out
+
+
 def row(summary):
     delivered = summary["packets"]["delivered"]
     sim_ms = summary["sim_time_us"] / 1000
@@ -141,7 +155,10 @@ def main():
     ap.add_argument("--flows", default="10000,100000", help="explicit flow list sizes ('' for none)")
     ap.add_argument("--old", help="another ibcc binary to compare with, case by case")
     ap.add_argument("--json", help="write the rows here")
+    ap.add_argument("--repeats", type=int, default=1, help="runs per case (medians; alternating with --old's)")
     a = ap.parse_args()
+    if a.repeats < 1:
+        ap.error(f"--repeats: expected at least 1, got {a.repeats}")
     ibcc = os.path.join(a.build, "bin", "ibcc")
     hosts = [int(h) for h in a.hosts.split(",")]
     for h in hosts:
@@ -156,7 +173,8 @@ def main():
             f"{'peak MB':>8} {'KB/host':>8} {'KB/port':>8}")
     if a.old:
         head += f" {'old us/pkt':>10} {'old/new':>8} {'old setup':>9}"
-    print(f"sim time {a.sim_time} per case, CC on\n{head}")
+    runs = f", median of {a.repeats} runs" if a.repeats > 1 else ""
+    print(f"sim time {a.sim_time} per case, CC on{runs}\n{head}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for t in traffics:
@@ -164,26 +182,34 @@ def main():
                 path = os.path.join(tmp, f"scaling_{h}_{t}.yaml")
                 with open(path, "w") as f:
                     f.write(scenario_text(h, t))
+                news, olds = [], []
                 try:
-                    r = row(run(ibcc, path, a.sim_time))
+                    for _ in range(a.repeats):
+                        news.append(row(run(ibcc, path, a.sim_time)))
+                        if a.old and olds is not None:
+                            try:
+                                olds.append(row(run(a.old, path, a.sim_time)))
+                            except RunFailed as e:  # e.g. a generator family the old build lacks
+                                olds = None
+                                print(f"  (old build: {e})", file=sys.stderr)
                 except RunFailed as e:
                     print(e, file=sys.stderr)
                     return 1
+                r = median_row(news)
                 _, switches, ports = FABRICS[h]
                 r.update(hosts=h, switches=switches, traffic=t,
                          kb_per_host=r["peak_mb"] * 1024 / h, kb_per_port=r["peak_mb"] * 1024 / (switches * ports))
                 line = (f"{h:>6} {switches:>8} {t:>8} {r['setup_s']:>9.2f} {r['s_per_sim_ms']:>9.1f} "
                         f"{r['us_per_packet']:>10.2f} {r['peak_mb']:>8.0f} {r['kb_per_host']:>8.1f} {r['kb_per_port']:>8.2f}")
                 if a.old:
-                    try:
-                        o = row(run(a.old, path, a.sim_time))
+                    if olds:
+                        o = median_row(olds)
                         r["old"] = o
                         line += (f" {o['us_per_packet']:>10.2f} {o['us_per_packet'] / r['us_per_packet']:>8.2f}"
                                  f" {o['setup_s']:>9.2f}")
-                    except RunFailed as e:  # e.g. a generator family the old build lacks
+                    else:
                         r["old"] = None
                         line += f" {'n/a':>10} {'':>8} {'':>9}"
-                        print(f"  (old build: {e})", file=sys.stderr)
                 print(line, flush=True)
                 rows.append(r)
     flow_rows = []

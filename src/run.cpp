@@ -161,43 +161,68 @@ class RunDir {
     const auto& flows = f.flows();
     fmt::memory_buffer rows;  // formatted in place
     auto text = [&rows] { return std::string_view(rows.data(), rows.size()); };
+    auto out = std::back_inserter(rows);
+    // The rows of one interval share its time, formatted once ("us,").
+    auto time_of = [&f](uint64_t cycle) { return fmt::format(FMT_COMPILE("{:.3f},"), static_cast<double>(f.ps(cycle)) / 1e6); };
+    // A share or a rate to 4 places; the common 0 and 1 without formatting a double.
+    auto put4 = [&rows, out](double v) {
+      if (v == 0.0 && !std::signbit(v)) rows.append(std::string_view("0.0000"));
+      else if (v == 1.0) rows.append(std::string_view("1.0000"));
+      else fmt::format_to(out, FMT_COMPILE("{:.4f}"), v);
+    };
     for (size_t k = intervals_; k < f.interval_end_cycle.size(); ++k) {
       const uint64_t t_end = f.ps(f.interval_end_cycle[k]);
       const uint64_t t_begin = k ? f.ps(f.interval_end_cycle[k - 1]) : 0;
       const double secs = static_cast<double>(t_end - t_begin) * 1e-12;
+      const std::string t = time_of(f.interval_end_cycle[k]);
       for (size_t j = 0; j < flows.size(); ++j) {
         const double gbps = secs > 0 ? static_cast<double>(f.interval_bytes[k][j]) * 8.0 / secs / 1e9 : 0.0;
-        fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{},{:.4f}\n"), static_cast<double>(t_end) / 1e6, flows[j].spec.name, gbps);
+        rows.append(t);
+        rows.append(flows[j].spec.name);
+        rows.push_back(',');
+        put4(gbps);
+        rows.push_back('\n');
       }
     }
     flows_->write(text());
     rows.clear();
     for (size_t k = intervals_; k < f.interval_ccti.size(); ++k) {
-      const double t_us = static_cast<double>(f.ps(f.interval_end_cycle[k])) / 1e6;
-      for (size_t j = 0; j < flows.size(); ++j) fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{},{}\n"), t_us, flows[j].spec.name, f.interval_ccti[k][j]);
+      const std::string t = time_of(f.interval_end_cycle[k]);
+      for (size_t j = 0; j < flows.size(); ++j) {
+        rows.append(t);
+        fmt::format_to(out, FMT_COMPILE("{},{}\n"), flows[j].spec.name, f.interval_ccti[k][j]);
+      }
     }
     for (size_t k = intervals_; k < f.interval_rates.size(); ++k) {
-      const double t_us = static_cast<double>(f.ps(f.interval_end_cycle[k])) / 1e6;
+      const std::string t = time_of(f.interval_end_cycle[k]);
       for (size_t j = 0; j < flows.size(); ++j) {
         const Fabric::FlowRates& r = f.interval_rates[k][j];
-        fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{},{},{:.6f},{:.6f},{:.6f}\n"), t_us, flows[j].spec.name,
-                       r.qps, static_cast<double>(r.mean_kbps) / 1e6, static_cast<double>(r.min_kbps) / 1e6,
+        rows.append(t);
+        fmt::format_to(out, FMT_COMPILE("{},{},{:.6f},{:.6f},{:.6f}\n"), flows[j].spec.name, r.qps,
+                       static_cast<double>(r.mean_kbps) / 1e6, static_cast<double>(r.min_kbps) / 1e6,
                        static_cast<double>(r.max_kbps) / 1e6);
       }
     }
     cc_state_->write(text());
     rows.clear();
+    uint64_t t_cycle = UINT64_MAX, begin = 0;
+    std::string t;
     for (size_t i = samples_; i < f.port_samples.size(); ++i) {
       const auto& p = f.port_samples[i];
-      // The interval this sample closes: from the previous log tick (the samples of one tick
-      // share t_cycle) to this one.
-      const size_t k = std::lower_bound(f.interval_end_cycle.begin(), f.interval_end_cycle.end(), p.t_cycle) -
-                       f.interval_end_cycle.begin();
-      const uint64_t begin = k > 0 ? f.interval_end_cycle[k - 1] : 0;
+      if (p.t_cycle != t_cycle) {  // the samples of one tick share t_cycle
+        t_cycle = p.t_cycle;
+        t = time_of(t_cycle);
+        // The interval this sample closes: from the previous log tick to this one.
+        const size_t k = std::lower_bound(f.interval_end_cycle.begin(), f.interval_end_cycle.end(), p.t_cycle) -
+                         f.interval_end_cycle.begin();
+        begin = k > 0 ? f.interval_end_cycle[k - 1] : 0;
+      }
       const double frac = p.t_cycle > begin ? static_cast<double>(p.congested_cycles) / static_cast<double>(p.t_cycle - begin) : 0.0;
-      fmt::format_to(std::back_inserter(rows), FMT_COMPILE("{:.3f},{}/{},{},{},{},{},{:.4f},{}\n"), static_cast<double>(f.ps(p.t_cycle)) / 1e6,
-                          f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak, p.congested ? 1 : 0,
-                          std::min(1.0, frac), p.fecn_marks);
+      rows.append(t);
+      fmt::format_to(out, FMT_COMPILE("{}/{},{},{},{},{},"), f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak,
+                     p.congested ? 1 : 0);
+      put4(std::min(1.0, frac));
+      fmt::format_to(out, FMT_COMPILE(",{}\n"), p.fecn_marks);
     }
     ports_->write(text());
     intervals_ = f.interval_end_cycle.size();
