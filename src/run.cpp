@@ -632,6 +632,7 @@ int run_scenario(const RunOptions& opt) {
     };
   }
   fabric->set_stop_flag(opt.stop_flag);
+  fabric->set_run_ahead(true);  // its only SystemC process: no claimed links here
   try {
     fabric->run();
   } catch (const ModelError& e) {

@@ -1,8 +1,11 @@
 #include "tune.h"
 
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 
@@ -11,6 +14,21 @@
 extern char** environ;
 
 namespace ibcc {
+namespace {
+
+// While python runs, a SIGTERM, SIGHUP or SIGINT sent to this process (kill, a job
+// scheduler) goes on to it, and this process waits for it to stop: killed alone, it would
+// leave python (and the trial it runs) going on behind a resumed command. A Ctrl-C typed at
+// the terminal reaches python by itself (the whole foreground group gets it): not sent twice.
+volatile sig_atomic_t g_child = 0;    // the python process, once started
+volatile sig_atomic_t g_pending = 0;  // a signal that came before it started
+void forward_signal(int sig, siginfo_t* info, void*) {
+  if (info && info->si_code == SI_KERNEL) return;  // from the terminal: python has it too
+  if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
+  else g_pending = sig;
+}
+
+}  // namespace
 
 int run_python(const std::vector<std::string>& args, const char* who) {
   const std::string src_python = IBCC_SOURCE_DIR "/python";
@@ -29,14 +47,31 @@ int run_python(const std::vector<std::string>& args, const char* who) {
   std::vector<char*> argv;
   for (auto& a : argv_strings) argv.push_back(a.data());
   argv.push_back(nullptr);
+  struct sigaction fwd {};
+  fwd.sa_sigaction = forward_signal;
+  fwd.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&fwd.sa_mask);
+  const int forwarded[] = {SIGTERM, SIGHUP, SIGINT};
+  struct sigaction saved[3];
+  g_child = 0;
+  g_pending = 0;
+  for (int i = 0; i < 3; ++i) sigaction(forwarded[i], &fwd, &saved[i]);
+  auto restore = [&] {
+    for (int i = 0; i < 3; ++i) sigaction(forwarded[i], &saved[i], nullptr);
+    g_child = 0;
+  };
   pid_t pid = 0;
   if (posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), envp.data()) != 0) {
+    restore();
     std::cerr << who << ": error: cannot start python3 (run scripts/bootstrap.sh)\n";
     return 2;
   }
+  g_child = pid;
+  if (g_pending) kill(pid, g_pending);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  restore();
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

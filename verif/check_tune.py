@@ -36,6 +36,20 @@ def check(cond, what):
         failures.append(what)
 
 
+def processes():
+    """(pid, command line) of every process (Linux /proc)."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # gone meanwhile
+        found.append((int(d.name), cmd))
+    return found
+
+
 def main():
     ibcc, work = sys.argv[1], Path(sys.argv[2])
     root = Path(__file__).resolve().parent.parent
@@ -95,6 +109,10 @@ def main():
             continue
     proc.wait(timeout=120)
     check(killed_params is not None, f"the tune was killed while a trial ran (exit {proc.returncode})")
+    # Nothing of it runs on behind the killed command (its python, the trial's ibcc run): a
+    # resume would race with it for the study.
+    left = [(pid, cmd[:200]) for pid, cmd in processes() if str(out) in cmd and pid != os.getpid()]
+    check(not left, f"no process of the killed tune is left ({left})")
     p = tune(out, *args)
     check(p.returncode == 0, f"the same command resumes and finishes (exit {p.returncode}) {p.stderr.strip()[-300:]}")
     rows = list(csv.DictReader(open(out / "tune.csv")))

@@ -16,6 +16,7 @@ import json
 import math
 import os
 import shlex
+import signal
 import time
 import subprocess
 import sys
@@ -387,7 +388,7 @@ class Runner:
         cmd = [self.req.ibcc, "describe", scenario, *extra] + self.common_args()
         for k, v in sets.items():
             cmd += ["--set", f"{k}={v}"]
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        p = run_child(cmd)
         return cmd, p.returncode, p.stdout, p.stderr.strip()
 
     def run(self, scenario, sets, out_dir):
@@ -396,7 +397,7 @@ class Runner:
             cmd += ["--window", self.req.window]
         for k, v in sets.items():
             cmd += ["--set", f"{k}={v}"]
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        p = run_child(cmd)
         if p.returncode == 2:
             raise TuneError(f"{shlex.join(cmd)}: {p.stderr.strip()}")
         if p.returncode in (130, -2, -15, 143):  # interrupted (SIGINT/SIGTERM): not the configuration's fault
@@ -588,37 +589,8 @@ def slurm_in_queue(job_id):
     return bool(p.stdout.strip())
 
 
-def run_workers_on_slurm(req, study, log):
-    """Submit --workers array tasks, each `python3 -m ibcc.tune --worker`, and wait for them.
-    A job of an earlier invocation still queued is waited for instead; Ctrl-C cancels it."""
-    out = Path(req.out).resolve()
-    sdir = out / "slurm"
-    sdir.mkdir(parents=True, exist_ok=True)
-    job_file = sdir / "job"
-    job_id = job_file.read_text().strip() if job_file.exists() else ""
-    if not (job_id and slurm_in_queue(job_id)):
-        worker_req = {k: getattr(req, k) for k in Request.__dataclass_fields__}
-        worker_req["storage"] = storage_url(req)
-        worker_req["quiet"] = True
-        source = Path(__file__).resolve().parent.parent
-        script = sdir / "worker.sh"
-        write_text(script, "#!/usr/bin/env bash\n# ibcc tune: one worker of the study (a Slurm array task)\n"
-                   f"cd {shlex.quote(os.getcwd())}\n"
-                   f"export PYTHONPATH={shlex.quote(str(source))}${{PYTHONPATH:+:$PYTHONPATH}}\n"
-                   f"exec {shlex.quote(sys.executable)} -m ibcc.tune --worker "
-                   f"--request {shlex.quote(json.dumps(worker_req))}\n")
-        cmd = ["sbatch", "--parsable", f"--array=0-{req.workers - 1}", "--job-name=ibcc-tune",
-               f"--output={sdir}/slurm-%A_%a.out", "--ntasks=1", "--cpus-per-task=1"]
-        if req.partition:
-            cmd.append(f"--partition={req.partition}")
-        p = _slurm(cmd + [str(script)])
-        if p.returncode != 0:
-            raise TrialRunError(f"sbatch failed (exit {p.returncode}): {(p.stdout + p.stderr).strip()}")
-        job_id = p.stdout.strip().splitlines()[-1].split(";")[0]
-        write_text(job_file, job_id + "\n")
-        log(f"ibcc tune: Slurm job {job_id}: {req.workers} worker(s); Slurm's logs in {sdir}")
-    else:
-        log(f"ibcc tune: Slurm job {job_id} of this study is still queued: waiting for it")
+def wait_for_slurm_job(req, study, job_id):
+    """Until the job leaves the queue; Ctrl-C cancels it."""
     try:
         while slurm_in_queue(job_id):
             time.sleep(2)
@@ -630,6 +602,45 @@ def run_workers_on_slurm(req, study, log):
         raise
     if not req.quiet:
         print(file=sys.stderr)
+
+
+def run_workers_on_slurm(req, study, log):
+    """Submit --workers array tasks, each `python3 -m ibcc.tune --worker`, and wait for them.
+    A job of an earlier invocation still in the queue (running, or still ending after a
+    scancel) is waited for first; if the study is still short of trials then, a new job is
+    submitted. Ctrl-C cancels the job waited for."""
+    out = Path(req.out).resolve()
+    sdir = out / "slurm"
+    sdir.mkdir(parents=True, exist_ok=True)
+    job_file = sdir / "job"
+    job_id = job_file.read_text().strip() if job_file.exists() else ""
+    if job_id and slurm_in_queue(job_id):
+        log(f"ibcc tune: Slurm job {job_id} of this study is still in the queue: waiting for it")
+        wait_for_slurm_job(req, study, job_id)
+        if len(finished_trials(study)) >= req.trials:
+            return
+        recover_interrupted(study)  # what that job left running is over now
+    worker_req = {k: getattr(req, k) for k in Request.__dataclass_fields__}
+    worker_req["storage"] = storage_url(req)
+    worker_req["quiet"] = True
+    source = Path(__file__).resolve().parent.parent
+    script = sdir / "worker.sh"
+    write_text(script, "#!/usr/bin/env bash\n# ibcc tune: one worker of the study (a Slurm array task)\n"
+               f"cd {shlex.quote(os.getcwd())}\n"
+               f"export PYTHONPATH={shlex.quote(str(source))}${{PYTHONPATH:+:$PYTHONPATH}}\n"
+               f"exec {shlex.quote(sys.executable)} -m ibcc.tune --worker "
+               f"--request {shlex.quote(json.dumps(worker_req))}\n")
+    cmd = ["sbatch", "--parsable", f"--array=0-{req.workers - 1}", "--job-name=ibcc-tune",
+           f"--output={sdir}/slurm-%A_%a.out", "--ntasks=1", "--cpus-per-task=1"]
+    if req.partition:
+        cmd.append(f"--partition={req.partition}")
+    p = _slurm(cmd + [str(script)])
+    if p.returncode != 0:
+        raise TrialRunError(f"sbatch failed (exit {p.returncode}): {(p.stdout + p.stderr).strip()}")
+    job_id = p.stdout.strip().splitlines()[-1].split(";")[0]
+    write_text(job_file, job_id + "\n")
+    log(f"ibcc tune: Slurm job {job_id}: {req.workers} worker(s); Slurm's logs in {sdir}")
+    wait_for_slurm_job(req, study, job_id)
 
 
 def worker(request):
@@ -1079,12 +1090,57 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_wh
     return "\n".join(lines) + "\n"
 
 
+_CHILDREN = set()  # the ibcc processes running now (run_child)
+_SPAWN = {"busy": False, "pending": 0}  # a SIGTERM that came while a child was being started
+
+
+def run_child(cmd):
+    """subprocess.run(cmd, capture_output=True, text=True), its process known to _terminate
+    (a SIGTERM that comes while it is being started waits until it is known)."""
+    _SPAWN["busy"] = True
+    try:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _CHILDREN.add(p)
+    finally:
+        _SPAWN["busy"] = False
+        if _SPAWN["pending"]:
+            _terminate(_SPAWN["pending"], None)
+    with p:
+        try:
+            out, err = p.communicate()
+        except BaseException:
+            p.kill()
+            raise
+        finally:
+            _CHILDREN.discard(p)
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
+def _terminate(signum, frame):
+    """SIGTERM: stop the running trial's ibcc and exit at once, as the default action would,
+    but leaving nothing running behind: the trial stays RUNNING in the study and a resume
+    marks it interrupted and runs its parameters again (recover_interrupted)."""
+    if _SPAWN["busy"]:
+        _SPAWN["pending"] = signum
+        return
+    for p in list(_CHILDREN):
+        try:
+            p.kill()
+            p.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    os._exit(128 + signum)
+
+
 def main(argv=None):
     import argparse
     ap = argparse.ArgumentParser(prog="ibcc tune", description="internal: called by `ibcc tune` with its parsed options")
     ap.add_argument("--request", required=True, help="the options as JSON")
     ap.add_argument("--worker", action="store_true", help="run trials of the study as one Slurm worker")
     args = ap.parse_args(argv)
+    # SIGTERM (kill, `ibcc tune` passing one on, a Slurm job cancelled): the running trial's
+    # ibcc is stopped too, and the same command resumes the trial.
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         (worker if args.worker else tune)(json.loads(args.request))
     except TuneError as e:

@@ -279,6 +279,13 @@ void Fabric::start_of_simulation() {
                              node.basename(), p);
       break;
     }
+    for (unsigned p = 1; run_ahead_ && p < node.out.size() && failure_.empty(); ++p) {
+      const OutPort& o = node.out[p];
+      if (!o.user_bound) continue;
+      failure_ = fmt::format("the link {}/{} - {}/{} was claimed (claim_link), so the fabric cannot run ahead of the "
+                             "SystemC kernel (set_run_ahead)", node.basename(), p,
+                             nodes_[static_cast<unsigned>(o.peer)]->basename(), o.peer_port);
+    }
   }
 }
 
@@ -289,28 +296,34 @@ void Fabric::pump() {
   }
   try {
     now_ = sc_core::sc_time_stamp().value() / ps_per_cycle_;
-    if (!queue_.empty() && queue_.next_cycle() == now_) {
-      queue_.open(now_);
-      // Handlers may add events of this very cycle: they come out of pop in turn.
-      Event e;
-      while (queue_.pop(&e)) {
-        ++events;
-        if (e.kind == EventKind::kLogTick) log_tick();
-        else nodes_[e.node]->handle(e);
+    for (;;) {
+      if (!queue_.empty() && queue_.next_cycle() == now_) {
+        queue_.open(now_);
+        // Handlers may add events of this very cycle: they come out of pop in turn.
+        Event e;
+        while (queue_.pop(&e)) {
+          ++events;
+          if (e.kind == EventKind::kLogTick) log_tick();
+          else nodes_[e.node]->handle(e);
+        }
       }
+      if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {
+        interrupted_ = true;
+        sc_core::sc_stop();
+        return;
+      }
+      if (queue_.empty()) return;
+      const uint64_t next = queue_.next_cycle();
+      if (next > end_cycle_) {
+        sc_core::sc_stop();
+        return;
+      }
+      if (!run_ahead_) {
+        next_trigger(sc_core::sc_time::from_value((next - now_) * ps_per_cycle_));
+        return;
+      }
+      now_ = next;  // (set_run_ahead: the next busy cycle without the kernel)
     }
-    if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {
-      interrupted_ = true;
-      sc_core::sc_stop();
-      return;
-    }
-    if (queue_.empty()) return;
-    const uint64_t next = queue_.next_cycle();
-    if (next > end_cycle_) {
-      sc_core::sc_stop();
-      return;
-    }
-    next_trigger(sc_core::sc_time::from_value((next - now_) * ps_per_cycle_));
   } catch (const std::exception& ex) {
     failure_ = ex.what();
     sc_core::sc_stop();

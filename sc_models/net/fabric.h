@@ -2,7 +2,8 @@
 // credit-controlled links. Event-driven at core-clock resolution: every action (a head
 // arriving, a transmission ending, credits coming back, a flow's next packet) is an event at
 // an exact cycle in one calendar; an idle port has no events and costs nothing. The SystemC
-// kernel's time follows the calendar (one SC_METHOD wakes at each busy cycle).
+// kernel's time follows the calendar (one SC_METHOD wakes at each busy cycle; with
+// set_run_ahead it runs the busy cycles in one activation).
 //
 // Walk of one packet (docs/architecture.md has it with line references):
 //   Hca::try_send -> transmit -> out socket->nb_transport_fw (BEGIN_REQ, delay = propagation)
@@ -73,6 +74,12 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   void run();
   // A flag another context may set at any time (a signal handler: a lock-free atomic).
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
+  // For a simulation whose only SystemC process is this fabric's (ibcc run): the calendar
+  // then runs from busy cycle to busy cycle inside one activation of the kernel instead of
+  // waking the kernel for each (the same events in the same order; the kernel's time stays
+  // behind). A claimed link (a user's module between the ends) needs the kernel's time:
+  // the run then fails before the first event (ModelError from run()).
+  void set_run_ahead(bool on) { run_ahead_ = on; }
   bool interrupted() const { return interrupted_; }
 
   uint64_t wall_ns = 0;
@@ -149,6 +156,7 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   void blocked_buffer_check();
   std::string failure_;
   const std::atomic<bool>* stop_flag_ = nullptr;
+  bool run_ahead_ = false;
   bool interrupted_ = false;
 };
 

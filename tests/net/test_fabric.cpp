@@ -157,5 +157,28 @@ TEST(Fabric, ClaimedLinkLeftUnboundIsAnError) {
   }
 }
 
+// Run-ahead (the calendar going on without the kernel) is refused when a link is claimed:
+// a user's module on it lives in the kernel's time. Here the claimed link's ends are bound
+// straight to each other, as the builder would have bound them.
+TEST(Fabric, RunAheadRefusesAClaimedLink) {
+  const Scenario s = load_scenario_text(base_text(), "base.yaml", {{"sim.time", "10us"}});
+  Fabric f("fabric", s);
+  const unsigned a = static_cast<unsigned>(f.topology().find("H3"));
+  f.claim_link(a, 1);
+  Node& na = f.node(a);
+  Node& nb = f.node(static_cast<unsigned>(na.out[1].peer));
+  const unsigned pb = na.out[1].peer_port;
+  na.end(1).out.bind(nb.end(pb).in);
+  nb.end(pb).out.bind(na.end(1).in);
+  f.set_run_ahead(true);
+  try {
+    f.run();
+    FAIL() << "ran ahead of a claimed link";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("H3/1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot run ahead"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ibcc::net
