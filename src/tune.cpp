@@ -69,9 +69,14 @@ int run_python(const std::vector<std::string>& args, const char* who) {
   g_child = pid;
   if (g_pending) kill(pid, g_pending);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t got = 0;
+  while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
   restore();
+  if (got < 0) {
+    std::cerr << who << ": error: lost track of python3 (waitpid failed)\n";
+    return 1;
+  }
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
