@@ -173,22 +173,14 @@ bool FecnMarker::next_cong_state(unsigned vl, const FillSummary& fills, FecnMark
   return next;
 }
 
-uint32_t FecnMarker::next_state_all() const {
+uint32_t FecnMarker::next_state_all(FecnMarkerEvents* ev) const {
   uint32_t s = 0;
-  for (unsigned v = 0; v < params_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, fill_summary_q_[v], nullptr)) << v;
+  for (unsigned v = 0; v < params_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, fill_summary_q_[v], ev)) << v;
   return s;
 }
 
-// An edge with no packet and an idle bus on an idle slave (most edges of the network model):
-// what step() does then, without its bus, packet and log parts.
-void FecnMarker::idle_edge(const FecnMarkerInputs& in) {
-  events_ = {};
-  idle_shown_ = false;
-  idle_events_pending_ = false;
-  uint32_t next_state = 0;
-  for (unsigned v = 0; v < params_.num_vls; ++v) {
-    if (next_cong_state(v, fill_summary_q_[v], &events_)) next_state |= 1u << v;
-  }
+// The end of an edge's datapath: the congestion state it entered, and the inputs registered.
+void FecnMarker::take_state(const FecnMarkerInputs& in, uint32_t next_state) {
   events_.entered = next_state & ~cong_state_;
   events_.left = cong_state_ & ~next_state;
   if (events_.entered) {
@@ -198,6 +190,16 @@ void FecnMarker::idle_edge(const FecnMarkerInputs& in) {
   cong_state_ = next_state;
   register_fills(in);
   for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
+}
+
+// An edge with no packet and an idle bus on an idle slave (most edges of the network model):
+// what step() does then, without its bus, packet and log parts.
+void FecnMarker::idle_edge(const FecnMarkerInputs& in) {
+  events_ = {};
+  idle_shown_ = false;
+  idle_events_pending_ = false;
+  const uint32_t next_state = next_state_all(&events_);
+  take_state(in, next_state);
   timebase_.clock();
   out_.cong_state = cong_state_;
   out_.fecn_valid = false;
@@ -228,10 +230,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   const bool clear_log_now = r::RegFile::log_ctrl_clear(wd);
 
   // Congestion state per VL.
-  uint32_t next_state = 0;
-  for (unsigned v = 0; v < params_.num_vls; ++v) {
-    if (next_cong_state(v, fill_summary_q_[v], &events_)) next_state |= 1u << v;
-  }
+  const uint32_t next_state = next_state_all(&events_);
 
   // The departing packet.
   bool mark = false;
@@ -273,15 +272,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
     events_.log_wrapped = pushed.wrapped;
     events_.log_counter_saturated = pushed.saturated;
   }
-  events_.entered = next_state & ~cong_state_;
-  events_.left = cong_state_ & ~next_state;
-  if (events_.entered) {
-    port_map_bit_ = true;
-    cong_entries_ += static_cast<uint32_t>(__builtin_popcount(events_.entered));
-  }
-  cong_state_ = next_state;
-  register_fills(in);
-  for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
+  take_state(in, next_state);
 
   // Register write last: this edge's datapath used the old configuration.
   if (wd.valid && wd.ok) {
@@ -331,7 +322,7 @@ bool FecnMarker::settled(const FecnMarkerInputs& in) const {
     if ((in.credits[v] & fill_mask_) != credits_q_[v]) return false;
   }
   if (!fills_are_registered(in)) return false;
-  return next_state_all() == cong_state_;
+  return next_state_all(nullptr) == cong_state_;
 }
 
 // Outputs and events as an idle edge at the fixed point leaves them.
@@ -348,7 +339,7 @@ void FecnMarker::show_idle_edge() {
 void FecnMarker::show_idle_events() const {
   idle_events_pending_ = false;
   events_ = {};
-  for (unsigned v = 0; v < params_.num_vls; ++v) next_cong_state(v, fill_summary_q_[v], &events_);
+  next_state_all(&events_);
 }
 
 // What the hardware drives into the register file (read-only fields, the log window).

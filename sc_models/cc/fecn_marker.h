@@ -207,7 +207,8 @@ class FecnMarker {
   };
   void update_trip();
   Trip trip_;
-  uint32_t next_state_all() const;  // every VL's next congestion state, no events
+  uint32_t next_state_all(FecnMarkerEvents* ev) const;  // every VL's next congestion state (and events)
+  void take_state(const FecnMarkerInputs& in, uint32_t next_state);
   void clear_log();
   struct CsrHw;  // the read-only fields the register file reads from the datapath
 
