@@ -1,7 +1,9 @@
 // The fabric's calendar: a timing wheel of one bucket per core cycle for the near future
 // (where almost every event lands: switch latency, serialization, propagation) and a heap
 // beyond it. Events of one cycle come out in the order they were scheduled, so runs are
-// reproducible; push and pop are O(1) for the wheel.
+// reproducible; push and pop are O(1) for the wheel. An event in the wheel can be cancelled
+// in O(1) through the handle push() returned (Event::cancel(): it still comes out of pop,
+// marked, and the caller skips it without touching what it was about).
 //
 // A bucket is a list of nodes taken from one pool and given back as they are popped: a
 // bucket that holds more events than ever before costs one node each, not a copy of the
@@ -25,14 +27,19 @@ class EventCalendar {
     tail_.fill(kNil);
   }
 
-  void push(const Event& e) {
-    if (e.cycle < base_ + kWheel) {
-      put(e);
-    } else {
-      far_.push(e);
-    }
+  static constexpr uint32_t kNoHandle = UINT32_MAX;
+
+  // Returns a handle for cancel(), valid until the event comes out of pop(); kNoHandle for an
+  // event beyond the wheel (it cannot be cancelled).
+  uint32_t push(const Event& e) {
     ++size_;
+    if (e.cycle < base_ + kWheel) return put(e);
+    far_.push(e);
+    return kNoHandle;
   }
+
+  // The event of `handle` (from push; it has not come out of pop yet) is cancelled.
+  void cancel(uint32_t handle) { pool_[handle].event.cancel(); }
 
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
@@ -75,12 +82,27 @@ class EventCalendar {
     }
     Node& node = pool_[n];
     *e = node.event;
-    head_[slot] = node.next;
-    if (node.next == kNil) tail_[slot] = kNil;
+    const uint32_t next = node.next;
+    head_[slot] = next;
+    if (next == kNil) {
+      tail_[slot] = kNil;
+    } else {
+      // The node after the next one, ahead of time: a bucket's nodes lie anywhere in the
+      // pool, written long ago, and under load most pops would wait for memory.
+      const uint32_t after = pool_[next].next;
+      if (after != kNil) __builtin_prefetch(&pool_[after]);
+    }
     node.next = free_;
     free_ = n;
     --size_;
     return true;
+  }
+
+  // The event the next pop() of this cycle hands out, or null (no cost beyond a read: for a
+  // caller that fetches what that event will touch while it handles the current one).
+  const Event* peek() const {
+    const uint32_t n = head_[base_ & (kWheel - 1)];
+    return n == kNil ? nullptr : &pool_[n].event;
   }
 
  private:
@@ -98,7 +120,7 @@ class EventCalendar {
     }
   };
 
-  void put(const Event& e) {
+  uint32_t put(const Event& e) {
     uint32_t n = free_;
     if (n != kNil) {
       free_ = pool_[n].next;
@@ -116,6 +138,7 @@ class EventCalendar {
     }
     tail_[slot] = n;
     nonempty_[slot / 64] |= uint64_t{1} << (slot % 64);
+    return n;
   }
 
   std::vector<Node> pool_;

@@ -302,6 +302,8 @@ void Fabric::pump() {
         // Handlers may add events of this very cycle: they come out of pop in turn.
         Event e;
         while (queue_.pop(&e)) {
+          if (const Event* n = queue_.peek()) prefetch_for(*n);
+          if (e.kind == EventKind::kCancelled) continue;
           ++events;
           if (e.kind == EventKind::kLogTick) log_tick();
           else nodes_[e.node]->handle(e);

@@ -159,6 +159,8 @@ uint64_t NodeContext::run_until(uint64_t last) {
     queue_.open(now_);
     Event e;
     while (queue_.pop(&e)) {
+      if (const Event* n = queue_.peek(); n && n->node < nodes_.size()) prefetch_for(*n);
+      if (e.kind == EventKind::kCancelled) continue;
       ++events;
       ++ran;
       if (e.node >= nodes_.size()) throw std::logic_error(fmt::format("NodeContext::run_until: event for node {}", e.node));

@@ -96,7 +96,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
   }
   if (markers_[o]) {
     if (fill_from_head) on_tail_in(o, e.hop, pkt);
-    else ctx_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt);
+    else in[port].tail = {pkt, e.hop, ctx_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt)};
   }
   out[o].wait_eligible = std::min(out[o].wait_eligible, e.eligible_cycle);
   if (out[o].busy_until <= e.eligible_cycle) wake(o, e.eligible_cycle);
@@ -104,7 +104,8 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
 
 void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
-  if (e.hop != hop) return;  // already sent on
+  if (e.hop != hop) return;  // already sent on (its tail event could not be cancelled)
+  if (InPort::PendingTail& t = in[e.in_port].tail; t.pkt == pkt) t = {};
   e.in_fill = true;
   uint32_t& fill = voq(e.in_port, e.vl, o).fill;
   fill += e.credits;
@@ -231,6 +232,11 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   }
   IbExtension& e = ib(pkt);
   const uint64_t now = ctx_.now();
+  if (InPort::PendingTail& t = in[ip].tail; t.pkt == pkt && t.hop == e.hop) {
+    // Cut through: it leaves before its tail is in, so its kTailIn would find it gone.
+    if (t.event != NodeContext::kNoEvent) ctx_.cancel(t.event);
+    t = {};
+  }
   if (MarkerPort* m = markers_[o].get()) {
     const bool mark = m->depart(now, vl, e.sl, e.slid, e.dlid, e.credits);
     if (mark && e.opcode == Opcode::kData) {

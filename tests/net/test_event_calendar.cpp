@@ -1,11 +1,14 @@
 // The calendar hands out events in (cycle, order of scheduling) order, including events
 // scheduled for the cycle being handed out and events beyond the wheel, as a plain sorted
-// reference does.
+// reference does; a cancelled event comes out marked, in its place, and the others keep
+// their order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "net/event_calendar.h"
@@ -16,6 +19,8 @@ struct Ev {
   uint64_t cycle = 0;
   uint64_t seq = 0;
   uint32_t tag = 0;
+  bool cancelled = false;
+  void cancel() { cancelled = true; }
 };
 
 using Calendar = ibcc::net::EventCalendar<Ev>;
@@ -68,6 +73,70 @@ TEST(EventCalendar, OrderMatchesASortedReferenceUnderRandomTraffic) {
     ASSERT_EQ(got[i].tag, expected[i].tag) << "event " << i;
   }
   EXPECT_GT(got.size(), 60000u);
+}
+
+TEST(EventCalendar, CancelledEventsComeOutMarkedAndTheRestInOrder) {
+  std::mt19937_64 rng(11);
+  Calendar cal;
+  std::vector<Ev> expected_all, got;
+  std::unordered_map<uint32_t, uint32_t> handle_of;  // pending events that have a handle
+  std::set<uint32_t> cancelled;
+  uint64_t seq = 0, now = 0;
+  size_t far = 0;
+  auto schedule = [&](uint64_t cycle) {
+    Ev e{cycle, seq, static_cast<uint32_t>(seq)};
+    ++seq;
+    const uint32_t h = cal.push(e);
+    if (cycle >= now + Calendar::kWheel) {
+      EXPECT_EQ(h, Calendar::kNoHandle) << "an event beyond the wheel cannot be cancelled";
+      ++far;
+    } else {
+      ASSERT_NE(h, Calendar::kNoHandle);
+      handle_of[e.tag] = h;
+    }
+    expected_all.push_back(e);
+  };
+  for (int i = 0; i < 500; ++i) schedule(rng() % 50);
+  size_t handled = 0, seen_cancelled = 0;
+  while (!cal.empty()) {
+    now = cal.next_cycle();
+    cal.open(now);
+    Ev e;
+    while (cal.pop(&e)) {
+      handle_of.erase(e.tag);
+      if (e.cancelled) {
+        EXPECT_TRUE(cancelled.count(e.tag)) << "event " << e.tag << " came out cancelled but was not";
+        ++seen_cancelled;
+        continue;
+      }
+      EXPECT_FALSE(cancelled.count(e.tag)) << "event " << e.tag << " was cancelled but came out live";
+      got.push_back(e);
+      if (++handled < 20000) {
+        for (unsigned k = rng() % 3; k > 0; --k) {
+          schedule(now + (rng() % 10 == 0 ? Calendar::kWheel + rng() % 500 : rng() % 200));
+        }
+        // Cancel a pending event now and then, also one of this very cycle.
+        if (!handle_of.empty() && rng() % 3 == 0) {
+          auto it = handle_of.begin();
+          std::advance(it, static_cast<long>(rng() % std::min<size_t>(handle_of.size(), 8)));
+          cal.cancel(it->second);
+          cancelled.insert(it->first);
+          handle_of.erase(it);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(seen_cancelled, cancelled.size());
+  EXPECT_GT(cancelled.size(), 300u);
+  EXPECT_GT(far, 100u);
+  std::vector<Ev> expected;
+  for (const Ev& e : expected_all) {
+    if (!cancelled.count(e.tag)) expected.push_back(e);
+  }
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const Ev& a, const Ev& b) { return a.cycle != b.cycle ? a.cycle < b.cycle : a.seq < b.seq; });
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i].tag, expected[i].tag) << "event " << i;
 }
 
 }  // namespace

@@ -76,6 +76,26 @@ TEST(Switch, CutsThroughAfterItsLatency) {
   EXPECT_EQ(ctx->pool().live(), 0u);
 }
 
+// With a FECN marker on the output, a packet's tail-in event counts it in its VoQ's fill if
+// it is still waiting. One that cuts through leaves first: its tail event is cancelled, so the
+// switch handles exactly the events it handles without markers.
+TEST(Switch, ACutThroughPacketCostsNoTailEvent) {
+  const Scenario s = no_cc();
+  uint64_t events[2] = {0, 0};
+  for (int markers = 0; markers < 2; ++markers) {
+    auto ctx = switch_bench(s, markers == 1);
+    Probe& h1 = probe(*ctx, "H1");
+    Probe& s2 = probe(*ctx, "S2");
+    h1.send(1, data_header(*ctx, "H1", "H3", 2048));
+    ctx->run_until(ctx->cycles(100000000));
+    ASSERT_EQ(s2.got.size(), 1u);
+    Switch& sw = static_cast<Switch&>(ctx->node(kS1));
+    EXPECT_EQ(sw.in[1].tail.pkt, nullptr) << "no tail left pending";
+    events[markers] = ctx->events;
+  }
+  EXPECT_EQ(events[1], events[0]);
+}
+
 TEST(Switch, StopsWithoutCreditsAndResumesWhenTheyReturn) {
   const Scenario s = no_cc();
   auto ctx = switch_bench(s, false);
