@@ -249,6 +249,19 @@ void Fabric::build() {
       h.attach_ccti(std::make_unique<CctiPort>(cp, s_.cc.ca, mtu_tx, std::move(engine)));
     }
   }
+  // Credits that come back while a port sends wait for it (OutPort::defer_credits) where
+  // their event could change nothing else: not with DCQCN at an HCA (a credit event lets its
+  // reaction point issue due CNPs), not on a link without credits, not with the fault.
+  if (!s_.faults.ignore_credits) {
+    for (unsigned n = 0; n < nodes_.size(); ++n) {
+      Node& node = *nodes_[n];
+      if (n >= topo_.num_switches && static_cast<Hca&>(node).dcqcn) continue;
+      for (unsigned p = 1; p < node.out.size(); ++p) {
+        OutPort& o = node.out[p];
+        o.defer_credits = o.peer >= 0 && !o.uncredited;
+      }
+    }
+  }
   for (size_t i = 0; i < rtl_ports_.size(); ++i) {
     if (!rtl_used_[i]) throw std::logic_error("cc.rtl: '" + rtl_ports_[i] + "' passed the check but got no block");
   }

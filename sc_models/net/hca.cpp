@@ -53,6 +53,7 @@ void Hca::try_send() {
   const uint64_t now = ctx_.now();
   if (dcqcn) issue_due_cnps(now);
   if (o.busy_until > now) return;  // its kTxDone at busy_until asks again
+  o.take_deferred_credits();
   const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
   // Congestion notifications first.
   if (!cnps_.empty()) {

@@ -29,7 +29,7 @@ void Node::end_of_elaboration() {
   for (unsigned p = 1; p <= num_ends(); ++p) {
     if (p < out.size()) {
       out[p].fw = end(p).bound_fw();
-      end(p).returning_ = out[p].vls.data();
+      end(p).out_port_ = &out[p];
     }
     if (p < in.size()) in[p].bw = end(p).bound_bw();
   }
@@ -60,8 +60,19 @@ tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_ph
     ctx_.schedule(ctx_.cycle_after(delay), EventKind::kPfc, node_index_, port_, c.vl, c.pfc == IbCredit::kPause ? 1u : 0u);
     return tlm::TLM_ACCEPTED;
   }
-  returning_[c.vl].returning += c.credits;
-  ctx_.schedule(ctx_.cycle_after(delay), EventKind::kCredit, node_index_, port_, c.vl, c.credits);
+  OutPort& o = *out_port_;
+  OutPortVl& v = o.vls[c.vl];
+  v.returning += c.credits;
+  const uint64_t at = ctx_.cycle_after(delay);
+  if (o.defer_credits && at < o.busy_until && v.credits > 0 && !ctx_.waves) {
+    // They arrive while the port sends, and it has credits on this VL: their event would
+    // change nothing but the count (OutPort::defer_credits). The port takes them when it
+    // is done sending.
+    v.deferred += c.credits;
+    o.has_deferred = true;
+    return tlm::TLM_ACCEPTED;
+  }
+  ctx_.schedule(at, EventKind::kCredit, node_index_, port_, c.vl, c.credits);
   return tlm::TLM_ACCEPTED;
 }
 

@@ -32,11 +32,14 @@ class Node;
 class NodeContext;
 
 // An output port's credit state of one VL (OutPort::vls, node_context.h).
+struct OutPort;
+
 struct OutPortVl {
   uint32_t credits = 0;        // free space in the peer's buffer
   uint32_t need = UINT32_MAX;  // least credits a head waiting for credits needs
   uint32_t on_wire = 0;        // credits of packets sent but not arrived
   uint32_t returning = 0;      // credits on their way back
+  uint32_t deferred = 0;       // of those, arrived while the port was sending (OutPort::defer_credits)
 };
 
 struct IbLinkProtocol {
@@ -90,7 +93,7 @@ class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm
   Node& node_;
   unsigned node_index_;
   unsigned port_;
-  OutPortVl* returning_ = nullptr;  // this port's OutPort::vls (their `returning`) (noted at the end of elaboration)
+  OutPort* out_port_ = nullptr;  // this port's transmit side (noted at the end of elaboration)
   friend class Node;
 
  public:

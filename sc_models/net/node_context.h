@@ -92,6 +92,24 @@ struct OutPort {
   uint64_t pauses = 0;               // XOFF frames received
   uint64_t drops = 0;                // lossy: packets dropped at this output's limit (output/shared buffers)
   static constexpr uint32_t kPfcOpen = 1u << 30;
+  // Credits that come back while the port is sending (before busy_until) to a VL that has
+  // credits are not an event: their handler would only count them (a switch output arbitrates
+  // when done sending, and the FECN marker sees only whether a VL has credits; an HCA, not
+  // DCQCN's, asks for the next packet when done sending). They wait in OutPortVl::deferred
+  // (still counted as returning) until take_deferred_credits(), which the node calls when
+  // it is done sending, before it reads its credits. Set by the fabric where that holds: a
+  // credited link, no waveforms (they show credits as they change), no ignore_credits fault.
+  bool defer_credits = false;
+  bool has_deferred = false;
+  void take_deferred_credits() {
+    if (!has_deferred) return;
+    has_deferred = false;
+    for (Vl& v : vls) {
+      v.credits += v.deferred;
+      v.returning -= v.deferred;
+      v.deferred = 0;
+    }
+  }
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
   uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
   VlArbiter vlarb;                   // with VLArbitration tables

@@ -285,6 +285,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
 
 void Switch::on_tx_done(unsigned o) {
   OutPort& op = out[o];
+  op.take_deferred_credits();
   op.tx_active = false;
   const unsigned ip = op.tx_input;
   InPort& inp = in[ip];

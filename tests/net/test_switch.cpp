@@ -140,6 +140,42 @@ TEST(Switch, RoundRobinAlternatesTwoBackloggedInputsBackToBack) {
   }
 }
 
+// Credits that come back while an output sends, to a VL that has credits, wait for the
+// output to be done (OutPort::defer_credits) instead of being an event each: the same
+// packets leave at the same cycles, with FECN markers too, in fewer events, and every credit
+// is back in the end.
+TEST(Switch, CreditsReturnedWhileSendingWaitWithoutChangingTheTiming) {
+  const Scenario s = no_cc();
+  std::vector<Probe::Got> got[2];
+  uint64_t events[2] = {0, 0};
+  for (int defer = 0; defer < 2; ++defer) {
+    auto ctx = switch_bench(s, true);
+    Switch& sw = static_cast<Switch&>(ctx->node(kS1));
+    sw.out[4].defer_credits = defer == 1;
+    Probe& h1 = probe(*ctx, "H1");
+    Probe& h2 = probe(*ctx, "H2");
+    Probe& s2 = probe(*ctx, "S2");
+    const IbExtension a = data_header(*ctx, "H1", "H3", 2048), b = data_header(*ctx, "H2", "H3", 1024);
+    for (int i = 0; i < 8; ++i) {
+      h1.send(1, a);
+      h2.send(1, b);
+    }
+    ctx->run_until(ctx->cycles(200000000));
+    ASSERT_EQ(s2.got.size(), 16u);
+    got[defer] = s2.got;
+    events[defer] = ctx->events;
+    EXPECT_EQ(sw.out[4].vls[0].credits, sw.out[4].capacity);
+    EXPECT_EQ(sw.out[4].vls[0].returning, 0u);
+    EXPECT_EQ(sw.out[4].vls[0].deferred, 0u);
+  }
+  for (size_t i = 0; i < got[0].size(); ++i) {
+    EXPECT_EQ(got[1][i].head, got[0][i].head) << "packet " << i;
+    EXPECT_EQ(got[1][i].tail, got[0][i].tail) << "packet " << i;
+    EXPECT_EQ(got[1][i].hdr.slid, got[0][i].hdr.slid) << "packet " << i;
+  }
+  EXPECT_LT(events[1], events[0]) << "no credit return waited";
+}
+
 TEST(Switch, NoRouteIsAModelError) {
   const Scenario s = no_cc();
   auto ctx = switch_bench(s, false);
