@@ -22,10 +22,8 @@ void FecnMarkerParams::validate() const {
 FecnMarker::FecnMarker(const FecnMarkerParams& params)
     : params_(params),
       fill_mask_((1u << params.fill_width) - 1u),
-      fill_q_(params.num_inputs * params.num_vls, 0),
-      credits_q_(params.num_vls, 0),
-      skip_(params.num_vls, 0),
       timebase_(params.tick_cycles),
+      fill_q_(params.num_inputs * params.num_vls, 0),
       axi_(r::kAddrWidth) {
   params_.validate();
   decode_params_.port_num = params_.port_num;
@@ -44,14 +42,15 @@ void FecnMarker::reset() {
   registered_version_ = UINT64_MAX;
   idle_shown_ = false;
   idle_events_pending_ = false;
-  std::fill(credits_q_.begin(), credits_q_.end(), 0u);
+  credits_q_.fill(0u);
   cong_state_ = 0;
-  std::fill(skip_.begin(), skip_.end(), 0u);
+  skip_.fill(0u);
   pkts_sent_ = pkts_marked_ = cong_entries_ = 0;
   log_.reset();
   port_map_bit_ = false;
   timebase_.reset();
   axi_.reset();
+  slave_idle_ = axi_.idle();
   out_ = {};
   out_.axi = axi_.outputs();
   events_ = {};
@@ -189,7 +188,7 @@ void FecnMarker::take_state(const FecnMarkerInputs& in, uint32_t next_state) {
   }
   cong_state_ = next_state;
   register_fills(in);
-  for (size_t v = 0; v < credits_q_.size(); ++v) credits_q_[v] = in.credits[v] & fill_mask_;
+  for (unsigned v = 0; v < params_.num_vls; ++v) credits_q_[v] = in.credits[v] & fill_mask_;
 }
 
 // An edge with no packet and an idle bus on an idle slave (most edges of the network model):
@@ -209,7 +208,7 @@ void FecnMarker::idle_edge(const FecnMarkerInputs& in) {
 const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   // An idle bus on an idle slave (every edge of the network model): the slave keeps its
   // state and outputs, so its part of the edge is skipped.
-  const bool bus_quiet = axi_.quiet(in.axi);
+  const bool bus_quiet = quiet_bus(in.axi);
   if (bus_quiet && !in.pkt_valid) {
     idle_edge(in);
     return out_;
@@ -283,7 +282,10 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   events_.read_error = rd.valid && read_error;
 
   timebase_.clock();
-  if (!bus_quiet) axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
+  if (!bus_quiet) {
+    axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
+    slave_idle_ = axi_.idle();
+  }
 
   out_.cong_state = cong_state_;
   out_.fecn_valid = in.pkt_valid;
@@ -293,7 +295,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
 }
 
 void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsigned settled_edges) {
-  if (in.pkt_valid || !axi_.quiet(in.axi)) {
+  if (in.pkt_valid || !quiet_bus(in.axi)) {
     throw std::logic_error("fecn_marker: advance_idle needs no packet and an idle bus");
   }
   // At most three edges change the state (input register, congestion state, hysteresis);
@@ -317,7 +319,7 @@ bool FecnMarker::fills_are_registered(const FecnMarkerInputs& in) const {
 }
 
 bool FecnMarker::settled(const FecnMarkerInputs& in) const {
-  if (in.pkt_valid || !axi_.quiet(in.axi)) return false;
+  if (in.pkt_valid || !quiet_bus(in.axi)) return false;
   for (unsigned v = 0; v < params_.num_vls; ++v) {
     if ((in.credits[v] & fill_mask_) != credits_q_[v]) return false;
   }

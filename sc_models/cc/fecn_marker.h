@@ -198,51 +198,55 @@ class FecnMarker {
   // The settings the threshold logic reads, worked out from the registers whenever they
   // change (update_trip), not at every VL of every edge.
   struct Trip {
-    unsigned threshold = 0;
     uint64_t enter = 0;  // enter_level16 * capacity
     uint64_t exit = 0;   // exit_level16 * capacity
+    unsigned threshold = 0;
     bool band = false;   // the two levels differ (hysteresis)
     ThresholdMapping mapping = ThresholdMapping::kPerVoq;
     bool victim_mask = false;
   };
   void update_trip();
-  Trip trip_;
   uint32_t next_state_all(FecnMarkerEvents* ev) const;  // every VL's next congestion state (and events)
   void take_state(const FecnMarkerInputs& in, uint32_t next_state);
   void clear_log();
   struct CsrHw;  // the read-only fields the register file reads from the datapath
 
+  // The members are laid out by use: what every edge reads and writes first, in a few cache
+  // lines (the network model advances thousands of these, and each line an edge touches
+  // is likely a cache miss); the packet path next; the register file, log and bus last.
+  //
+  // Datapath state. The VoQ fills and credits come from every input port across the switch:
+  // the unit registers them at its boundary (fill_q_, credits_q_), so the threshold logic
+  // sees the values of the previous edge.
+  Trip trip_;
   FecnMarkerParams params_;
   uint32_t fill_mask_;
+  uint32_t cong_state_ = 0;
+  bool fills_registered_ = false;
+  bool idle_shown_ = false;  // outputs and events are those of an idle edge at the fixed point
+  mutable bool idle_events_pending_ = false;  // events_ are to be those of an idle edge at the fixed point
+  bool slave_idle_ = true;   // axi_.idle(), kept as the slave changes (reset, clock)
+  uint64_t registered_version_ = UINT64_MAX;  // see registered_fill_version()
+  FecnMarkerOutputs out_;
+  mutable FecnMarkerEvents events_;
+  Timebase timebase_;
+  uint32_t pkts_sent_ = 0;
+  std::array<uint32_t, kMaxVls> credits_q_{};  // [vl < num_vls]
+  std::array<FillSummary, kMaxVls> fill_summary_q_{};  // per VL, of fill_q_
+  std::vector<uint32_t> fill_q_;
+  std::array<uint32_t, kMaxVls> skip_{};  // [vl < num_vls]
+  uint32_t pkts_marked_ = 0;
+  uint32_t cong_entries_ = 0;
+  bool port_map_bit_ = false;
 
   // The CSRs: storage, decode and legality generated from rtl/regs/fecn_marker.yaml,
   // decoded as rtl/fecn_marker_reg_top.sv decodes them.
   regs::fecn_marker::DecodeParams decode_params_;
   regs::fecn_marker::RegFile regs_;
-
-  // Datapath state. The VoQ fills and credits come from every input port across the switch:
-  // the unit registers them at its boundary (fill_q_, credits_q_), so the threshold logic
-  // sees the values of the previous edge.
-  std::vector<uint32_t> fill_q_;
-  std::array<FillSummary, kMaxVls> fill_summary_q_{};  // per VL, of fill_q_
-  bool fills_registered_ = false;
-  uint64_t registered_version_ = UINT64_MAX;  // see registered_fill_version()
-  bool idle_shown_ = false;  // outputs and events are those of an idle edge at the fixed point
-  std::vector<uint32_t> credits_q_;
-  uint32_t cong_state_ = 0;
-  std::vector<uint32_t> skip_;
-  uint32_t pkts_sent_ = 0;
-  uint32_t pkts_marked_ = 0;
-  uint32_t cong_entries_ = 0;
-
   EventLog<SwitchLogEvent, kLogDepth> log_;
-  bool port_map_bit_ = false;
-
-  Timebase timebase_;
   AxiLiteSlave axi_;
-  FecnMarkerOutputs out_;
-  mutable FecnMarkerEvents events_;
-  mutable bool idle_events_pending_ = false;  // events_ are to be those of an idle edge at the fixed point
+  // An idle bus (no request) on an idle slave: axi_.quiet(in), from the copy kept here.
+  bool quiet_bus(const AxiLiteIn& in) const { return !in.awvalid && !in.wvalid && !in.arvalid && slave_idle_; }
 };
 
 }  // namespace ibcc::cc

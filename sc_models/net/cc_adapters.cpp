@@ -54,8 +54,8 @@ template void configure_marker(RtlMarkerEngine&, const cc::FecnMarkerParams&, co
 
 MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
                        bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl)
-    : core_(params), in_(params), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u),
-      stats_(params.num_vls), rtl_(std::move(rtl)) {
+    : num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u), rtl_(std::move(rtl)), in_(params),
+      core_(params) {
   in_.tracked = true;  // fills change through set_fill only
   configure_marker(core_, params, sw, port, victim_mask, buffer_credits);
   if (rtl_) {

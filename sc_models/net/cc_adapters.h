@@ -4,6 +4,7 @@
 // advance_idle() equals stepping every cycle, so this is cycle-exact.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 
@@ -100,14 +101,16 @@ class MarkerPort {
   }
 
  private:
-  cc::FecnMarker core_;
-  cc::FecnMarkerInputs in_;
-  unsigned num_vls_;
-  uint32_t fill_max_;
+  // What every call reads first, then the core's inputs and the core (laid out by use:
+  // FecnMarker's members).
   uint64_t done_ = 0;     // edges up to and including this cycle are done
   unsigned settled_ = 0;  // idle edges run since the inputs last changed (capped at 3)
-  std::vector<Stats> stats_;
+  unsigned num_vls_;
+  uint32_t fill_max_;
   std::unique_ptr<RtlMarkerEngine> rtl_;
+  std::array<Stats, cc::FecnMarker::kMaxVls> stats_{};  // [vl < num_vls_]
+  cc::FecnMarkerInputs in_;
+  cc::FecnMarker core_;
 
   void rtl_advance_to(uint64_t cycle);
   // The changed fills the core has registered need not be listed any more.
@@ -115,7 +118,7 @@ class MarkerPort {
     if (!in_.changed.empty() && core_.registered_fill_version() == in_.fill_version) in_.fills_registered();
   }
   void count_congested(uint64_t edges) {
-    for (unsigned v = 0; v < stats_.size(); ++v) {
+    for (unsigned v = 0; v < num_vls_; ++v) {
       if (congested(v)) stats_[v].congested_edges += edges;
     }
   }

@@ -19,8 +19,15 @@ unsigned Switch::number_marker_inputs() {
 }
 
 uint64_t Switch::queued_packets() const {
+  // The VoQs each output's arbiter lists as non-empty (an empty one holds nothing; one left
+  // out of the list would show as packets missing from the conservation check).
   uint64_t n = 0;
-  for (const PacketFifo& q : voq_) n += q.count;
+  for (unsigned o = 1; o <= nports_; ++o) {
+    voq_arb_[o].scan([&](unsigned pair) {
+      n += voq_[voq_index(pair / nvl_ + 1, pair % nvl_, o)].count;
+      return false;
+    });
+  }
   return n;
 }
 

@@ -68,6 +68,7 @@ class Switch : public Node {
   bool credit_in_order = false;
   bool oldest_first = false;
 
+  // Packets in the VoQs (counted in those the arbiters list as non-empty).
   uint64_t queued_packets() const;
 
   // For the wait-for graph: each non-empty VoQ of input `in_port`, VL `vl` whose head can
