@@ -110,8 +110,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
 bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   InPort& in = at.in[port];
-  OutPort& up = f.node(static_cast<unsigned>(in.upstream)).out[in.upstream_port];
-  up.vls[e.vl].on_wire -= e.credits;
+  in.upstream_vls[e.vl].on_wire -= e.credits;
   --f.on_wire;
   if (in.lossy && in.vl[e.vl].used + e.credits > in.capacity) {
     drop(f, at, port, pkt, false);

@@ -23,6 +23,7 @@
 #include "net/scenario.h"
 #include "net/shared_seq.h"
 #include "net/topology.h"
+#include "net/vl_array.h"
 #include "net/vl_arbiter.h"
 
 namespace ibcc::net {
@@ -65,33 +66,21 @@ struct Event {
 };
 
 // The transmit side of a port: the link toward the peer's input buffer and its credits.
+// Laid out by use: what a hop reads and writes (sending, the credits of its VL) first.
 struct OutPort {
   int peer = -1;             // node, -1: unconnected
   unsigned peer_port = 0;
   PortEnd::FwIf* fw = nullptr;       // what the port's initiator socket is bound to (after elaboration)
-  double cycles_per_byte = 0;
-  uint64_t prop_cycles = 0;
-  sc_core::sc_time prop_delay;       // the same as a TLM delay (made once, not per packet)
-  double rate_bytes_per_cycle = 0;
-  // Per VL, together (a hop reads and writes them at once: one cache line for up to 4 VLs).
-  using Vl = OutPortVl;
-  std::vector<Vl> vls;
-  void set_all_credits(uint32_t c) {
-    for (Vl& v : vls) v.credits = c;
-  }
-  uint32_t capacity = 0;             // the peer's per-VL buffer, credits
   uint64_t busy_until = 0;
   // The packet being sent (switch output): its input, VL and credits.
-  unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
   double tx_rate = 0;
+  unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
+  uint32_t capacity = 0;             // the peer's per-VL buffer, credits
   bool tx_active = false;
   bool user_bound = false;           // claimed: a user's module binds this link's sockets
   // PFC or a lossy link (no credits): the sender is never short of credits unless its peer
   // paused the VL; `credits[vl]` is then 0, else kPfcOpen, and a transmission takes none.
   bool uncredited = false;
-  uint64_t pauses = 0;               // XOFF frames received
-  uint64_t drops = 0;                // lossy: packets dropped at this output's limit (output/shared buffers)
-  static constexpr uint32_t kPfcOpen = 1u << 30;
   // Credits that come back while the port is sending (before busy_until) to a VL that has
   // credits are not an event: their handler would only count them (a switch output arbitrates
   // when done sending, and the FECN marker sees only whether a VL has credits; an HCA, not
@@ -101,6 +90,13 @@ struct OutPort {
   // credited link, no waveforms (they show credits as they change), no ignore_credits fault.
   bool defer_credits = false;
   bool has_deferred = false;
+  uint64_t prop_cycles = 0;
+  // Per VL (OutPortVl: credits, need, on wire, returning, deferred).
+  using Vl = OutPortVl;
+  VlArray<Vl> vls;
+  void set_all_credits(uint32_t c) {
+    for (Vl& v : vls) v.credits = c;
+  }
   void take_deferred_credits() {
     if (!has_deferred) return;
     has_deferred = false;
@@ -110,32 +106,44 @@ struct OutPort {
       v.deferred = 0;
     }
   }
+  sc_core::sc_time prop_delay;       // prop_cycles as a TLM delay (made once, not per packet)
+  double cycles_per_byte = 0;
+  double rate_bytes_per_cycle = 0;
   uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
   uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
-  VlArbiter vlarb;                   // with VLArbitration tables
   uint64_t packets = 0, bytes = 0, marked = 0;
+  uint64_t pauses = 0;               // XOFF frames received
+  uint64_t drops = 0;                // lossy: packets dropped at this output's limit (output/shared buffers)
+  static constexpr uint32_t kPfcOpen = 1u << 30;
+  VlArbiter vlarb;                   // with VLArbitration tables
 };
 
-// The receive side: the input buffer, per VL, in 64-byte credits.
+// The receive side: the input buffer, per VL, in 64-byte credits. Laid out by use, as OutPort.
 struct InPort {
   uint32_t capacity = 0;
-  // Per VL, together (what a packet's arrival and departure touch lies in one cache line):
-  // credits used, the peak since the last log tick, and the last cycle a packet left or the
-  // buffer went from empty to non-empty (how long a non-empty buffer has been blocked:
-  // Fabric::blocked_buffer_check).
-  struct Vl {
-    uint32_t used = 0;
-    uint32_t peak = 0;
-    uint64_t moved = 0;
-  };
-  std::vector<Vl> vl;
   int upstream = -1;
   unsigned upstream_port = 0;
+  bool pfc = false;
+  bool lossy = false;           // fabric.flow_control: none: a packet that does not fit is dropped
   uint64_t prop_cycles = 0;     // the link's propagation (credits take it back upstream)
   sc_core::sc_time prop_delay;  // the same as a TLM delay
   PortEnd::BwIf* bw = nullptr;  // what the port's target socket is bound to (after elaboration)
   double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
   double xbar_active = 0;
+  uint32_t paused = 0;
+  uint32_t xoff = 0, xon = 0;
+  // The upstream sender's per-VL state (its OutPort::vls), where an arrival takes its
+  // packet off the wire (wire_ports sets it).
+  OutPortVl* upstream_vls = nullptr;
+  // Per VL: credits used, the peak since the last log tick, and the last cycle a packet left
+  // or the buffer went from empty to non-empty (how long a non-empty buffer has been
+  // blocked: Fabric::blocked_buffer_check).
+  struct Vl {
+    uint32_t used = 0;
+    uint32_t peak = 0;
+    uint64_t moved = 0;
+  };
+  VlArray<Vl> vl;
   // The packet whose tail is still coming in (a link delivers one at a time), and its
   // kTailIn (a calendar handle), cancelled if it leaves first (cut-through): that event would
   // find it gone. A tail event not noted here (two pending in one cycle, or beyond the
@@ -145,15 +153,11 @@ struct InPort {
     uint32_t hop = 0;
     uint32_t event = EventCalendar<Event>::kNoHandle;
   } tail;
-  // PFC: thresholds in credits, the VLs (bits) whose upstream sender this buffer paused, and
-  // the cycles a pause frame takes on the link.
-  bool pfc = false;
-  bool lossy = false;           // fabric.flow_control: none: a packet that does not fit is dropped
-  uint64_t drops = 0;           // packets dropped here
-  uint32_t xoff = 0, xon = 0;
-  uint32_t paused = 0;
+  // PFC: thresholds in credits (xoff, xon above), the VLs (bits) whose upstream sender this
+  // buffer paused (paused), and the cycles a pause frame takes on the link.
   uint64_t pause_cycles = 0;
   uint64_t pauses_sent = 0;
+  uint64_t drops = 0;           // packets dropped here
 };
 
 // A switch or an HCA: a SystemC module with one PortEnd (two TLM-2.0 sockets, link_socket.h)
