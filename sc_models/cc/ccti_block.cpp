@@ -61,6 +61,7 @@ void CctiBlock::reset() {
   query_ccti_ = 0;
   timebase_.reset();
   axi_.reset();
+  slave_idle_ = axi_.idle();
   out_ = {};
   out_.axi = axi_.outputs();
   events_ = {};
@@ -101,7 +102,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   events_ = {};
 
   // An idle bus on an idle slave: the slave keeps its state and outputs.
-  const bool bus_quiet = axi_.quiet(in.axi);
+  const bool bus_quiet = quiet_bus(in.axi);
   if (bus_quiet && !full_edges_ && !in.becn_valid && !pending_.valid && !expiry_at_this_edge()) return quiet_step(in);
   const RegWrite wr = bus_quiet ? RegWrite{} : axi_.write_request();
   const RegRead rd = bus_quiet ? RegRead{} : axi_.read_request();
@@ -231,7 +232,10 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   if (rd.valid && !read_error && flow_window(rd.addr)) read_csr(rd.addr, &rdata);
 
   timebase_.clock();
-  if (!bus_quiet) axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
+  if (!bus_quiet) {
+    axi_.clock(in.axi, wr.valid && !write_ok, rdata, read_error);
+    slave_idle_ = axi_.idle();
+  }
 
   out_.ird = query_enabled_ ? ird_cycles(ird_formula(), query_entry_, regs_.mtu_tx_cycles_cycles) : 0u;
   out_.ccti = query_ccti_;
@@ -292,7 +296,7 @@ const CctiBlockOutputs& CctiBlock::quiet_step(const CctiBlockInputs& in) {
 }
 
 void CctiBlock::advance_idle(const CctiBlockInputs& in, uint64_t cycles) {
-  if (in.becn_valid || !axi_.quiet(in.axi)) {
+  if (in.becn_valid || !quiet_bus(in.axi)) {
     throw std::logic_error("ccti_block: advance_idle needs no BECN and an idle bus");
   }
   // Real edges settle the registered outputs: two quiet ones with this query in a row, of

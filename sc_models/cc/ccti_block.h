@@ -160,15 +160,47 @@ class CctiBlock {
   void write_cct(const regs::ccti_block::WriteDecode& wd);
   struct CsrHw;  // the read-only fields the register file reads from the datapath
 
+  // The members are laid out by use: what every edge reads and writes first (a network
+  // model advances one of these per HCA, and each cache line an edge touches is likely a
+  // miss), then the per-SL state, the register file, the memories, the log and the bus.
   CctiBlockParams params_;
+  Timebase timebase_;
+  // Consecutive edges (capped at 2) with no BECN (arriving or registered), no expiry, no bus
+  // activity and the same query: the registered outputs then hold, and advance_idle needs
+  // no settling edges.
+  unsigned quiet_edges_ = 0;
+  bool full_edges_ = false;
+  bool slave_idle_ = true;  // axi_.idle(), kept as the slave changes (reset, clock)
+  // Registered lookup.
+  bool query_enabled_ = false;
+  uint16_t query_entry_ = 0;
+  uint32_t query_ccti_ = 0;
+  uint32_t last_query_qp_ = 0, last_query_sl_ = 0;
+  // The query sampled at the last edge (its flow chosen then), answered at the next.
+  unsigned query_flow_ = 0;
+  uint32_t query_sl_ = 0;
+  uint32_t timer_running_ = 0;
+  // The BECN registered at the last edge, applied at the next (its flow chosen then).
+  struct PendingBecn {
+    bool valid = false;
+    unsigned flow = 0;
+    uint32_t qp = 0, sl = 0, rqpn = 0, rlid = 0, llid = 0, st = 0;
+  } pending_;
+  CctiBlockOutputs out_;
+  CctiBlockEvents events_;
+  std::array<uint32_t, kNumSls> timer_count_{};
+  std::array<uint64_t, kNumSls> sl_expiries_{};
+  std::array<uint32_t, kNumSls> height_{};
+  uint32_t becn_count_ = 0;
+  uint32_t timer_expiries_ = 0;
 
   // The CSRs: storage, decode and legality generated from rtl/regs/ccti_block.yaml,
   // decoded as rtl/ccti_block_reg_top.sv decodes them.
   regs::ccti_block::DecodeParams decode_params_;
   regs::ccti_block::RegFile regs_;
 
-  // State. The CCT is the block's memory (CCT_ENTRY_PAIR words; the decode addresses it), a
-  // RAM without reset: zero when the block is made, then what software wrote.
+  // The CCT is the block's memory (CCT_ENTRY_PAIR words; the decode addresses it), a RAM
+  // without reset: zero when the block is made, then what software wrote.
   std::vector<uint32_t> cct_;
   // The flows: a block RAM of words in the RTL (rtl/ccti_block.sv, "Flows in block RAM").
   // The stamp is the count of the SL's expiries at the flow's last BECN. The RTL keeps 10
@@ -182,40 +214,11 @@ class CctiBlock {
   };
   uint32_t ccti_after(const FlowWord& w, uint32_t expired) const;
   std::vector<FlowWord> flows_;
-  std::array<uint64_t, kNumSls> sl_expiries_{};
-  std::array<uint32_t, kNumSls> height_{};
-  uint32_t timer_running_ = 0;
-  std::array<uint32_t, kNumSls> timer_count_{};
-  uint32_t becn_count_ = 0;
-  uint32_t timer_expiries_ = 0;
   EventLog<CaLogEvent, kLogDepth> log_;
   uint32_t event_map_ = 0;
-
-  // The BECN registered at the last edge, applied at the next (its flow chosen then).
-  struct PendingBecn {
-    bool valid = false;
-    unsigned flow = 0;
-    uint32_t qp = 0, sl = 0, rqpn = 0, rlid = 0, llid = 0, st = 0;
-  } pending_;
-  // The query sampled at the last edge (its flow chosen then), answered at the next.
-  unsigned query_flow_ = 0;
-  uint32_t query_sl_ = 0;
-
-  // Registered lookup.
-  uint16_t query_entry_ = 0;
-  bool query_enabled_ = false;
-  uint32_t query_ccti_ = 0;
-
-  Timebase timebase_;
   AxiLiteSlave axi_;
-  // Consecutive edges (capped at 2) with no BECN (arriving or registered), no expiry, no bus
-  // activity and the same query: the registered outputs then hold, and advance_idle needs
-  // no settling edges.
-  unsigned quiet_edges_ = 0;
-  bool full_edges_ = false;
-  uint32_t last_query_qp_ = 0, last_query_sl_ = 0;
-  CctiBlockOutputs out_;
-  CctiBlockEvents events_;
+  // An idle bus (no request) on an idle slave: axi_.quiet(in), from the copy kept here.
+  bool quiet_bus(const AxiLiteIn& in) const { return !in.awvalid && !in.wvalid && !in.arvalid && slave_idle_; }
 };
 
 }  // namespace ibcc::cc

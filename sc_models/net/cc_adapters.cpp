@@ -141,7 +141,7 @@ template void configure_ccti(RtlCctiEngine&, const cc::CctiBlockParams&, const C
 
 CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles,
                    std::unique_ptr<RtlCctiEngine> rtl)
-    : core_(params), rtl_(std::move(rtl)) {
+    : rtl_(std::move(rtl)), core_(params) {
   configure_ccti(core_, params, ca, mtu_tx_cycles);
   if (rtl_) {
     // As MarkerPort: the same writes through the AXI4-Lite port, then the timebase (which

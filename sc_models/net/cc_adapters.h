@@ -167,10 +167,11 @@ class CctiPort {
   const cc::CctiBlock& core() const { return core_; }
 
  private:
-  cc::CctiBlock core_;
-  cc::CctiBlockInputs idle_;
+  // What every call reads first, then the inputs and the core (laid out by use).
   uint64_t done_ = 0;
   std::unique_ptr<RtlCctiEngine> rtl_;
+  cc::CctiBlockInputs idle_;
+  cc::CctiBlock core_;
 };
 
 }  // namespace ibcc::net
