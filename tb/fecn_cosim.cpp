@@ -93,7 +93,7 @@ class FecnCosim : public CosimHarness {
 
   void drive(const cc::AxiLiteIn& bus) override {
     next_.voq_fill = fill_;
-    next_.credits = credits_;
+    std::copy(credits_.begin(), credits_.end(), next_.credits.begin());
     next_.pkt_valid = pkt_.valid;
     next_.pkt_vl = pkt_.vl;
     next_.pkt_sl = pkt_.sl;
@@ -199,7 +199,7 @@ void FecnCosim::update_mirror(bool stepped) {
   const cc::FecnMarker& c = core_;
   if (stepped) {
     m.fill = next_.voq_fill;
-    m.credits = next_.credits;
+    m.credits.assign(next_.credits.begin(), next_.credits.end());
   }
   m.threshold = c.threshold();
   m.packet_size = c.packet_size();

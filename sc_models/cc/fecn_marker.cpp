@@ -37,7 +37,7 @@ void FecnMarker::reset() {
   regs_.reset(decode_params_);
   update_trip();
   std::fill(fill_q_.begin(), fill_q_.end(), 0u);
-  fill_summary_q_.fill({0, 0, 0});
+  fill_summary_q_.fill({0, 0, 0, 0});
   fills_registered_ = false;
   registered_version_ = UINT64_MAX;
   idle_shown_ = false;
@@ -98,12 +98,23 @@ void FecnMarker::register_fill(unsigned index, uint32_t fill) {
   FillSummary& f = fill_summary_q_[vl];
   f.sum = f.sum - old + fill;
   f.contributors = f.contributors - (old != 0) + (fill != 0);
-  if (fill >= f.max) {
+  if (fill > f.max) {
     f.max = fill;
-  } else if (old == f.max) {  // the largest fell: find the new largest of this VL
-    uint32_t m = 0;
-    for (size_t i = vl; i < fill_q_.size(); i += vls) m = std::max(m, fill_q_[i]);
+    f.at_max = 1;
+  } else if (fill == f.max) {
+    ++f.at_max;  // (old differs, so it was below)
+  } else if (old == f.max && --f.at_max == 0) {  // the only largest fell: find the new largest
+    uint32_t m = 0, n = 0;
+    for (size_t i = vl; i < fill_q_.size(); i += vls) {
+      if (fill_q_[i] > m) {
+        m = fill_q_[i];
+        n = 1;
+      } else if (fill_q_[i] == m) {
+        ++n;
+      }
+    }
     f.max = m;
+    f.at_max = n;
   }
 }
 
@@ -117,7 +128,7 @@ bool FecnMarker::fills_equal(const std::vector<uint32_t>& voq_fill) const {
 void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
   if (fills_registered_ && fills_equal(voq_fill)) return;
   fills_registered_ = true;
-  fill_summary_q_.fill({0, 0, 0});
+  fill_summary_q_.fill({0, 0, 0, 0});
   const unsigned vls = params_.num_vls;
   const uint32_t* in = voq_fill.data();
   uint32_t* q = fill_q_.data();
@@ -128,7 +139,12 @@ void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
       FillSummary& f = fill_summary_q_[v];
       f.sum += fill;
       f.contributors += fill != 0;
-      f.max = std::max(f.max, fill);
+      if (fill > f.max || f.at_max == 0) {
+        f.max = fill;
+        f.at_max = 1;
+      } else if (fill == f.max) {
+        ++f.at_max;
+      }
     }
   }
 }

@@ -13,6 +13,7 @@
 #include "cc/event_log.h"
 #include "cc/fecn_marker_regfile.h"
 #include "cc/timebase.h"
+#include "common/fixed_vec.h"
 
 namespace ibcc::cc {
 
@@ -31,7 +32,7 @@ struct FecnMarkerParams {
 // What the unit sees at one rising edge.
 struct FecnMarkerInputs {
   std::vector<uint32_t> voq_fill;  // [input * num_vls + vl], 64-byte credits
-  std::vector<uint32_t> credits;   // [vl], credits available toward the downstream port
+  FixedVec<uint32_t, 15> credits;  // [vl], credits available toward the downstream port
   bool pkt_valid = false;          // a packet departs this cycle
   uint32_t pkt_vl = 0;
   uint32_t pkt_sl = 0;
@@ -65,7 +66,7 @@ struct FecnMarkerInputs {
   bool tracked = false;
   uint64_t fill_version = 0;   // set_fill calls so far
   uint64_t changed_since = 0;  // `changed` lists the fills set since this version
-  std::vector<uint32_t> changed;
+  FixedVec<uint32_t, kMaxChanged> changed;
   bool changed_overflow = false;
 };
 
@@ -181,6 +182,7 @@ class FecnMarker {
     uint32_t sum;
     uint32_t contributors;  // VoQs with a nonzero fill
     uint32_t max;
+    uint32_t at_max;        // VoQs whose fill is `max` (a fall from it needs no search unless it was the only one)
   };
   FillSummary summarize(unsigned vl) const;
   void register_fills(const FecnMarkerInputs& in);

@@ -3,12 +3,14 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -58,7 +60,39 @@ void run(const std::string& cmd, const fs::path& log, const std::string& what) {
 
 const char* const kCommonRtl[] = {"ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv"};
 
+
 }  // namespace
+
+std::string include_closure(const fs::path& first, const std::vector<fs::path>& dirs) {
+  std::vector<fs::path> todo = {first};
+  std::vector<std::string> seen;
+  std::string text;
+  while (!todo.empty()) {
+    const fs::path p = todo.back();
+    todo.pop_back();
+    const std::string canon = fs::weakly_canonical(p).string();
+    if (std::find(seen.begin(), seen.end(), canon) != seen.end()) continue;
+    seen.push_back(canon);
+    const std::string body = slurp(p);
+    text += canon + "\n" + body;
+    std::istringstream lines(body);
+    std::string line;
+    while (std::getline(lines, line)) {
+      const auto at = line.find("#include \"");
+      if (at == std::string::npos || line.find_first_not_of(" \t") != at) continue;
+      const auto begin = at + 10, end = line.find('"', begin);
+      if (end == std::string::npos) continue;
+      const std::string name = line.substr(begin, end - begin);
+      for (const fs::path& d : dirs) {
+        if (fs::exists(d / name)) {
+          todo.push_back(d / name);
+          break;
+        }
+      }
+    }
+  }
+  return text;
+}
 
 // How each block is Verilated (part of the cache key): every signal traced, arrays included,
 // as the co-simulation's build does.
@@ -89,7 +123,10 @@ void* RtlLoop::load(const std::string& top, const std::string& params_key,
   const std::string compiler = first_line("c++ --version");
   std::string key_text = params_key + "\n" + kVerilatorFlags + "\n" + verilator + "\n" + compiler + "\n" + config_.variant + "\n";
   for (const auto& s : sources) key_text += slurp(s);
-  key_text += slurp(engine) + slurp(iface) + slurp(driver);
+  // The engine and what it includes from the model and from beside it (rtl_engine.h, the
+  // cores' headers, loop_driver.h), transitively.
+  key_text += include_closure(engine, {fs::path(config_.engine_dir), fs::path(config_.model_dir)});
+  key_text += slurp(iface) + slurp(driver);
   const std::string key = fmt::format("{}-{:016x}", top, std::hash<std::string>{}(key_text));
   const fs::path dir = fs::path(config_.cache_dir) / key;
   const fs::path so = dir / ("lib" + top + "_loop.so");

@@ -5,10 +5,12 @@
 // once. Errors (no verilator, a failed build, a missing symbol) are RtlLoopError.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cc/ccti_block.h"
 #include "cc/fecn_marker.h"
@@ -29,6 +31,13 @@ struct RtlLoopConfig {
   std::string variant;     // "rtl" or the mutant's name, part of the cache key
   unsigned jobs = 2;
 };
+
+// The text of `first` and of every file it includes with #include "..." found in one of
+// `dirs`, transitively, each once: what a library compiled from it was compiled against.
+// Part of an engine's cache key: the engine shares structs such as FecnMarkerInputs with the
+// model, and a change to their layout must make a new entry, not load a stale library that
+// reads them wrong. Throws RtlLoopError if a file cannot be read.
+std::string include_closure(const std::filesystem::path& first, const std::vector<std::filesystem::path>& dirs);
 
 class RtlLoop {
  public:
