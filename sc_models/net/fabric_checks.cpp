@@ -43,11 +43,12 @@ void Fabric::check_invariants() const {
         continue;
       }
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-        const uint64_t sum = uint64_t{op.vls[v].credits} + op.vls[v].on_wire + peer_in.vl[v].used + op.vls[v].returning;
+        const uint32_t on_wire = op.vls[v].sent - peer_in.vl[v].arrived;  // (both count mod 2^32)
+        const uint64_t sum = uint64_t{op.vls[v].credits} + on_wire + peer_in.vl[v].used + op.vls[v].returning;
         if (sum != op.capacity) {
           fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
                            "returning = {}, buffer is {}",
-                           node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.vls[v].credits, op.vls[v].on_wire,
+                           node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.vls[v].credits, on_wire,
                            peer_in.vl[v].used, op.vls[v].returning, sum, op.capacity));
         }
       }

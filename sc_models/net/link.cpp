@@ -91,7 +91,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   const uint64_t now = f.now();
   const uint64_t end = std::max(now + ser_cycles(o, e.wire_bytes), tail_in);
   if (!f.scenario().faults.ignore_credits && !o.uncredited) o.vls[e.vl].credits -= e.credits;
-  o.vls[e.vl].on_wire += e.credits;
+  o.vls[e.vl].sent += e.credits;
   o.busy_until = end;
   o.packets++;
   o.bytes += e.wire_bytes;
@@ -110,7 +110,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
 bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   InPort& in = at.in[port];
-  in.upstream_vls[e.vl].on_wire -= e.credits;
+  in.vl[e.vl].arrived += e.credits;  // (off the wire: the sender's `sent` minus this)
   --f.on_wire;
   if (in.lossy && in.vl[e.vl].used + e.credits > in.capacity) {
     drop(f, at, port, pkt, false);

@@ -37,7 +37,7 @@ struct OutPort;
 struct OutPortVl {
   uint32_t credits = 0;        // free space in the peer's buffer
   uint32_t need = UINT32_MAX;  // least credits a head waiting for credits needs
-  uint32_t on_wire = 0;        // credits of packets sent but not arrived
+  uint32_t sent = 0;           // credits of the packets sent so far (mod 2^32; on the wire: sent - the peer's InPort arrived)
   uint32_t returning = 0;      // credits on their way back
   uint32_t deferred = 0;       // of those, arrived while the port was sending (OutPort::defer_credits)
 };

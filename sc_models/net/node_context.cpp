@@ -79,7 +79,6 @@ void NodeContext::wire_ports() {
     for (unsigned p = 1; p < nodes_[n]->out.size(); ++p) {
       OutPort& op = nodes_[n]->out[p];
       if (op.peer < 0) continue;
-      nodes_[op.peer]->in[op.peer_port].upstream_vls = op.vls.data();  // (every node's ports are made by now)
       op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
       op.set_all_credits(op.capacity);
       if (s_.fabric.pfc) setup_pfc(*nodes_[op.peer], op.peer_port, op);

@@ -91,7 +91,7 @@ struct OutPort {
   bool defer_credits = false;
   bool has_deferred = false;
   uint64_t prop_cycles = 0;
-  // Per VL (OutPortVl: credits, need, on wire, returning, deferred).
+  // Per VL (OutPortVl: credits, need, sent, returning, deferred).
   using Vl = OutPortVl;
   VlArray<Vl> vls;
   void set_all_credits(uint32_t c) {
@@ -132,16 +132,16 @@ struct InPort {
   double xbar_active = 0;
   uint32_t paused = 0;
   uint32_t xoff = 0, xon = 0;
-  // The upstream sender's per-VL state (its OutPort::vls), where an arrival takes its
-  // packet off the wire (wire_ports sets it).
-  OutPortVl* upstream_vls = nullptr;
-  // Per VL: credits used, the peak since the last log tick, and the last cycle a packet left
+  // Per VL: credits used, the peak since the last log tick, the last cycle a packet left
   // or the buffer went from empty to non-empty (how long a non-empty buffer has been
-  // blocked: Fabric::blocked_buffer_check).
+  // blocked: Fabric::blocked_buffer_check), and the credits of the packets that arrived so
+  // far (mod 2^32: the sender's OutPortVl::sent minus these are on the wire; the count stays
+  // on this side, so an arrival does not touch the sender).
   struct Vl {
     uint32_t used = 0;
     uint32_t peak = 0;
     uint64_t moved = 0;
+    uint32_t arrived = 0;
   };
   VlArray<Vl> vl;
   // The packet whose tail is still coming in (a link delivers one at a time), and its
