@@ -40,6 +40,27 @@ class Hca : public Node {
   uint64_t send_jitter = 0;  // cycles: a uniform draw in [0, this] delays each data packet's successor
   bool leak_one_credit = false, lose_one_packet = false;
 
+ private:
+  // What sending and draining read at every packet, next to the settings above (an HCA is
+  // laid out by use: each cache line a packet touches is likely a miss); the rest below.
+  bool sink_busy_ = false;
+  uint64_t host_ready_ = 0;
+  uint64_t wake_at_ = UINT64_MAX;
+  size_t rr_ = 0;
+  std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
+  PacketFifo sink_;
+  PacketFifo cnps_;
+  // A ping-pong answer being sent back to the ping's source.
+  struct Reply {
+    unsigned flow = 0;
+    uint16_t dlid = 0;
+    uint64_t left = 0;         // bytes still to send
+    uint64_t ready = 0;        // the answer may start (ping drained + completion latency)
+    uint64_t ping_cycle = 0;   // the ping's creation
+  };
+  std::deque<Reply> replies_;
+
+ public:
   void handle(const Event& e) override;
 
   // The CCTI block and one IRD pacing slot per entry it throttles (a QP, or an SL).
@@ -53,15 +74,6 @@ class Hca : public Node {
   uint64_t cnp_queue_packets() const { return cnps_.count; }
 
  private:
-  // A ping-pong answer being sent back to the ping's source.
-  struct Reply {
-    unsigned flow = 0;
-    uint16_t dlid = 0;
-    uint64_t left = 0;         // bytes still to send
-    uint64_t ready = 0;        // the answer may start (ping drained + completion latency)
-    uint64_t ping_cycle = 0;   // the ping's creation
-  };
-
   // IRD pacing per CCTI entry (Congestion Control Table index owner: QP or SL).
   uint64_t paced_until(uint32_t qp, uint32_t sl) const {
     if (ccti) return ird_until_[ccti->core().flow_index(qp, sl)];
@@ -150,17 +162,9 @@ class Hca : public Node {
 
   void sink_done();
 
-  std::mt19937_64 rng_;
-  PacketFifo cnps_;
-  std::deque<Reply> replies_;
-  std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
   std::unordered_map<uint64_t, GbnTx> gbn_tx_;  // [(flow, QP)]
   std::unordered_map<uint64_t, GbnRx> gbn_rx_;  // [(source LID, QP)]
-  PacketFifo sink_;
-  bool sink_busy_ = false;
-  uint64_t host_ready_ = 0;
-  uint64_t wake_at_ = UINT64_MAX;
-  size_t rr_ = 0;
+  std::mt19937_64 rng_;
 };
 
 }  // namespace ibcc::net

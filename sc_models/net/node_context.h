@@ -187,16 +187,30 @@ class Node : public sc_core::sc_module {
   std::vector<std::unique_ptr<PortEnd>> ends_;
 };
 
+// Laid out by use: what every delivered packet updates first (one cache line), its latency
+// histograms next, the rest after.
 struct FlowStats {
   uint64_t injected_packets = 0;
   uint64_t injected_bytes = 0;
   uint64_t delivered_bytes = 0;
   uint64_t delivered_packets = 0;
-  uint64_t fecn_marked = 0;    // data packets that arrived with FECN
   uint64_t dropped_packets = 0;  // lossy fabrics: its packets a buffer dropped
-  // Go-Back-N: packets the receiver took out of order (and discarded), packets sent again,
-  // timeouts and NACKs that sent the sender back.
-  uint64_t discarded_packets = 0, retransmitted_packets = 0, timeouts = 0, nacks = 0;
+  uint64_t discarded_packets = 0;  // Go-Back-N: see below
+  // Last time the flow moved: a packet delivered, or its first packet in flight after none
+  // (the per-flow stall check, Fabric::stalled_flows).
+  uint64_t progress_cycle = 0;
+  uint64_t interval_bytes = 0;
+  // Inside the statistics window (NodeContext::set_stats_window): each data packet from its
+  // message's creation to the end of its drain at the sink (source queueing, IRD waits, the
+  // fabric, the sink); each message from creation to its completion (last packet drained +
+  // the HCA's completion latency); each ping-pong round trip. Core cycles.
+  LatencyHistogram packet_latency;
+  LatencyHistogram message_latency;
+  uint64_t fecn_marked = 0;    // data packets that arrived with FECN
+  uint64_t becn_received = 0;  // BECNs the source took for this flow
+  // Go-Back-N: packets the receiver took out of order (and discarded: discarded_packets),
+  // packets sent again, timeouts and NACKs that sent the sender back.
+  uint64_t retransmitted_packets = 0, timeouts = 0, nacks = 0;
   // ... and the sender's events as the seed chapter's 3-state chain sees them: Pack (an ACK
   // that advanced its window), Nack (a NACK that sent it back), timeout; `packs` counts the
   // first, `chain[from][to]` the transitions between consecutive events.
@@ -204,32 +218,19 @@ struct FlowStats {
   static constexpr char kGbnEventLetter[] = "PNT";  // summary.json names a transition "PN", ...
   uint64_t packs = 0;
   uint64_t chain[kNoEvent][kNoEvent] = {};
-  uint64_t becn_received = 0;  // BECNs the source took for this flow
-  uint64_t interval_bytes = 0;
-  // Last time the flow moved: a packet delivered, or its first packet in flight after none
-  // (the per-flow stall check, Fabric::stalled_flows).
-  uint64_t progress_cycle = 0;
-  // Inside the statistics window (NodeContext::set_stats_window): each data packet from its
-  // message's creation to the end of its drain at the sink (source queueing, IRD waits, the
-  // fabric, the sink); each message from creation to its completion (last packet drained +
-  // the HCA's completion latency); each ping-pong round trip. Core cycles.
-  LatencyHistogram packet_latency;
-  LatencyHistogram message_latency;
   LatencyHistogram pingpong_rtt;
 };
 
+// Laid out by use, as FlowStats: what sending a packet reads first, the statistics, then
+// the specification and the destination lists (read per message).
 struct Flow {
-  FlowSpec spec;
   unsigned src = 0;            // node
   int dst = -1;                // node, -1: drawn per message
-  SharedSeq<uint16_t> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list
-  std::vector<uint16_t> hot_lids;
   uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
   double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
   // Offered-rate flows: the application creates a message every message_bytes at the rate
   // (open loop: messages the source cannot send yet wait, and their wait counts in latency).
   double next_message_cycle = 0;
-  size_t next_dst = 0;              // DstOrder::kSequence: index into uniform_lids
   // A message in progress: its destination, QP, bytes left, creation and IRD pacing.
   struct Lane {
     uint16_t dlid = 0;
@@ -244,6 +245,10 @@ struct Flow {
   bool pp_waiting = false;
   uint64_t pp_next = 0;
   FlowStats stats;
+  FlowSpec spec;
+  SharedSeq<uint16_t> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list
+  std::vector<uint16_t> hot_lids;
+  size_t next_dst = 0;              // DstOrder::kSequence: index into uniform_lids
 };
 
 class NodeContext {
