@@ -68,13 +68,14 @@ struct Event {
 // The transmit side of a port: the link toward the peer's input buffer and its credits.
 // Laid out by use: what a hop reads and writes (sending, the credits of its VL) first.
 struct OutPort {
+  // Sending (transmit): one cache line.
   int peer = -1;             // node, -1: unconnected
   unsigned peer_port = 0;
   PortEnd::FwIf* fw = nullptr;       // what the port's initiator socket is bound to (after elaboration)
   uint64_t busy_until = 0;
-  // The packet being sent (switch output): its input, VL and credits.
-  double tx_rate = 0;
-  unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
+  double cycles_per_byte = 0;
+  uint64_t prop_cycles = 0;
+  sc_core::sc_time prop_delay;       // prop_cycles as a TLM delay (made once, not per packet)
   uint32_t capacity = 0;             // the peer's per-VL buffer, credits
   bool tx_active = false;
   bool user_bound = false;           // claimed: a user's module binds this link's sockets
@@ -90,7 +91,13 @@ struct OutPort {
   // credited link, no waveforms (they show credits as they change), no ignore_credits fault.
   bool defer_credits = false;
   bool has_deferred = false;
-  uint64_t prop_cycles = 0;
+  // A switch output's packet being sent (its input, VL and credits; it takes the port's rate
+  // of its input's crossbar port) and arbitration; the port's counters.
+  double rate_bytes_per_cycle = 0;
+  unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
+  uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
+  uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
+  uint64_t packets = 0, bytes = 0, marked = 0;
   // Per VL (OutPortVl: credits, need, sent, returning, deferred).
   using Vl = OutPortVl;
   VlArray<Vl> vls;
@@ -106,12 +113,6 @@ struct OutPort {
       v.deferred = 0;
     }
   }
-  sc_core::sc_time prop_delay;       // prop_cycles as a TLM delay (made once, not per packet)
-  double cycles_per_byte = 0;
-  double rate_bytes_per_cycle = 0;
-  uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
-  uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
-  uint64_t packets = 0, bytes = 0, marked = 0;
   uint64_t pauses = 0;               // XOFF frames received
   uint64_t drops = 0;                // lossy: packets dropped at this output's limit (output/shared buffers)
   static constexpr uint32_t kPfcOpen = 1u << 30;

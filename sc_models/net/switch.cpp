@@ -273,9 +273,8 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   op.tx_input = ip;
   op.tx_vl = vl;
   op.tx_credits = e.credits;
-  op.tx_rate = op.rate_bytes_per_cycle;
   op.tx_active = true;
-  in[ip].xbar_active += op.tx_rate;
+  in[ip].xbar_active += op.rate_bytes_per_cycle;
   const uint64_t tail_in = e.tail_cycle;
   const bool marked = e.fecn;
   const uint64_t end = transmit(ctx_, *this, o, pkt, tail_in);
@@ -296,7 +295,7 @@ void Switch::on_tx_done(unsigned o) {
   op.tx_active = false;
   const unsigned ip = op.tx_input;
   InPort& inp = in[ip];
-  inp.xbar_active -= op.tx_rate;
+  inp.xbar_active -= op.rate_bytes_per_cycle;
   if (inp.xbar_active < 1e-9) inp.xbar_active = 0;
   release_credits(ctx_, *this, op.tx_input, op.tx_vl, op.tx_credits, false);
   arbitrate(o);
