@@ -44,6 +44,7 @@ void CctiBlock::reset() {
   quiet_edges_ = 0;
   last_query_qp_ = last_query_sl_ = 0;
   regs_.reset(decode_params_);  // the CCT is a RAM: a reset leaves it as it is
+  update_settings();
   // The flow RAM keeps its words; a reset clears the flags saying they were written.
   for (FlowWord& w : flows_) w.written = false;
   sl_expiries_.fill(0);
@@ -72,8 +73,15 @@ void CctiBlock::clear_log() {
   event_map_ = 0;
 }
 
-uint32_t CctiBlock::effective_limit() const {
-  return std::min<uint32_t>(regs_.cct_limit_ccti_limit, params_.cct_entries - 1u);
+uint32_t CctiBlock::effective_limit() const { return set_.limit; }
+
+void CctiBlock::update_settings() {
+  set_.control_map = regs_.ca_setting_control_map;
+  set_.mtu_tx = regs_.mtu_tx_cycles_cycles;
+  set_.limit = std::min<uint32_t>(regs_.cct_limit_ccti_limit, params_.cct_entries - 1u);
+  set_.limit_clamped = regs_.cct_limit_ccti_limit > params_.cct_entries - 1u;
+  set_.sl_based = regs_.ca_setting_port_control != 0;
+  set_.ird_formula = static_cast<IrdFormula>(regs_.impl_ctrl_ird_formula);
 }
 
 
@@ -90,12 +98,12 @@ CctiBlock::Lookup CctiBlock::lookup(unsigned flow, uint32_t sl) const {
   sl &= 0xfu;
   const uint32_t c = ccti(flow);
   const uint32_t floor = std::max(c, regs_.ca_sl_min_ccti_min[sl]);
-  return {c, std::min(floor, effective_limit()), ((regs_.ca_setting_control_map >> sl) & 1u) != 0};
+  return {c, std::min(floor, set_.limit), ((set_.control_map >> sl) & 1u) != 0};
 }
 
 uint32_t CctiBlock::ird_now(uint32_t qp, uint32_t sl) const {
   const Lookup l = lookup(flow_index(qp, sl), sl);
-  return l.enabled ? ird_cycles(ird_formula(), cct_entry(l.index), regs_.mtu_tx_cycles_cycles) : 0u;
+  return l.enabled ? ird_cycles(set_.ird_formula, cct_entry(l.index), set_.mtu_tx) : 0u;
 }
 
 const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
@@ -123,7 +131,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
     const uint32_t min = regs_.ca_sl_min_ccti_min[query_sl_];
     events_.query_first = l.index == 0;
     events_.query_last = l.index == effective_limit();
-    events_.query_limit_clamped = regs_.cct_limit_ccti_limit > params_.cct_entries - 1u && l.index == effective_limit();
+    events_.query_limit_clamped = set_.limit_clamped && l.index == effective_limit();
     events_.query_min_floor = l.ccti < min && min <= effective_limit();
   }
 
@@ -148,7 +156,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   // The BECN registered at the last edge: the flow's CCTI after this edge's expiry, then
   // the increase.
   const PendingBecn b = pending_;
-  const bool becn = b.valid && ((regs_.ca_setting_control_map >> b.sl) & 1u);
+  const bool becn = b.valid && ((set_.control_map >> b.sl) & 1u);
   events_.becn = becn;
   events_.becn_disabled_sl = b.valid && !becn;
   const uint32_t limit = effective_limit();
@@ -223,6 +231,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   query_sl_ = qsl;
 
   regs_.apply(decode_params_, wd);
+  update_settings();
   write_cct(wd);
   events_.write_error = wr.valid && !write_ok;
   events_.read_error = rd.valid && read_error;
@@ -237,7 +246,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
     slave_idle_ = axi_.idle();
   }
 
-  out_.ird = query_enabled_ ? ird_cycles(ird_formula(), query_entry_, regs_.mtu_tx_cycles_cycles) : 0u;
+  out_.ird = query_enabled_ ? ird_cycles(set_.ird_formula, query_entry_, set_.mtu_tx) : 0u;
   out_.ccti = query_ccti_;
   out_.timer_expired = expired;
   out_.trigger_event = trigger;
@@ -270,7 +279,7 @@ const CctiBlockOutputs& CctiBlock::quiet_step(const CctiBlockInputs& in) {
   const uint32_t limit = effective_limit();
   events_.query_first = l.index == 0;
   events_.query_last = l.index == limit;
-  events_.query_limit_clamped = regs_.cct_limit_ccti_limit > params_.cct_entries - 1u && l.index == limit;
+  events_.query_limit_clamped = set_.limit_clamped && l.index == limit;
   events_.query_min_floor = l.ccti < min && min <= limit;
   if (timebase_.tick()) {
     for (unsigned s = 0; s < kNumSls; ++s) {
@@ -284,7 +293,7 @@ const CctiBlockOutputs& CctiBlock::quiet_step(const CctiBlockInputs& in) {
   query_flow_ = flow_index(in.query_qp, qsl);
   query_sl_ = qsl;
   timebase_.clock();
-  out_.ird = query_enabled_ ? ird_cycles(ird_formula(), query_entry_, regs_.mtu_tx_cycles_cycles) : 0u;
+  out_.ird = query_enabled_ ? ird_cycles(set_.ird_formula, query_entry_, set_.mtu_tx) : 0u;
   out_.ccti = query_ccti_;
   out_.timer_expired = 0;
   out_.trigger_event = false;
@@ -374,6 +383,7 @@ bool CctiBlock::write_csr(uint32_t addr, uint32_t wdata, uint32_t wstrb) {
   const r::WriteDecode wd = regs_.check_write(decode_params_, addr, wdata, wstrb);
   if (!wd.ok) return false;
   regs_.apply(decode_params_, wd);
+  update_settings();
   write_cct(wd);
   quiet_edges_ = 0;  // settings the registered outputs came from may change
   if (r::RegFile::log_ctrl_clear(wd)) clear_log();

@@ -118,8 +118,8 @@ class CctiBlock {
   // answered, when no BECN, expiry or CSR write comes between, cycles.
   uint32_t ird_now(uint32_t qp, uint32_t sl) const;
 
-  bool sl_based() const { return regs_.ca_setting_port_control != 0; }
-  IrdFormula ird_formula() const { return static_cast<IrdFormula>(regs_.impl_ctrl_ird_formula); }
+  bool sl_based() const { return set_.sl_based; }
+  IrdFormula ird_formula() const { return set_.ird_formula; }
   unsigned flow_index(uint32_t qp, uint32_t sl) const {
     return sl_based() ? (sl & 0xfu) : (qp & (params_.num_qps - 1u));
   }
@@ -164,6 +164,17 @@ class CctiBlock {
   // model advances one of these per HCA, and each cache line an edge touches is likely a
   // miss), then the per-SL state, the register file, the memories, the log and the bus.
   CctiBlockParams params_;
+  // The settings every edge reads, worked out from the registers whenever they change
+  // (update_settings), beside the state instead of across the register file.
+  struct Settings {
+    uint32_t control_map = 0;  // CA_Setting Control_Map
+    uint32_t mtu_tx = 0;       // MTU_TX_CYCLES
+    uint32_t limit = 0;        // effective_limit()
+    bool limit_clamped = false;  // CCTI_Limit beyond the CCT (clamped to its last entry)
+    bool sl_based = false;     // CA_Setting Port_Control
+    IrdFormula ird_formula = IrdFormula::kOmniPath;
+  } set_;
+  void update_settings();
   Timebase timebase_;
   // Consecutive edges (capped at 2) with no BECN (arriving or registered), no expiry, no bus
   // activity and the same query: the registered outputs then hold, and advance_idle needs
