@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Every `Class::method` that docs/architecture.md names exists in the sources: defined out of
-line (`Class::method(`) or declared inside `class Class` / `struct Class` (a line of the
-class body with `method(`), in sc_models/, src/ or tb/.
+"""Every `Class::member` that docs/architecture.md names exists in the sources: a method defined
+out of line (`Class::method(`) or declared inside `class Class` / `struct Class` (the class
+body has `method(`), a data member declared there (`member =`, `member;`, `member{`,
+`member[`) or a nested type (`struct member`, `class member`, `enum member`), in sc_models/,
+src/ or tb/.
 
 Usage: check_walk_names.py SOURCE_DIR
 """
@@ -41,7 +43,8 @@ def main():
     missing = []
     for cls, method in names:
         out_of_line = re.compile(r"\b" + re.escape(cls) + r"::" + re.escape(method) + r"\s*\(")
-        declared = re.compile(r"\b" + re.escape(method) + r"\s*\(")
+        name = re.escape(method)
+        declared = re.compile(r"\b(?:class|struct|enum(?:\s+class)?)\s+" + name + r"\b|\b" + name + r"\s*[(=;{\[]")
         found = [p for p, t in texts.items()
                  if out_of_line.search(t) or any(declared.search(b) for b in class_bodies(t, cls))]
         print(f"{cls}::{method}: {os.path.relpath(found[0], root) if found else 'MISSING'}")
