@@ -74,7 +74,9 @@ class AxiLiteSlave {
 
   bool idle() const { return !aw_held_ && !w_held_ && !ar_held_ && !rpend_ && !bvalid_ && !rvalid_; }
   // No request on the bus and none held or answered: an edge changes nothing here.
-  bool quiet(const AxiLiteIn& in) const { return !in.awvalid && !in.wvalid && !in.arvalid && idle(); }
+  bool quiet(const AxiLiteIn& in) const { return quiet(in, idle()); }
+  // The same from a copy of idle() its owner keeps beside its hot state.
+  static bool quiet(const AxiLiteIn& in, bool slave_idle) { return !in.awvalid && !in.wvalid && !in.arvalid && slave_idle; }
 
  private:
   uint32_t addr_mask_;

@@ -229,7 +229,7 @@ class CctiBlock {
   uint32_t event_map_ = 0;
   AxiLiteSlave axi_;
   // An idle bus (no request) on an idle slave: axi_.quiet(in), from the copy kept here.
-  bool quiet_bus(const AxiLiteIn& in) const { return !in.awvalid && !in.wvalid && !in.arvalid && slave_idle_; }
+  bool quiet_bus(const AxiLiteIn& in) const { return AxiLiteSlave::quiet(in, slave_idle_); }
 };
 
 }  // namespace ibcc::cc

@@ -104,17 +104,9 @@ void FecnMarker::register_fill(unsigned index, uint32_t fill) {
   } else if (fill == f.max) {
     ++f.at_max;  // (old differs, so it was below)
   } else if (old == f.max && --f.at_max == 0) {  // the only largest fell: find the new largest
-    uint32_t m = 0, n = 0;
-    for (size_t i = vl; i < fill_q_.size(); i += vls) {
-      if (fill_q_[i] > m) {
-        m = fill_q_[i];
-        n = 1;
-      } else if (fill_q_[i] == m) {
-        ++n;
-      }
-    }
-    f.max = m;
-    f.at_max = n;
+    f.max = 0;
+    f.at_max = 0;
+    for (size_t i = vl; i < fill_q_.size(); i += vls) count_max(&f, fill_q_[i]);
   }
 }
 
@@ -139,12 +131,7 @@ void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
       FillSummary& f = fill_summary_q_[v];
       f.sum += fill;
       f.contributors += fill != 0;
-      if (fill > f.max || f.at_max == 0) {
-        f.max = fill;
-        f.at_max = 1;
-      } else if (fill == f.max) {
-        ++f.at_max;
-      }
+      count_max(&f, fill);
     }
   }
 }

@@ -185,6 +185,15 @@ class FecnMarker {
     uint32_t at_max;        // VoQs whose fill is `max` (a fall from it needs no search unless it was the only one)
   };
   FillSummary summarize(unsigned vl) const;
+  // Takes `fill` into f's largest fill and the count of VoQs at it (f.at_max 0: none yet).
+  static void count_max(FillSummary* f, uint32_t fill) {
+    if (fill > f->max || f->at_max == 0) {
+      f->max = fill;
+      f->at_max = 1;
+    } else if (fill == f->max) {
+      ++f->at_max;
+    }
+  }
   void register_fills(const FecnMarkerInputs& in);
   void register_all_fills(const std::vector<uint32_t>& voq_fill);
   void register_fill(unsigned index, uint32_t fill);
@@ -248,7 +257,7 @@ class FecnMarker {
   EventLog<SwitchLogEvent, kLogDepth> log_;
   AxiLiteSlave axi_;
   // An idle bus (no request) on an idle slave: axi_.quiet(in), from the copy kept here.
-  bool quiet_bus(const AxiLiteIn& in) const { return !in.awvalid && !in.wvalid && !in.arvalid && slave_idle_; }
+  bool quiet_bus(const AxiLiteIn& in) const { return AxiLiteSlave::quiet(in, slave_idle_); }
 };
 
 }  // namespace ibcc::cc
