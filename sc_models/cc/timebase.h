@@ -40,6 +40,10 @@ class Timebase {
   // `edges` rising edges at once (equal to calling clock() that many times).
   void advance(uint64_t edges) {
     const uint64_t total = prescale_ + edges;
+    if (total < tick_cycles_) {  // no tick among them (most calls: a division costs tens of cycles)
+      prescale_ = static_cast<uint32_t>(total);
+      return;
+    }
     timestamp_ = static_cast<uint32_t>(timestamp_ + total / tick_cycles_);
     prescale_ = static_cast<uint32_t>(total % tick_cycles_);
   }

@@ -118,9 +118,7 @@ class MarkerPort {
     if (!in_.changed.empty() && core_.registered_fill_version() == in_.fill_version) in_.fills_registered();
   }
   void count_congested(uint64_t edges) {
-    for (unsigned v = 0; v < num_vls_; ++v) {
-      if (congested(v)) stats_[v].congested_edges += edges;
-    }
+    for (uint32_t s = cong_state(); s != 0; s &= s - 1) stats_[__builtin_ctz(s)].congested_edges += edges;
   }
 };
 

@@ -3,7 +3,14 @@
 // beyond it. Events of one cycle come out in the order they were scheduled, so runs are
 // reproducible; push and pop are O(1) for the wheel. An event in the wheel can be cancelled
 // in O(1) through the handle push() returned (Event::cancel(): it still comes out of pop,
-// marked, and the caller skips it without touching what it was about).
+// marked, and the caller skips it without touching what it was about). Order among events
+// of one cycle is the order of push(): a bucket is a FIFO list, and events beyond the wheel
+// carry their push number in the heap until they move into their bucket (ahead of any
+// pushed there directly, which came later), so Event itself needs no sequence number (the
+// pool then holds more events per cache line).
+//
+// Event: anything with `uint64_t cycle`, `cancel()` and a `uint32_t link` the calendar owns
+// (a pool node's next in its bucket or in the free list).
 //
 // A bucket is a list of nodes taken from one pool and given back as they are popped: a
 // bucket that holds more events than ever before costs one node each, not a copy of the
@@ -34,12 +41,12 @@ class EventCalendar {
   uint32_t push(const Event& e) {
     ++size_;
     if (e.cycle < base_ + kWheel) return put(e);
-    far_.push(e);
+    far_.push(Far{e, far_pushed_++});
     return kNoHandle;
   }
 
   // The event of `handle` (from push; it has not come out of pop yet) is cancelled.
-  void cancel(uint32_t handle) { pool_[handle].event.cancel(); }
+  void cancel(uint32_t handle) { pool_[handle].cancel(); }
 
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
@@ -57,7 +64,7 @@ class EventCalendar {
         return base_ + ((slot - start) & (kWheel - 1));
       }
     }
-    return far_.top().cycle;
+    return far_.top().event.cycle;
   }
 
   // Moves the wheel to `cycle` (no event may be earlier). Then pop(&e) hands out that
@@ -67,8 +74,8 @@ class EventCalendar {
     base_ = cycle;
     // Far events that entered the window go to their buckets: they were scheduled before any
     // event put directly into those buckets, so order is kept.
-    while (!far_.empty() && far_.top().cycle < base_ + kWheel) {
-      put(far_.top());
+    while (!far_.empty() && far_.top().event.cycle < base_ + kWheel) {
+      put(far_.top().event);
       far_.pop();
     }
   }
@@ -80,19 +87,19 @@ class EventCalendar {
       nonempty_[slot / 64] &= ~(uint64_t{1} << (slot % 64));
       return false;
     }
-    Node& node = pool_[n];
-    *e = node.event;
-    const uint32_t next = node.next;
+    Event& node = pool_[n];
+    *e = node;
+    const uint32_t next = node.link;
     head_[slot] = next;
     if (next == kNil) {
       tail_[slot] = kNil;
     } else {
       // The node after the next one, ahead of time: a bucket's nodes lie anywhere in the
       // pool, written long ago, and under load most pops would wait for memory.
-      const uint32_t after = pool_[next].next;
+      const uint32_t after = pool_[next].link;
       if (after != kNil) __builtin_prefetch(&pool_[after]);
     }
-    node.next = free_;
+    node.link = free_;
     free_ = n;
     --size_;
     return true;
@@ -102,50 +109,52 @@ class EventCalendar {
   // caller that fetches what that event will touch while it handles the current one).
   const Event* peek() const {
     const uint32_t n = head_[base_ & (kWheel - 1)];
-    return n == kNil ? nullptr : &pool_[n].event;
+    return n == kNil ? nullptr : &pool_[n];
   }
 
  private:
   static constexpr uint64_t kWords = kWheel / 64;
   static constexpr uint32_t kNil = UINT32_MAX;
 
-  struct Node {
-    Event event;
-    uint32_t next;
-  };
 
+  struct Far {
+    Event event;
+    uint64_t order;  // number among the far events pushed: FIFO among those of one cycle
+  };
   struct Later {
-    bool operator()(const Event& a, const Event& b) const {
-      return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
+    bool operator()(const Far& a, const Far& b) const {
+      return a.event.cycle != b.event.cycle ? a.event.cycle > b.event.cycle : a.order > b.order;
     }
   };
 
   uint32_t put(const Event& e) {
     uint32_t n = free_;
     if (n != kNil) {
-      free_ = pool_[n].next;
-      pool_[n].event = e;
-      pool_[n].next = kNil;
+      free_ = pool_[n].link;
+      pool_[n] = e;
+      pool_[n].link = kNil;
     } else {
       n = static_cast<uint32_t>(pool_.size());
-      pool_.push_back(Node{e, kNil});
+      pool_.push_back(e);
+      pool_[n].link = kNil;
     }
     const uint64_t slot = e.cycle & (kWheel - 1);
     if (tail_[slot] == kNil) {
       head_[slot] = n;
+      nonempty_[slot / 64] |= uint64_t{1} << (slot % 64);  // (cleared by pop once empty)
     } else {
-      pool_[tail_[slot]].next = n;
+      pool_[tail_[slot]].link = n;
     }
     tail_[slot] = n;
-    nonempty_[slot / 64] |= uint64_t{1} << (slot % 64);
     return n;
   }
 
-  std::vector<Node> pool_;
+  std::vector<Event> pool_;  // the wheel's events and free nodes, linked through Event::link
   uint32_t free_ = kNil;
   std::array<uint32_t, kWheel> head_, tail_;
   std::array<uint64_t, kWords> nonempty_{};
-  std::priority_queue<Event, std::vector<Event>, Later> far_;
+  std::priority_queue<Far, std::vector<Far>, Later> far_;
+  uint64_t far_pushed_ = 0;
   uint64_t base_ = 0;
   size_t size_ = 0;
 };

@@ -91,7 +91,8 @@ void Hca::try_send() {
   const size_t n = flows.size();
   const bool gbn = transport != FabricParams::Transport::kNone;
   for (size_t k = 0; k < n; ++k) {
-    const size_t idx = (rr_ + k) % n;
+    // (rr_ < n and lane_rr < nl: a subtraction wraps, where % would divide at every packet)
+    const size_t idx = rr_ + k >= n ? rr_ + k - n : rr_ + k;
     Flow& f = all[flows[idx]];
     // (Go-Back-N still sends again what a stopped flow has not had acknowledged.)
     const bool stopped = now >= f.stop_cycle;
@@ -103,7 +104,7 @@ void Hca::try_send() {
     const unsigned vl = sc.fabric.sl_to_vl[f.spec.sl];
     const size_t nl = f.lanes.size();
     for (size_t m = 0; m < nl; ++m) {
-      const size_t li = (f.lane_rr + m) % nl;
+      const size_t li = f.lane_rr + m >= nl ? f.lane_rr + m - nl : f.lane_rr + m;
       Flow::Lane& lane = f.lanes[li];
       GbnTx* g = gbn ? &gbn_tx(flows[idx], lane.qp) : nullptr;
       const GbnSent* again = nullptr;
@@ -154,8 +155,8 @@ void Hca::try_send() {
       const uint32_t wire = ctx_.wire_bytes(payload);
       const uint32_t credits = NodeContext::credits_of(wire);
       if (!ignore_credits && o.vls[vl].credits < credits) break;  // a credit return wakes us
-      rr_ = (idx + 1) % n;
-      f.lane_rr = static_cast<unsigned>((li + 1) % nl);
+      rr_ = idx + 1 == n ? 0 : idx + 1;
+      f.lane_rr = static_cast<unsigned>(li + 1 == nl ? 0 : li + 1);
       send_data(f, lane, flows[idx], vl, payload, wire, again);
       return;
     }

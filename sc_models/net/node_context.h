@@ -50,20 +50,24 @@ enum class EventKind : uint8_t {
   kCancelled,    // cancelled after it was scheduled (EventCalendar::cancel): nobody handles it
 };
 
+// 32 bytes: the calendar's pool holds millions of these under load, and each event handled
+// reads one (FIFO order among events of one cycle is the order they were scheduled in:
+// EventCalendar keeps it).
 struct Event {
   uint64_t cycle;
-  uint64_t seq;  // FIFO order among events of one cycle: runs are reproducible
-  EventKind kind;
-  uint32_t node;
-  uint32_t port;
-  uint32_t vl;
-  uint32_t value;
   tlm::tlm_generic_payload* pkt;
+  uint32_t node;
+  uint32_t value;
+  uint16_t port;  // (ports are at most 255)
+  uint8_t vl;
+  EventKind kind;
+  uint32_t link = 0;  // EventCalendar's
   void cancel() {
     kind = EventKind::kCancelled;
     pkt = nullptr;
   }
 };
+static_assert(sizeof(Event) == 32, "Event is meant to fill half a cache line");
 
 // The transmit side of a port: the link toward the peer's input buffer and its credits.
 // Laid out by use: what a hop reads and writes (sending, the credits of its VL) first.
@@ -263,7 +267,7 @@ class NodeContext {
   // Returns a handle for cancel() (EventCalendar::push).
   uint32_t schedule(uint64_t cycle, EventKind k, uint32_t node, uint32_t port = 0, uint32_t vl = 0, uint32_t value = 0,
                     tlm::tlm_generic_payload* pkt = nullptr) {
-    return queue_.push(Event{cycle, seq_++, k, node, port, vl, value, pkt});
+    return queue_.push(Event{cycle, pkt, node, value, static_cast<uint16_t>(port), static_cast<uint8_t>(vl), k});
   }
   // An event scheduled and not yet handled will not be: it was a no-op by now.
   void cancel(uint32_t handle) { queue_.cancel(handle); }
@@ -283,7 +287,15 @@ class NodeContext {
   uint64_t ps_per_cycle() const { return ps_per_cycle_; }
   // A link's delay in the TLM calls (SystemC time, resolution 1 ps) and the cycle it ends at.
   sc_core::sc_time link_delay(uint64_t cycles) const { return sc_core::sc_time::from_value(cycles * ps_per_cycle_); }
-  uint64_t cycle_after(const sc_core::sc_time& delay) const { return now() + delay.value() / ps_per_cycle_; }
+  uint64_t cycle_after(const sc_core::sc_time& delay) const {
+    // Links pass their propagation delay (most fabrics have one or two): the last one's
+    // cycles are kept, as a division per packet and per credit return costs tens of cycles.
+    if (delay.value() != last_delay_ps_) {
+      last_delay_ps_ = delay.value();
+      last_delay_cycles_ = last_delay_ps_ / ps_per_cycle_;
+    }
+    return now() + last_delay_cycles_;
+  }
   unsigned num_vls() const { return s_.fabric.vls; }
   uint32_t wire_bytes(uint32_t payload) const { return payload + s_.fabric.data_header_bytes; }
   // Latencies are recorded for deliveries in [from, to) only (the metrics window).
@@ -343,9 +355,9 @@ class NodeContext {
   Topology topo_;
   uint64_t ps_per_cycle_;
   uint64_t now_ = 0;
-  uint64_t seq_ = 0;
   uint64_t stats_from_ = 0, stats_to_ = UINT64_MAX;
   uint64_t last_progress_ = 0;
+  mutable uint64_t last_delay_ps_ = 0, last_delay_cycles_ = 0;  // cycle_after's
   EventCalendar<Event> queue_;
   PacketPool pool_;
   std::vector<std::unique_ptr<Node>> nodes_;

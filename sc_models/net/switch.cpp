@@ -24,7 +24,7 @@ uint64_t Switch::queued_packets() const {
   uint64_t n = 0;
   for (unsigned o = 1; o <= nports_; ++o) {
     voq_arb_[o].scan([&](unsigned pair) {
-      n += voq_[voq_index(pair / nvl_ + 1, pair % nvl_, o)].count;
+      n += voq_[voq_index(by_vl_.quot(pair) + 1, by_vl_.rem(pair), o)].count;
       return false;
     });
   }
@@ -140,7 +140,7 @@ void Switch::arbitrate(unsigned o) {
   // first that may go; with VLArbitration tables, the first that may go on each VL is noted
   // and the tables choose the VL; oldest first notes each VL's oldest head.
   const int go = voq_arb_[o].scan([&](unsigned idx) {
-    const unsigned vl = idx % nvl_;
+    const unsigned vl = by_vl_.rem(idx);
     if (oldest_first) {
       oldest_head(o, idx, ignore_credits, &next_eligible, &age_);
       return false;
@@ -186,8 +186,8 @@ void Switch::arbitrate(unsigned o) {
 }
 
 void Switch::oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible, HeadAges* age) {
-  const unsigned vl = idx % nvl_;
-  const PacketFifo& q = voq(idx / nvl_ + 1, vl, o);
+  const unsigned vl = by_vl_.rem(idx);
+  const PacketFifo& q = voq(by_vl_.quot(idx) + 1, vl, o);
   const uint64_t t = q.head_eligible;
   // may_go for every head, also younger ones: it notes the credits and the cycle each waits
   // for, which wake the output again (a younger small packet may fit first, first_fit).
@@ -203,7 +203,7 @@ void Switch::oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t
 
 bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible) {
   OutPort& op = out[o];
-  const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
+  const unsigned ip = by_vl_.quot(idx) + 1, vl = by_vl_.rem(idx);
   const PacketFifo& q = voq(ip, vl, o);
   if (q.head_eligible > ctx_.now()) {
     *next_eligible = std::min(*next_eligible, q.head_eligible);
@@ -223,7 +223,7 @@ bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* nex
 
 void Switch::begin(unsigned o, unsigned idx) {
   OutPort& op = out[o];
-  const unsigned ip = idx / nvl_ + 1, vl = idx % nvl_;
+  const unsigned ip = by_vl_.quot(idx) + 1, vl = by_vl_.rem(idx);
   voq_arb_[o].granted(idx);
   PacketFifo& q = voq(ip, vl, o);
   if (ctx_.scenario().fabric.vlarb_tables) op.vlarb.sent(ib(q.head).wire_bytes);

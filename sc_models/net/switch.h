@@ -13,6 +13,7 @@
 #include "net/cc_adapters.h"
 #include "net/node_context.h"
 #include "net/link.h"
+#include "common/small_div.h"
 #include "net/voq_arbiter.h"
 
 namespace ibcc::net {
@@ -20,7 +21,7 @@ namespace ibcc::net {
 class Switch : public Node {
  public:
   Switch(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, unsigned ports)
-      : Node(name, ctx, index), nports_(ports), nvl_(ctx.num_vls()),
+      : Node(name, ctx, index), nports_(ports), nvl_(ctx.num_vls()), by_vl_(nvl_),
         voq_((ports + 1) * nvl_ * (ports + 1)), pending_(ports + 1, 0),
         voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), markers_(ports + 1),
         marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),
@@ -151,6 +152,7 @@ class Switch : public Node {
 
   unsigned nports_;
   unsigned nvl_;
+  SmallDiv by_vl_;  // a VoQ pair number (input - 1) * VLs + VL into its input and VL
   std::vector<PacketFifo> voq_;
   std::vector<unsigned> pending_;  // non-empty VoQs per output
   std::vector<VoqArbiter> voq_arb_;  // [output]: its non-empty (input, VL) VoQs, round robin

@@ -28,7 +28,7 @@ class VoqArbiter {
   // The pair served first by the next scan.
   unsigned pointer() const { return rr_; }
   // `pair` was served: round robin goes on after it.
-  void granted(unsigned pair) { rr_ = (pair + 1) % pairs_; }
+  void granted(unsigned pair) { rr_ = pair + 1 == pairs_ ? 0 : pair + 1; }
 
   // Visits each requesting pair once, from the pointer on and wrapping, in that order, until
   // visit(pair) returns true; returns that pair, or -1 if none did. Costs O(pairs / 64 +

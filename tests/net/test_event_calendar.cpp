@@ -20,6 +20,7 @@ struct Ev {
   uint64_t seq = 0;
   uint32_t tag = 0;
   bool cancelled = false;
+  uint32_t link = 0;  // the calendar's
   void cancel() { cancelled = true; }
 };
 
