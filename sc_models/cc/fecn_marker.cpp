@@ -22,6 +22,7 @@ void FecnMarkerParams::validate() const {
 FecnMarker::FecnMarker(const FecnMarkerParams& params)
     : params_(params),
       fill_mask_((1u << params.fill_width) - 1u),
+      by_vl_(params.num_vls == 0 ? 1 : params.num_vls),
       timebase_(params.tick_cycles),
       fill_q_(params.num_inputs * params.num_vls, 0),
       axi_(r::kAddrWidth) {
@@ -94,7 +95,7 @@ void FecnMarker::register_fill(unsigned index, uint32_t fill) {
   const uint32_t old = q;
   if (old == fill) return;
   q = fill;
-  const unsigned vls = params_.num_vls, vl = index % vls;
+  const unsigned vls = params_.num_vls, vl = by_vl_.rem(index);
   FillSummary& f = fill_summary_q_[vl];
   f.sum = f.sum - old + fill;
   f.contributors = f.contributors - (old != 0) + (fill != 0);

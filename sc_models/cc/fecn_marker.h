@@ -14,6 +14,7 @@
 #include "cc/fecn_marker_regfile.h"
 #include "cc/timebase.h"
 #include "common/fixed_vec.h"
+#include "common/small_div.h"
 
 namespace ibcc::cc {
 
@@ -232,6 +233,7 @@ class FecnMarker {
   Trip trip_;
   FecnMarkerParams params_;
   uint32_t fill_mask_;
+  SmallDiv by_vl_;  // a fill's index (input * VLs + VL) into its VL
   uint32_t cong_state_ = 0;
   bool fills_registered_ = false;
   bool idle_shown_ = false;  // outputs and events are those of an idle edge at the fixed point

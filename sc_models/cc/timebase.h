@@ -34,7 +34,9 @@ class Timebase {
   // Tick edges among the next `edges` edges.
   uint64_t ticks_within(uint64_t edges) const {
     const uint64_t first = edges_to_next_tick();
-    return edges < first ? 0 : 1 + (edges - first) / tick_cycles_;
+    if (edges < first) return 0;
+    // (Most spans between a model's events hold at most one tick: no division for them.)
+    return edges - first < tick_cycles_ ? 1 : 1 + (edges - first) / tick_cycles_;
   }
 
   // `edges` rising edges at once (equal to calling clock() that many times).
@@ -42,6 +44,11 @@ class Timebase {
     const uint64_t total = prescale_ + edges;
     if (total < tick_cycles_) {  // no tick among them (most calls: a division costs tens of cycles)
       prescale_ = static_cast<uint32_t>(total);
+      return;
+    }
+    if (total < uint64_t{2} * tick_cycles_) {  // one tick
+      prescale_ = static_cast<uint32_t>(total - tick_cycles_);
+      ++timestamp_;
       return;
     }
     timestamp_ = static_cast<uint32_t>(timestamp_ + total / tick_cycles_);
