@@ -208,7 +208,7 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   pace(e.qp, f.spec.sl, end + ird);
   if (dcqcn) dcqcn->sent(now, e.qp, wire);
   if (e.last) replies_.pop_front();
-  host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte)) + jitter();
+  host_ready_ = now + host_memo_.cycles(wire, host_cycles_per_byte) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
@@ -260,7 +260,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
     dcqcn->sent(now, lane.qp, wire);
     if (NetWaves* w = ctx_.waves) w->flow_rate(static_cast<int>(flow_index), dcqcn->rate_kbps(now, lane.qp) / 1000);
   }
-  host_ready_ = now + static_cast<uint64_t>(std::ceil(wire * host_cycles_per_byte)) + jitter();
+  host_ready_ = now + host_memo_.cycles(wire, host_cycles_per_byte) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
@@ -405,7 +405,7 @@ void Hca::start_drain() {
     const uint64_t phase = begin % hiccup_period;
     if (phase < hiccup_duration) begin += hiccup_duration - phase;
   }
-  const uint64_t end = std::max(begin + static_cast<uint64_t>(std::ceil(e.wire_bytes * sink_cycles_per_byte)), e.tail_cycle);
+  const uint64_t end = std::max(begin + sink_memo_.cycles(e.wire_bytes, sink_cycles_per_byte), e.tail_cycle);
   sink_busy_ = true;
   ctx_.schedule(end, EventKind::kSinkDone, index_, 1);
 }

@@ -2,6 +2,7 @@
 // Methods in hca.cpp.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -45,6 +46,20 @@ class Hca : public Node {
   // laid out by use: each cache line a packet touches is likely a miss); the rest below.
   bool sink_busy_ = false;
   uint64_t host_ready_ = 0;
+  // ceil(wire bytes * cycles per byte) of the last size asked (a flow's packets mostly have
+  // one size: no floating-point ceiling per packet). The rates are fixed before the run.
+  struct CyclesMemo {
+    uint32_t wire = UINT32_MAX;
+    uint64_t value = 0;
+    uint64_t cycles(uint32_t w, double cycles_per_byte) {
+      if (w != wire) {
+        wire = w;
+        value = static_cast<uint64_t>(std::ceil(w * cycles_per_byte));
+      }
+      return value;
+    }
+  };
+  CyclesMemo host_memo_, sink_memo_;
   uint64_t wake_at_ = UINT64_MAX;
   size_t rr_ = 0;
   std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before

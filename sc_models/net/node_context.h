@@ -80,7 +80,6 @@ struct OutPort {
   double cycles_per_byte = 0;
   uint64_t prop_cycles = 0;
   sc_core::sc_time prop_delay;       // prop_cycles as a TLM delay (made once, not per packet)
-  uint32_t capacity = 0;             // the peer's per-VL buffer, credits
   bool tx_active = false;
   bool user_bound = false;           // claimed: a user's module binds this link's sockets
   // PFC or a lossy link (no credits): the sender is never short of credits unless its peer
@@ -95,6 +94,10 @@ struct OutPort {
   // credited link, no waveforms (they show credits as they change), no ignore_credits fault.
   bool defer_credits = false;
   bool has_deferred = false;
+  // ser_cycles' last answer (packets of a port mostly have one size: no floating-point
+  // ceiling per packet).
+  uint32_t ser_wire = UINT32_MAX, ser_cycles = 0;
+  uint32_t capacity = 0;             // the peer's per-VL buffer, credits
   // A switch output's packet being sent (its input, VL and credits; it takes the port's rate
   // of its input's crossbar port) and arbitration; the port's counters.
   double rate_bytes_per_cycle = 0;

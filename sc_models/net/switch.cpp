@@ -132,8 +132,8 @@ void Switch::arbitrate(unsigned o) {
   uint64_t next_eligible = UINT64_MAX;
   const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
   const bool tables = ctx_.scenario().fabric.vlarb_tables;
-  std::array<int, cc::FecnMarker::kMaxVls> first_ready;
-  first_ready.fill(-1);
+  std::array<int, cc::FecnMarker::kMaxVls> first_ready;  // (read only with tables or oldest first)
+  if (tables || oldest_first) first_ready.fill(-1);
   uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
   if (oldest_first) age_ = HeadAges();  // (a member: round robin does not pay for it)
   // Visit the requesting (input, VL) pairs in round-robin order. Round robin starts the
