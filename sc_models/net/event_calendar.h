@@ -1,8 +1,8 @@
 // The fabric's calendar: a timing wheel of one bucket per core cycle for the near future
 // (where almost every event lands: switch latency, serialization, propagation) and a heap
 // beyond it. Events of one cycle come out in the order they were scheduled, so runs are
-// reproducible; push and pop are O(1) for the wheel. An event in the wheel can be cancelled
-// in O(1) through the handle push() returned (Event::cancel(): it still comes out of pop,
+// reproducible; push and release are O(1) for the wheel. An event in the wheel can be
+// cancelled in O(1) through the handle push() returned (Event::cancel(): it still comes out,
 // marked, and the caller skips it without touching what it was about). Order among events
 // of one cycle is the order of push(): a bucket is a FIFO list, and events beyond the wheel
 // carry their push number in the heap until they move into their bucket (ahead of any
@@ -12,7 +12,7 @@
 // Event: anything with `uint64_t cycle`, `cancel()` and a `uint32_t link` the calendar owns
 // (a pool node's next in its bucket or in the free list).
 //
-// A bucket is a list of nodes taken from one pool and given back as they are popped: a
+// A bucket is a list of nodes taken from one pool and given back as they are handed out: a
 // bucket that holds more events than ever before costs one node each, not a copy of the
 // bucket (per-bucket vectors spent 3-9 % of a 648-host run copying while they grew).
 #pragma once
@@ -36,7 +36,7 @@ class EventCalendar {
 
   static constexpr uint32_t kNoHandle = UINT32_MAX;
 
-  // Returns a handle for cancel(), valid until the event comes out of pop(); kNoHandle for an
+  // Returns a handle for cancel(), valid until the event is released; kNoHandle for an
   // event beyond the wheel (it cannot be cancelled).
   uint32_t push(const Event& e) {
     ++size_;
@@ -45,7 +45,7 @@ class EventCalendar {
     return kNoHandle;
   }
 
-  // The event of `handle` (from push; it has not come out of pop yet) is cancelled.
+  // The event of `handle` (from push; not released yet) is cancelled.
   void cancel(uint32_t handle) { pool_[handle].cancel(); }
 
   bool empty() const { return size_ == 0; }
@@ -67,9 +67,8 @@ class EventCalendar {
     return far_.top().event.cycle;
   }
 
-  // Moves the wheel to `cycle` (no event may be earlier). Then pop(&e) hands out that
-  // cycle's events in order, including those pushed for the same cycle meanwhile, and
-  // returns false when none is left.
+  // Moves the wheel to `cycle` (no event may be earlier). Then take() and release() hand out
+  // that cycle's events in order, including those pushed for the same cycle meanwhile.
   void open(uint64_t cycle) {
     base_ = cycle;
     // Far events that entered the window go to their buckets: they were scheduled before any
@@ -80,36 +79,33 @@ class EventCalendar {
     }
   }
 
-  bool pop(Event* e) {
+  // The open cycle's events: take() hands over the list of those now in its bucket (events
+  // pushed for this cycle meanwhile start a new list: take again once this one is walked,
+  // until it returns kEnd); at(n) is a node's event and release(n) gives the node back and
+  // returns the next. Copy the event before handling it: a push may move the pool. No
+  // bookkeeping per event beyond the free list (a bucket is handed over whole).
+  static constexpr uint32_t kEnd = UINT32_MAX;
+  uint32_t take() {
     const uint64_t slot = base_ & (kWheel - 1);
     const uint32_t n = head_[slot];
-    if (n == kNil) {
-      nonempty_[slot / 64] &= ~(uint64_t{1} << (slot % 64));
-      return false;
-    }
+    head_[slot] = tail_[slot] = kNil;
+    nonempty_[slot / 64] &= ~(uint64_t{1} << (slot % 64));
+    return n;
+  }
+  const Event& at(uint32_t n) const { return pool_[n]; }
+  uint32_t release(uint32_t n) {
     Event& node = pool_[n];
-    *e = node;
     const uint32_t next = node.link;
-    head_[slot] = next;
-    if (next == kNil) {
-      tail_[slot] = kNil;
-    } else {
-      // The node after the next one, ahead of time: a bucket's nodes lie anywhere in the
-      // pool, written long ago, and under load most pops would wait for memory.
-      const uint32_t after = pool_[next].link;
-      if (after != kNil) __builtin_prefetch(&pool_[after]);
-    }
     node.link = free_;
     free_ = n;
     --size_;
-    return true;
-  }
-
-  // The event the next pop() of this cycle hands out, or null (no cost beyond a read: for a
-  // caller that fetches what that event will touch while it handles the current one).
-  const Event* peek() const {
-    const uint32_t n = head_[base_ & (kWheel - 1)];
-    return n == kNil ? nullptr : &pool_[n];
+    if (next != kNil) {
+      // The node after the next one, ahead of time: a bucket's nodes lie anywhere in the
+      // pool, written long ago, and under load most events would wait for memory.
+      const uint32_t after = pool_[next].link;
+      if (after != kNil) __builtin_prefetch(&pool_[after]);
+    }
+    return next;
   }
 
  private:
@@ -141,7 +137,7 @@ class EventCalendar {
     const uint64_t slot = e.cycle & (kWheel - 1);
     if (tail_[slot] == kNil) {
       head_[slot] = n;
-      nonempty_[slot / 64] |= uint64_t{1} << (slot % 64);  // (cleared by pop once empty)
+      nonempty_[slot / 64] |= uint64_t{1} << (slot % 64);  // (cleared by take)
     } else {
       pool_[tail_[slot]].link = n;
     }

@@ -48,15 +48,40 @@ void Node::end_of_elaboration() {
   }
 }
 
+// The errors of the paths below, out of line: their formatting would otherwise make every
+// call save and restore registers it never needs.
+namespace {
+
+[[noreturn, gnu::noinline, gnu::cold]] void bad_forward(const Node& node, unsigned port, const tlm_generic_payload& gp,
+                                                         const tlm::tlm_phase& phase) {
+  throw ModelError(fmt::format("link protocol: {}/{} got {} with phase {}; a link takes IbPackets of the fabric's "
+                               "pool with BEGIN_REQ (docs/network_model.md)",
+                               node.basename(), port,
+                               typeid(gp) == typeid(IbPacket) ? "a packet" : "a payload that is not an IbPacket",
+                               phase.get_name()));
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void bad_backward(const Node& node, unsigned port, const tlm::tlm_phase& phase,
+                                                          unsigned vls) {
+  throw ModelError(fmt::format("link protocol: {}/{} got phase {} on the backward path; credits come back with IB_CREDIT "
+                               "in a CreditPayload naming one of the {} VLs (docs/network_model.md)",
+                               node.basename(), port, phase.get_name(), vls));
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void overflow(NodeContext& f, const Node& at, const char* what, unsigned port,
+                                                      unsigned vl, const InPort& in) {
+  throw ModelError(fmt::format("invariant broken at {} us: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer{}",
+                               static_cast<double>(f.ps(f.now())) / 1e6, what, at.basename(), port, vl, in.vl[vl].used,
+                               in.capacity, in.pfc ? fmt::format(" (PFC: XOFF at {} credits came too late; lower "
+                                                                 "fabric.pfc.xoff or give a larger buffer)", in.xoff)
+                                                   : std::string()));
+}
+
+}  // namespace
+
 tlm::tlm_sync_enum PortEnd::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   // An IbPacket carries its extension inside it (packet.h); any other payload does not.
-  if (phase != tlm::BEGIN_REQ || typeid(gp) != typeid(IbPacket)) {
-    throw ModelError(fmt::format("link protocol: {}/{} got {} with phase {}; a link takes IbPackets of the fabric's "
-                                 "pool with BEGIN_REQ (docs/network_model.md)",
-                                 node_.basename(), port_,
-                                 typeid(gp) == typeid(IbPacket) ? "a packet" : "a payload that is not an IbPacket",
-                                 phase.get_name()));
-  }
+  if (phase != tlm::BEGIN_REQ || typeid(gp) != typeid(IbPacket)) bad_forward(node_, port_, gp, phase);
   ib(gp).in_port = static_cast<uint16_t>(port_);
   ctx_.schedule(ctx_.cycle_after(delay), EventKind::kArrive, node_index_, port_, 0, 0, &gp);
   return tlm::TLM_ACCEPTED;
@@ -64,9 +89,7 @@ tlm::tlm_sync_enum PortEnd::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_ph
 
 tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != IB_CREDIT || typeid(gp) != typeid(CreditPayload) || static_cast<CreditPayload&>(gp).credit.vl >= ctx_.num_vls()) {
-    throw ModelError(fmt::format("link protocol: {}/{} got phase {} on the backward path; credits come back with IB_CREDIT "
-                                 "in a CreditPayload naming one of the {} VLs (docs/network_model.md)",
-                                 node_.basename(), port_, phase.get_name(), ctx_.num_vls()));
+    bad_backward(node_, port_, phase, ctx_.num_vls());
   }
   const IbCredit& c = static_cast<CreditPayload&>(gp).credit;
   if (c.pfc != IbCredit::kCredits) {  // a PFC pause frame
@@ -132,13 +155,7 @@ bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_gener
   if (in.vl[e.vl].used == 0) in.vl[e.vl].moved = f.now();
   in.vl[e.vl].used += e.credits;
   in.vl[e.vl].peak = std::max(in.vl[e.vl].peak, in.vl[e.vl].used);
-  if (in.vl[e.vl].used > in.capacity) {
-    throw ModelError(fmt::format("invariant broken at {} us: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer{}",
-                                 static_cast<double>(f.ps(f.now())) / 1e6, what, at.basename(), port, e.vl, in.vl[e.vl].used,
-                                 in.capacity, in.pfc ? fmt::format(" (PFC: XOFF at {} credits came too late; lower "
-                                                                   "fabric.pfc.xoff or give a larger buffer)", in.xoff)
-                                                     : std::string()));
-  }
+  if (in.vl[e.vl].used > in.capacity) overflow(f, at, what, port, e.vl, in);
   if (in.pfc && !(in.paused >> e.vl & 1u) && in.vl[e.vl].used >= in.xoff) send_pause(f, at, port, e.vl, true);
   return true;
 }

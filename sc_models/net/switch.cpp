@@ -76,9 +76,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   const auto& lft = ctx_.topology().lft[index_];
   const unsigned o = e.dlid < lft.size() ? lft[e.dlid] : 0;
-  if (o == 0 || out[o].peer < 0) {
-    throw ModelError(fmt::format("switch {} has no route for DLID {} (a lossless fabric cannot drop it)", basename(), e.dlid));
-  }
+  if (o == 0 || out[o].peer < 0) no_route(e.dlid);
   if (output_limit_ && (egress_bytes_[o * nvl_ + e.vl] + e.wire_bytes > output_limit_ ||
                         (shared_limit_ && shared_used_ + e.wire_bytes > shared_limit_))) {
     drop(ctx_, *this, port, pkt, true, o);  // drop-tail at the output's (or the pool's) limit
@@ -107,6 +105,10 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
   }
   out[o].wait_eligible = std::min(out[o].wait_eligible, e.eligible_cycle);
   if (out[o].busy_until <= e.eligible_cycle) wake(o, e.eligible_cycle);
+}
+
+void Switch::no_route(unsigned dlid) const {
+  throw ModelError(fmt::format("switch {} has no route for DLID {} (a lossless fabric cannot drop it)", basename(), dlid));
 }
 
 void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {

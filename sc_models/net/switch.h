@@ -96,6 +96,7 @@ class Switch : public Node {
   }
 
   void on_arrive(unsigned port, tlm_generic_payload* pkt);
+  [[noreturn, gnu::noinline, gnu::cold]] void no_route(unsigned dlid) const;  // (out of on_arrive's way)
 
   // The VoQ fill the FECN marker sees counts the packets that are fully received and still
   // waiting: a packet that cuts straight through never adds to it (docs/network_model.md).
