@@ -38,14 +38,12 @@ void FecnMarker::reset() {
   regs_.reset(decode_params_);
   update_trip();
   std::fill(fill_q_.begin(), fill_q_.end(), 0u);
-  fill_summary_q_.fill({0, 0, 0, 0});
+  vl_.fill(VlRegs{});
   fills_registered_ = false;
   registered_version_ = UINT64_MAX;
   idle_shown_ = false;
   idle_events_pending_ = false;
-  credits_q_.fill(0u);
   cong_state_ = 0;
-  skip_.fill(0u);
   pkts_sent_ = pkts_marked_ = cong_entries_ = 0;
   log_.reset();
   port_map_bit_ = false;
@@ -72,7 +70,7 @@ void FecnMarker::clear_log() {
   port_map_bit_ = false;
 }
 
-FecnMarker::FillSummary FecnMarker::summarize(unsigned vl) const { return fill_summary_q_[vl]; }
+FecnMarker::FillSummary FecnMarker::summarize(unsigned vl) const { return vl_[vl].fills; }
 
 // The summary of the registered fills is kept with them (updated as they are registered,
 // at the end of each edge), so the threshold logic of the next edge reads it ready-made.
@@ -96,7 +94,7 @@ void FecnMarker::register_fill(unsigned index, uint32_t fill) {
   if (old == fill) return;
   q = fill;
   const unsigned vls = params_.num_vls, vl = by_vl_.rem(index);
-  FillSummary& f = fill_summary_q_[vl];
+  FillSummary& f = vl_[vl].fills;
   f.sum = f.sum - old + fill;
   f.contributors = f.contributors - (old != 0) + (fill != 0);
   if (fill > f.max) {
@@ -121,7 +119,7 @@ bool FecnMarker::fills_equal(const std::vector<uint32_t>& voq_fill) const {
 void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
   if (fills_registered_ && fills_equal(voq_fill)) return;
   fills_registered_ = true;
-  fill_summary_q_.fill({0, 0, 0, 0});
+  for (VlRegs& v : vl_) v.fills = {0, 0, 0, 0};
   const unsigned vls = params_.num_vls;
   const uint32_t* in = voq_fill.data();
   uint32_t* q = fill_q_.data();
@@ -129,7 +127,7 @@ void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
     for (unsigned v = 0; v < vls; ++v) {
       const uint32_t fill = in[v] & fill_mask_;
       q[v] = fill;
-      FillSummary& f = fill_summary_q_[v];
+      FillSummary& f = vl_[v].fills;
       f.sum += fill;
       f.contributors += fill != 0;
       count_max(&f, fill);
@@ -164,7 +162,7 @@ bool FecnMarker::next_cong_state(unsigned vl, const FillSummary& fills, FecnMark
   if (trip_.threshold == 0) return false;
   const bool now = congested(vl);
   const bool over = crossed(fills, now ? trip_.exit : trip_.enter);
-  const bool root = credits_q_[vl] != 0;
+  const bool root = vl_[vl].credits != 0;
   const bool next = over && (root || trip_.victim_mask);
   if (ev) {
     const uint32_t bit = 1u << vl;
@@ -178,7 +176,7 @@ bool FecnMarker::next_cong_state(unsigned vl, const FillSummary& fills, FecnMark
 
 uint32_t FecnMarker::next_state_all(FecnMarkerEvents* ev) const {
   uint32_t s = 0;
-  for (unsigned v = 0; v < params_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, fill_summary_q_[v], ev)) << v;
+  for (unsigned v = 0; v < params_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, vl_[v].fills, ev)) << v;
   return s;
 }
 
@@ -192,7 +190,7 @@ void FecnMarker::take_state(const FecnMarkerInputs& in, uint32_t next_state) {
   }
   cong_state_ = next_state;
   register_fills(in);
-  for (unsigned v = 0; v < params_.num_vls; ++v) credits_q_[v] = in.credits[v] & fill_mask_;
+  for (unsigned v = 0; v < params_.num_vls; ++v) vl_[v].credits = in.credits[v] & fill_mask_;
 }
 
 // An edge with no packet and an idle bus on an idle slave (most edges of the network model):
@@ -243,17 +241,18 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
     if (vl < params_.num_vls && congested(vl)) {
       if ((in.pkt_len & 0xffu) >= packet_size()) {
         events_.eligible = true;
-        if (skip_[vl] == 0) {
+        uint32_t& skip = vl_[vl].skip;
+        if (skip == 0) {
           mark = true;
           if (marking_mode() == MarkingMode::kCounter) {
-            skip_[vl] = marking_rate();
+            skip = marking_rate();
           } else {
             // The LFSR steps as the hardware writes it; a seed write of this edge wins.
-            skip_[vl] = random_gap(lfsr(), marking_rate());
+            skip = random_gap(lfsr(), marking_rate());
             regs_.lfsr_seed_seed = lfsr16_next(lfsr());
           }
         } else {
-          --skip_[vl];
+          --skip;
           events_.skipped = true;
         }
       } else {
@@ -325,7 +324,7 @@ bool FecnMarker::fills_are_registered(const FecnMarkerInputs& in) const {
 bool FecnMarker::settled(const FecnMarkerInputs& in) const {
   if (in.pkt_valid || !quiet_bus(in.axi)) return false;
   for (unsigned v = 0; v < params_.num_vls; ++v) {
-    if ((in.credits[v] & fill_mask_) != credits_q_[v]) return false;
+    if ((in.credits[v] & fill_mask_) != vl_[v].credits) return false;
   }
   if (!fills_are_registered(in)) return false;
   return next_state_all(nullptr) == cong_state_;

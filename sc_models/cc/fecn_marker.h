@@ -31,19 +31,25 @@ struct FecnMarkerParams {
 };
 
 // What the unit sees at one rising edge.
+// Laid out by use (the network model reads the packet fields, the change tracking and the
+// bus at every edge, the fills only when they change).
 struct FecnMarkerInputs {
-  std::vector<uint32_t> voq_fill;  // [input * num_vls + vl], 64-byte credits
-  FixedVec<uint32_t, 15> credits;  // [vl], credits available toward the downstream port
   bool pkt_valid = false;          // a packet departs this cycle
+  bool tracked = false;            // (change tracking, below)
+  bool changed_overflow = false;
   uint32_t pkt_vl = 0;
   uint32_t pkt_sl = 0;
   uint32_t pkt_slid = 0;
   uint32_t pkt_dlid = 0;
   uint32_t pkt_len = 0;  // credits
+  uint64_t fill_version = 0;   // set_fill calls so far
+  uint64_t changed_since = 0;  // `changed` lists the fills set since this version
   AxiLiteIn axi;
+  FixedVec<uint32_t, 15> credits;  // [vl], credits available toward the downstream port
+  std::vector<uint32_t> voq_fill;  // [input * num_vls + vl], 64-byte credits
 
   explicit FecnMarkerInputs(const FecnMarkerParams& p)
-      : voq_fill(p.num_inputs * p.num_vls, 0), credits(p.num_vls, 0) {}
+      : credits(p.num_vls, 0), voq_fill(p.num_inputs * p.num_vls, 0) {}
 
   // Optional change tracking, for a model that changes one fill at a time (the network
   // model): set_fill() notes which fills changed, and the core registers just those instead
@@ -64,11 +70,7 @@ struct FecnMarkerInputs {
     changed_since = fill_version;
   }
   static constexpr size_t kMaxChanged = 16;
-  bool tracked = false;
-  uint64_t fill_version = 0;   // set_fill calls so far
-  uint64_t changed_since = 0;  // `changed` lists the fills set since this version
   FixedVec<uint32_t, kMaxChanged> changed;
-  bool changed_overflow = false;
 };
 
 struct FecnMarkerOutputs {
@@ -159,7 +161,7 @@ class FecnMarker {
   MarkingMode marking_mode() const { return static_cast<MarkingMode>(regs_.impl_ctrl_marking_mode); }
   unsigned hysteresis() const { return regs_.impl_ctrl_hysteresis; }
   uint32_t buffer_capacity() const { return regs_.buffer_capacity_credits; }
-  uint32_t skip_count(unsigned vl) const { return skip_[vl]; }
+  uint32_t skip_count(unsigned vl) const { return vl_[vl].skip; }
   uint16_t lfsr() const { return static_cast<uint16_t>(regs_.lfsr_seed_seed); }
   uint32_t timestamp() const { return timebase_.timestamp(); }
   uint32_t pkts_sent() const { return pkts_sent_; }
@@ -228,7 +230,7 @@ class FecnMarker {
   // is likely a cache miss); the packet path next; the register file, log and bus last.
   //
   // Datapath state. The VoQ fills and credits come from every input port across the switch:
-  // the unit registers them at its boundary (fill_q_, credits_q_), so the threshold logic
+  // the unit registers them at its boundary (fill_q_, vl_[].credits), so the threshold logic
   // sees the values of the previous edge.
   Trip trip_;
   FecnMarkerParams params_;
@@ -244,10 +246,15 @@ class FecnMarker {
   mutable FecnMarkerEvents events_;
   Timebase timebase_;
   uint32_t pkts_sent_ = 0;
-  std::array<uint32_t, kMaxVls> credits_q_{};  // [vl < num_vls]
-  std::array<FillSummary, kMaxVls> fill_summary_q_{};  // per VL, of fill_q_
+  // Per VL (< num_vls), together: an edge reads one VL's registered fills, credits and
+  // Marking_Rate counter side by side.
+  struct VlRegs {
+    FillSummary fills{0, 0, 0, 0};  // of fill_q_
+    uint32_t credits = 0;           // registered credits
+    uint32_t skip = 0;              // packets still to skip before the next mark
+  };
+  std::array<VlRegs, kMaxVls> vl_{};
   std::vector<uint32_t> fill_q_;
-  std::array<uint32_t, kMaxVls> skip_{};  // [vl < num_vls]
   uint32_t pkts_marked_ = 0;
   uint32_t cong_entries_ = 0;
   bool port_map_bit_ = false;

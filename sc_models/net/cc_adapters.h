@@ -108,9 +108,9 @@ class MarkerPort {
   unsigned num_vls_;
   uint32_t fill_max_;
   std::unique_ptr<RtlMarkerEngine> rtl_;
-  std::array<Stats, cc::FecnMarker::kMaxVls> stats_{};  // [vl < num_vls_]
   cc::FecnMarkerInputs in_;
   cc::FecnMarker core_;
+  std::array<Stats, cc::FecnMarker::kMaxVls> stats_{};  // [vl < num_vls_] (congested VLs and marks only)
 
   void rtl_advance_to(uint64_t cycle);
   // The changed fills the core has registered need not be listed any more.
