@@ -125,10 +125,8 @@ void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
   }
 }
 
-void Switch::arbitrate(unsigned o) {
+void Switch::arbitrate_now(unsigned o) {
   OutPort& op = out[o];
-  const uint64_t now = ctx_.now();
-  if (op.tx_active || op.busy_until > now || pending_[o] == 0) return;
   for (OutPort::Vl& v : op.vls) v.need = UINT32_MAX;
   clear_xbar_waits(o);
   uint64_t next_eligible = UINT64_MAX;

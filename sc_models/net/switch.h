@@ -104,7 +104,13 @@ class Switch : public Node {
 
   // Picks the next packet for output `o` (round robin over inputs and VLs, or the oldest
   // head; VLArbitration tables between VLs) and starts it.
-  void arbitrate(unsigned o);
+  void arbitrate(unsigned o) {
+    // (Checked here, inline: half the calls find the output busy or nothing queued.)
+    const OutPort& op = out[o];
+    if (op.tx_active || op.busy_until > ctx_.now() || pending_[o] == 0) return;
+    arbitrate_now(o);
+  }
+  void arbitrate_now(unsigned o);
 
   // A head for output `o` waits for input `ip`'s crossbar port.
   void note_xbar_wait(unsigned o, unsigned ip) {
