@@ -35,20 +35,24 @@ class VoqArbiter {
   // requesting pairs visited).
   template <typename Visit>
   int scan(Visit&& visit) const {
-    for (unsigned pass = 0; pass < 2; ++pass) {
-      const unsigned from = pass == 0 ? rr_ : 0, to = pass == 0 ? pairs_ : rr_;
-      for (unsigned w = from / 64; w * 64 < to; ++w) {
-        uint64_t bits = bits_[w];
-        if (w == from / 64) bits &= ~uint64_t{0} << (from % 64);
-        while (bits) {
-          const unsigned pair = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
-          if (pair >= to) break;
-          bits &= bits - 1;
-          if (visit(pair)) return static_cast<int>(pair);
-        }
+    // The pointer's word from the pointer on, the words after it (wrapping), then the
+    // pointer's word below the pointer. (Bits beyond the last pair are never set.)
+    const unsigned words = static_cast<unsigned>(bits_.size());
+    if (words == 0) return -1;
+    const uint64_t from_pointer = ~uint64_t{0} << (rr_ % 64);
+    unsigned w = rr_ / 64;
+    uint64_t bits = bits_[w] & from_pointer;
+    for (unsigned k = 0;;) {
+      while (bits) {
+        const unsigned pair = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        if (visit(pair)) return static_cast<int>(pair);
       }
+      if (++k > words) return -1;
+      w = w + 1 == words ? 0 : w + 1;
+      bits = bits_[w];
+      if (k == words) bits &= ~from_pointer;  // back at the pointer's word
     }
-    return -1;
   }
 
  private:
