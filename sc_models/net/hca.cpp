@@ -50,6 +50,7 @@ void Hca::wake(uint64_t cycle) {
 
 void Hca::try_send() {
   OutPort& o = out[1];
+  __builtin_prefetch(o.fw);  // the peer's end of the link, which a packet sent here calls
   const uint64_t now = ctx_.now();
   if (dcqcn) issue_due_cnps(now);
   if (o.busy_until > now) return;  // its kTxDone at busy_until asks again
@@ -407,7 +408,8 @@ void Hca::start_drain() {
   }
   const uint64_t end = std::max(begin + sink_memo_.cycles(e.wire_bytes, sink_cycles_per_byte), e.tail_cycle);
   sink_busy_ = true;
-  ctx_.schedule(end, EventKind::kSinkDone, index_, 1);
+  // (The packet rides along only so that the calendar fetches it ahead: sink_done pops it.)
+  ctx_.schedule(end, EventKind::kSinkDone, index_, 1, 0, 0, sink_.head);
 }
 
 void Hca::sink_done() {

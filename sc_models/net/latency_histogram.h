@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -13,10 +14,15 @@ class LatencyHistogram {
  public:
   static constexpr unsigned kSubBits = 6;  // 64 buckets per octave
 
+  // The bucket counts take samples kPending at a time: a sample's bucket is a line of a
+  // table of a few kilobytes per flow, rarely in the cache when the packet drains, and the
+  // increments of a batch wait for memory together instead of one per packet. Every reader
+  // takes the waiting samples in first, so no answer depends on the batching.
+  static constexpr unsigned kPending = 16;
+
   void add(uint64_t v) {
-    const size_t b = bucket(v);
-    if (b >= counts_.size()) counts_.resize(b + 1, 0);
-    ++counts_[b];
+    pending_[npending_++] = v;
+    if (npending_ == kPending) take_pending();
     ++count_;
     sum_ += static_cast<double>(v);
     min_ = std::min(min_, v);
@@ -24,6 +30,8 @@ class LatencyHistogram {
   }
 
   void merge(const LatencyHistogram& o) {
+    take_pending();
+    o.take_pending();
     if (o.counts_.size() > counts_.size()) counts_.resize(o.counts_.size(), 0);
     for (size_t i = 0; i < o.counts_.size(); ++i) counts_[i] += o.counts_[i];
     count_ += o.count_;
@@ -41,6 +49,7 @@ class LatencyHistogram {
   // resolution (its upper bound, never above the exact max). 0 when empty.
   uint64_t quantile(double q) const {
     if (count_ == 0) return 0;
+    take_pending();
     const double target = q * static_cast<double>(count_);
     uint64_t seen = 0;
     for (size_t b = 0; b < counts_.size(); ++b) {
@@ -52,6 +61,7 @@ class LatencyHistogram {
 
   // Non-empty buckets as (upper bound, count), for latency.csv and plots.
   std::vector<std::pair<uint64_t, uint64_t>> buckets() const {
+    take_pending();
     std::vector<std::pair<uint64_t, uint64_t>> out;
     for (size_t b = 0; b < counts_.size(); ++b) {
       if (counts_[b]) out.emplace_back(std::min(upper(b), max_), counts_[b]);
@@ -77,11 +87,24 @@ class LatencyHistogram {
   }
 
  private:
-  std::vector<uint64_t> counts_;
+  void take_pending() const {
+    for (unsigned i = 0; i < npending_; ++i) {
+      const size_t b = bucket(pending_[i]);
+      if (b >= counts_.size()) counts_.resize(b + 1, 0);
+      ++counts_[b];
+    }
+    npending_ = 0;
+  }
+
+  // (The batch and the counts it goes into are mutable: a reader takes the batch in.) What
+  // add() writes first, then the batch.
+  mutable std::vector<uint64_t> counts_;
   uint64_t count_ = 0;
   double sum_ = 0;
   uint64_t min_ = UINT64_MAX;
   uint64_t max_ = 0;
+  mutable unsigned npending_ = 0;
+  mutable std::array<uint64_t, kPending> pending_{};
 };
 
 }  // namespace ibcc::net

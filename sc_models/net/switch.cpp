@@ -291,6 +291,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
 
 void Switch::on_tx_done(unsigned o) {
   OutPort& op = out[o];
+  __builtin_prefetch(op.fw);  // the peer's end of the link, which the next packet calls
   op.take_deferred_credits();
   op.tx_active = false;
   const unsigned ip = op.tx_input;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 #include <set>
 
 #include "net/fabric.h"
@@ -141,6 +142,38 @@ TEST(Latency, HistogramQuantilesWithinTheirResolution) {
     EXPECT_GE(LatencyHistogram::upper(LatencyHistogram::bucket(v)), v);
     EXPECT_LE(LatencyHistogram::upper(LatencyHistogram::bucket(v)), v + v / 64 + 1);
   }
+}
+
+// The bucket counts take samples in batches (LatencyHistogram::kPending): whenever it is read,
+// between batches or not, directly or through a merge on either side, it holds every sample
+// added so far, as a count per bucket kept beside it shows.
+TEST(Latency, HistogramReadsSeeEverySampleWhateverTheBatch) {
+  std::mt19937_64 rng(3);
+  LatencyHistogram a, b;
+  std::map<uint64_t, uint64_t> ref;  // bucket upper bound -> samples (both histograms)
+  auto add = [&](LatencyHistogram& h, uint64_t v) {
+    h.add(v);
+    ++ref[LatencyHistogram::upper(LatencyHistogram::bucket(v))];
+  };
+  auto expect_buckets = [&](const LatencyHistogram& h, const std::map<uint64_t, uint64_t>& want) {
+    std::map<uint64_t, uint64_t> got;
+    // (buckets() caps the last upper bound at the exact max; compare below it by bucket.)
+    for (const auto& [upper, n] : h.buckets()) got[LatencyHistogram::upper(LatencyHistogram::bucket(upper))] += n;
+    EXPECT_EQ(got, want);
+  };
+  // Reads after 1, 2, ... samples: every count modulo the batch comes up.
+  for (unsigned n = 1; n <= 3 * LatencyHistogram::kPending + 1; ++n) {
+    add(a, rng() % 5000);
+    ASSERT_EQ(a.count(), n);
+    expect_buckets(a, ref);
+    EXPECT_GE(a.quantile(1.0), a.quantile(0.5));
+  }
+  for (unsigned n = 0; n < LatencyHistogram::kPending + 5; ++n) add(b, 100000 + rng() % 100000);
+  a.merge(b);  // both sides with samples still waiting
+  EXPECT_EQ(a.count(), 3 * LatencyHistogram::kPending + 1 + LatencyHistogram::kPending + 5);
+  expect_buckets(a, ref);
+  EXPECT_GE(a.quantile(0.999), 100000u);
+  EXPECT_EQ(b.count(), LatencyHistogram::kPending + 5);
 }
 
 // An uncongested ping-pong's half round trip is one packet's path: injection, two switch
