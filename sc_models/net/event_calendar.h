@@ -45,6 +45,25 @@ class EventCalendar {
     return kNoHandle;
   }
 
+  // For an event within the wheel (cycle < wheel_end()): a node already in its bucket, for
+  // the caller to fill in place (every field but `link`, `cycle` included); its handle in
+  // *handle. Same as push() of the filled event, without building it elsewhere first (a
+  // copy of an event just built from narrow stores waits for them: store forwarding).
+  Event& emplace(uint64_t cycle, uint32_t* handle) {
+    ++size_;
+    uint32_t n = free_;
+    if (n != kNil) {
+      free_ = pool_[n].link;
+    } else {
+      n = static_cast<uint32_t>(pool_.size());
+      pool_.emplace_back();
+    }
+    link(n, cycle);
+    *handle = n;
+    return pool_[n];
+  }
+  uint64_t wheel_end() const { return base_ + kWheel; }
+
   // The event of `handle` (from push; not released yet) is cancelled.
   void cancel(uint32_t handle) { pool_[handle].cancel(); }
 
@@ -128,13 +147,17 @@ class EventCalendar {
     if (n != kNil) {
       free_ = pool_[n].link;
       pool_[n] = e;
-      pool_[n].link = kNil;
     } else {
       n = static_cast<uint32_t>(pool_.size());
       pool_.push_back(e);
-      pool_[n].link = kNil;
     }
-    const uint64_t slot = e.cycle & (kWheel - 1);
+    link(n, e.cycle);
+    return n;
+  }
+  // Node n becomes the last of its cycle's bucket.
+  void link(uint32_t n, uint64_t cycle) {
+    pool_[n].link = kNil;
+    const uint64_t slot = cycle & (kWheel - 1);
     if (tail_[slot] == kNil) {
       head_[slot] = n;
       nonempty_[slot / 64] |= uint64_t{1} << (slot % 64);  // (cleared by take)
@@ -142,7 +165,6 @@ class EventCalendar {
       pool_[tail_[slot]].link = n;
     }
     tail_[slot] = n;
-    return n;
   }
 
   std::vector<Event> pool_;  // the wheel's events and free nodes, linked through Event::link

@@ -270,7 +270,20 @@ class NodeContext {
   // Returns a handle for cancel() (EventCalendar::push).
   uint32_t schedule(uint64_t cycle, EventKind k, uint32_t node, uint32_t port = 0, uint32_t vl = 0, uint32_t value = 0,
                     tlm::tlm_generic_payload* pkt = nullptr) {
-    return queue_.push(Event{cycle, pkt, node, value, static_cast<uint16_t>(port), static_cast<uint8_t>(vl), k});
+    if (cycle >= queue_.wheel_end()) {
+      return queue_.push(Event{cycle, pkt, node, value, static_cast<uint16_t>(port), static_cast<uint8_t>(vl), k});
+    }
+    // (Filled in place: EventCalendar::emplace.)
+    uint32_t handle;
+    Event& e = queue_.emplace(cycle, &handle);
+    e.cycle = cycle;
+    e.pkt = pkt;
+    e.node = node;
+    e.value = value;
+    e.port = static_cast<uint16_t>(port);
+    e.vl = static_cast<uint8_t>(vl);
+    e.kind = k;
+    return handle;
   }
   // An event scheduled and not yet handled will not be: it was a no-op by now.
   void cancel(uint32_t handle) { queue_.cancel(handle); }

@@ -1,7 +1,7 @@
 // The calendar hands out events in (cycle, order of scheduling) order, including events
-// scheduled for the cycle being handed out and events beyond the wheel, as a plain sorted
-// reference does; a cancelled event comes out marked, in its place, and the others keep
-// their order.
+// scheduled for the cycle being handed out, events beyond the wheel and events filled in
+// place (emplace), as a plain sorted reference does; a cancelled event comes out marked, in
+// its place, and the others keep their order.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -47,7 +47,17 @@ TEST(EventCalendar, OrderMatchesASortedReferenceUnderRandomTraffic) {
   auto schedule = [&](uint64_t cycle) {
     Ev e{cycle, seq, static_cast<uint32_t>(seq)};
     ++seq;
-    cal.push(e);
+    // Within the wheel, half of them filled in place (emplace), as the fabric does.
+    if (cycle < cal.wheel_end() && rng() % 2) {
+      uint32_t handle;
+      Ev& slot = cal.emplace(cycle, &handle);
+      slot.cycle = e.cycle;
+      slot.seq = e.seq;
+      slot.tag = e.tag;
+      slot.cancelled = false;
+    } else {
+      cal.push(e);
+    }
     expected_all.push_back(e);
   };
   // Delays near (most), at the current cycle, at the wheel's edge and far beyond it.
