@@ -22,11 +22,11 @@ void FecnMarkerParams::validate() const {
 FecnMarker::FecnMarker(const FecnMarkerParams& params)
     : params_(params),
       fill_mask_((1u << params.fill_width) - 1u),
-      by_vl_(params.num_vls == 0 ? 1 : params.num_vls),
       timebase_(params.tick_cycles),
       fill_q_(params.num_inputs * params.num_vls, 0),
       axi_(r::kAddrWidth) {
   params_.validate();
+  by_vl_ = SmallDiv(params_.num_vls);
   decode_params_.port_num = params_.port_num;
   decode_params_.fill_width = params_.fill_width;
   decode_params_.num_vls = params_.num_vls;

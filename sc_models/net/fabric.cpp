@@ -311,20 +311,10 @@ void Fabric::pump() {
     now_ = sc_core::sc_time_stamp().value() / ps_per_cycle_;
     for (;;) {
       if (!queue_.empty() && queue_.next_cycle() == now_) {
-        queue_.open(now_);
-        // Handlers may add events of this very cycle: the next take() hands them over.
-        using Calendar = EventCalendar<Event>;
-        for (uint32_t n = queue_.take(); n != Calendar::kEnd; n = queue_.take()) {
-          while (n != Calendar::kEnd) {
-            const Event e = queue_.at(n);
-            n = queue_.release(n);
-            if (n != Calendar::kEnd) prefetch_for(queue_.at(n));
-            if (e.kind == EventKind::kCancelled) continue;
-            ++events;
-            if (e.kind == EventKind::kLogTick) log_tick();
-            else nodes_[e.node]->handle(e);
-          }
-        }
+        run_cycle<true>(now_, [this](const Event& e) {
+          if (e.kind == EventKind::kLogTick) log_tick();
+          else nodes_[e.node]->handle(e);
+        });
       }
       if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {
         interrupted_ = true;

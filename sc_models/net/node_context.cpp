@@ -156,19 +156,11 @@ uint64_t NodeContext::run_until(uint64_t last) {
   uint64_t ran = 0;
   while (!queue_.empty() && queue_.next_cycle() <= last) {
     now_ = queue_.next_cycle();
-    queue_.open(now_);
-    using Calendar = EventCalendar<Event>;
-    for (uint32_t n = queue_.take(); n != Calendar::kEnd; n = queue_.take()) {
-      while (n != Calendar::kEnd) {
-        const Event e = queue_.at(n);
-        n = queue_.release(n);
-        if (e.kind == EventKind::kCancelled) continue;
-        ++events;
-        ++ran;
-        if (e.node >= nodes_.size()) throw std::logic_error(fmt::format("NodeContext::run_until: event for node {}", e.node));
-        nodes_[e.node]->handle(e);
-      }
-    }
+    run_cycle<false>(now_, [this, &ran](const Event& e) {
+      ++ran;
+      if (e.node >= nodes_.size()) throw std::logic_error(fmt::format("NodeContext::run_until: event for node {}", e.node));
+      nodes_[e.node]->handle(e);
+    });
   }
   if (now_ < last) now_ = last;
   return ran;

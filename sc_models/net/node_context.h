@@ -362,6 +362,25 @@ class NodeContext {
   void setup_pfc(Node& receiver, unsigned port, OutPort& sender);
   // Asks the memory for what handling `e` will touch first (its packet, its node's port),
   // while the event before it is handled: under load most of these are cache misses.
+  // Opens cycle `cycle` and hands each of its events that was not cancelled to `handle`, in
+  // order, those scheduled for it meanwhile included; counts them in `events`. With
+  // `prefetch`, the memory of the next event is asked for while one is handled
+  // (prefetch_for: its node must exist).
+  template <bool prefetch, typename Handle>
+  void run_cycle(uint64_t cycle, Handle&& handle) {
+    queue_.open(cycle);
+    using Calendar = EventCalendar<Event>;
+    for (uint32_t n = queue_.take(); n != Calendar::kEnd; n = queue_.take()) {
+      while (n != Calendar::kEnd) {
+        const Event e = queue_.at(n);
+        n = queue_.release(n);
+        if (prefetch && n != Calendar::kEnd) prefetch_for(queue_.at(n));
+        if (e.kind == EventKind::kCancelled) continue;
+        ++events;
+        handle(e);
+      }
+    }
+  }
   void prefetch_for(const Event& e) const {
     if (e.pkt) __builtin_prefetch(&ib(e.pkt));
     // (Every event's port indexes its node's ports; a prefetch beyond them would not fault.)
