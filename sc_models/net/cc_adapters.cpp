@@ -153,7 +153,6 @@ CctiPort::CctiPort(const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32
 
 CctiPort::Lookup CctiPort::lookup(uint64_t cycle, uint32_t qp, uint32_t sl) {
   const uint64_t edge = std::max(cycle, done_ + 1);
-  Lookup l;
   if (!rtl_ && idle_.query_qp == qp && idle_.query_sl == sl) {
     // The query the inputs already hold: the idle edges up to the query and its two edges
     // see the same inputs, so they are one run (advance_idle equals stepping,
@@ -168,6 +167,7 @@ CctiPort::Lookup CctiPort::lookup(uint64_t cycle, uint32_t qp, uint32_t sl) {
   // idle edges that follow ask the same, so the core can skip them in bulk.
   idle_.query_qp = qp;
   idle_.query_sl = sl;
+  Lookup l;
   if (rtl_) {
     rtl_->edge(idle_);
     rtl_->edge(idle_);

@@ -46,20 +46,7 @@ class Hca : public Node {
   // laid out by use: each cache line a packet touches is likely a miss); the rest below.
   bool sink_busy_ = false;
   uint64_t host_ready_ = 0;
-  // ceil(wire bytes * cycles per byte) of the last size asked (a flow's packets mostly have
-  // one size: no floating-point ceiling per packet). The rates are fixed before the run.
-  struct CyclesMemo {
-    uint32_t wire = UINT32_MAX;
-    uint64_t value = 0;
-    uint64_t cycles(uint32_t w, double cycles_per_byte) {
-      if (w != wire) {
-        wire = w;
-        value = static_cast<uint64_t>(std::ceil(w * cycles_per_byte));
-      }
-      return value;
-    }
-  };
-  CyclesMemo host_memo_, sink_memo_;
+  SizeCycles host_memo_, sink_memo_;  // a packet's cycles at the host's and the sink's rates
   uint64_t wake_at_ = UINT64_MAX;
   size_t rr_ = 0;
   std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
@@ -99,6 +86,10 @@ class Hca : public Node {
   }
 
   void new_message(Flow& f, Flow::Lane& lane, uint64_t created);
+  // A packet of `wire` bytes at the host's injection rate, in cycles.
+  uint64_t host_cycles(uint32_t wire) {
+    return host_memo_.get(wire, [this](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * host_cycles_per_byte)); });
+  }
 
   // A data packet from this HCA, leaving now (send_data and ping-pong answers).
   tlm_generic_payload* data_packet(uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload, uint32_t wire,

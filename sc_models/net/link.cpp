@@ -15,19 +15,6 @@ uint64_t ser_cycles(const OutPort& o, uint32_t wire_bytes) {
   return static_cast<uint64_t>(std::ceil(wire_bytes * o.cycles_per_byte - 1e-9));
 }
 
-namespace {
-// ser_cycles through the port's one-entry memo.
-uint64_t ser_cycles_memo(OutPort& o, uint32_t wire_bytes) {
-  if (wire_bytes != o.ser_wire) {
-    const uint64_t c = ser_cycles(o, wire_bytes);
-    if (c > UINT32_MAX) return c;
-    o.ser_wire = wire_bytes;
-    o.ser_cycles = static_cast<uint32_t>(c);
-  }
-  return o.ser_cycles;
-}
-}  // namespace
-
 PortEnd::PortEnd(Node& node, unsigned port)
     : ctx_(node.context()), node_(node), node_index_(node.index()), port_(port), out(fmt::format("out_{}", port).c_str()),
       in(fmt::format("in_{}", port).c_str()) {
@@ -125,7 +112,8 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   OutPort& o = from.out[port];
   IbExtension& e = ib(pkt);
   const uint64_t now = f.now();
-  const uint64_t end = std::max(now + ser_cycles_memo(o, e.wire_bytes), tail_in);
+  const uint64_t ser = o.ser.get(e.wire_bytes, [&o](uint32_t w) { return ser_cycles(o, w); });
+  const uint64_t end = std::max(now + ser, tail_in);
   if (!f.scenario().faults.ignore_credits && !o.uncredited) o.vls[e.vl].credits -= e.credits;
   o.vls[e.vl].sent += e.credits;
   o.busy_until = end;

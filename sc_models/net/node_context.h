@@ -69,6 +69,24 @@ struct Event {
 };
 static_assert(sizeof(Event) == 32, "Event is meant to fill half a cache line");
 
+// The cycles a size takes at a fixed rate, kept for the last size asked: a port's or a
+// sink's packets mostly have one size, so most packets cost no floating-point ceiling.
+// get(size, compute) returns compute(size), computing it only for a new size.
+struct SizeCycles {
+  uint32_t size = UINT32_MAX;
+  uint32_t cycles = 0;
+  template <typename Compute>
+  uint64_t get(uint32_t s, Compute&& compute) {
+    if (s == size) return cycles;
+    const uint64_t c = compute(s);
+    if (c <= UINT32_MAX) {  // (kept only if it fits)
+      size = s;
+      cycles = static_cast<uint32_t>(c);
+    }
+    return c;
+  }
+};
+
 // The transmit side of a port: the link toward the peer's input buffer and its credits.
 // Laid out by use: what a hop reads and writes (sending, the credits of its VL) first.
 struct OutPort {
@@ -94,9 +112,7 @@ struct OutPort {
   // credited link, no waveforms (they show credits as they change), no ignore_credits fault.
   bool defer_credits = false;
   bool has_deferred = false;
-  // ser_cycles' last answer (packets of a port mostly have one size: no floating-point
-  // ceiling per packet).
-  uint32_t ser_wire = UINT32_MAX, ser_cycles = 0;
+  SizeCycles ser;                    // ser_cycles of the last packet size sent
   uint32_t capacity = 0;             // the peer's per-VL buffer, credits
   // A switch output's packet being sent (its input, VL and credits; it takes the port's rate
   // of its input's crossbar port) and arbitration; the port's counters.
