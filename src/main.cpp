@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include "net/import_ibnetdiscover.h"
+#include "common/heap_pages.h"
 #include "common/output_files.h"
 #include "common/version.h"
 #include "net/import_opensm.h"
@@ -180,6 +181,9 @@ void one_value_per_option(CLI::App& app) {
 // libsystemc provides main() and calls sc_main (see ../shared/notes/TOOLCHAIN.md).
 int sc_main(int argc, char** argv) {
   (void)kQuietSystemC;
+  // Before the model allocates: 2 MiB pages for its state where the kernel allows
+  // (heap_pages.h; `ibcc run` asks again after the build and reports it in summary.json).
+  ibcc::advise_heap_huge_pages();
   // sc_stop() ends every run; its "stopped by user" note is noise.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{"ibcc: cycle-level InfiniBand congestion control models, RTL and co-simulation"};

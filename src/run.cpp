@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/heap_pages.h"
 #include "common/output_files.h"
 #include "common/provenance.h"
 #include "common/version.h"
@@ -254,8 +255,9 @@ struct Provenance {
   nlohmann::json overrides = nlohmann::json::array();
 };
 
-void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const std::string& result,
-                   const std::string& error, const MetricsWindow& window, RunDir& dir, const Provenance& prov) {
+void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const HeapPages& heap,
+                   const std::string& result, const std::string& error, const MetricsWindow& window, RunDir& dir,
+                   const Provenance& prov) {
   const auto& flows = f.flows();
   dir.stream(f);
   dir.close_streams();
@@ -276,6 +278,9 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["wall_s"] = static_cast<double>(f.wall_ns) / 1e9;
   j["build_wall_s"] = build_s;
   j["peak_rss_mb"] = peak_rss_mb();
+  // (How the model's memory was paged: it changes the wall times above, nothing else.)
+  j["huge_pages"] = heap.advised ? fmt::format("transparent, {} MiB of heap advised", heap.advised_bytes >> 20)
+                                 : "not used: " + heap.why_not;
   j["events"] = f.events;
   j["packet_hops"] = f.hops;
   j["cnps"] = f.cnps;
@@ -536,6 +541,7 @@ int run_scenario(const RunOptions& opt) {
     return 1;
   }
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const HeapPages heap = advise_heap_huge_pages();  // the heap's growth during the build too
   if (!opt.quiet) {
     for (const auto& n : s->notes) std::cerr << "ibcc run: note: " << n << "\n";
   }
@@ -641,7 +647,7 @@ int run_scenario(const RunOptions& opt) {
     close_rtl_waves(*fabric);
     // What was measured up to the failure is still useful for debugging.
     try {
-      write_outputs(opt, *s, *fabric, build_s, "failed", e.what(), window, *dir, prov);
+      write_outputs(opt, *s, *fabric, build_s, heap, "failed", e.what(), window, *dir, prov);
     } catch (const std::exception& w) {
       std::cerr << "ibcc run: error: " << w.what() << "\n";
     }
@@ -659,7 +665,7 @@ int run_scenario(const RunOptions& opt) {
   }
   const bool interrupted = fabric->interrupted();
   try {
-    write_outputs(opt, *s, *fabric, build_s, interrupted ? "interrupted" : "ok", "", window, *dir, prov);
+    write_outputs(opt, *s, *fabric, build_s, heap, interrupted ? "interrupted" : "ok", "", window, *dir, prov);
   } catch (const OutputError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
     return 1;
