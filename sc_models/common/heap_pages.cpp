@@ -59,6 +59,10 @@ HeapPages advise_heap_huge_pages(size_t reserve) {
   std::free(probe);
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   const uintptr_t end = reinterpret_cast<uintptr_t>(sbrk(0)) & ~(page - 1);
+  if (from >= end) {  // not below the program break: malloc is not glibc's (a sanitizer's?)
+    r.why_not = "malloc does not allocate from the program's heap (another allocator)";
+    return r;
+  }
   uintptr_t start = (std::max(from, advised_end) + kHuge - 1) & ~(kHuge - 1);
   if (end <= start) {  // nothing new since the last call
     r.advised = advised_total > 0;
