@@ -20,10 +20,10 @@ void FecnMarkerParams::validate() const {
 }
 
 FecnMarker::FecnMarker(const FecnMarkerParams& params)
-    : params_(params),
+    : timebase_(params.tick_cycles),
       fill_mask_((1u << params.fill_width) - 1u),
-      timebase_(params.tick_cycles),
       fill_q_(params.num_inputs * params.num_vls, 0),
+      params_(params),
       axi_(r::kAddrWidth) {
   params_.validate();
   by_vl_ = SmallDiv(params_.num_vls);
@@ -37,7 +37,7 @@ FecnMarker::FecnMarker(const FecnMarkerParams& params)
 void FecnMarker::reset() {
   regs_.reset(decode_params_);
   update_trip();
-  std::fill(fill_q_.begin(), fill_q_.end(), 0u);
+  std::fill(fill_q_.begin(), fill_q_.end(), uint16_t{0});
   vl_.fill(VlRegs{});
   fills_registered_ = false;
   registered_version_ = UINT64_MAX;
@@ -89,11 +89,11 @@ void FecnMarker::register_fills(const FecnMarkerInputs& in) {
 }
 
 void FecnMarker::register_fill(unsigned index, uint32_t fill) {
-  uint32_t& q = fill_q_[index];
-  const uint32_t old = q;
+  const unsigned vl = by_vl_.rem(index), input = by_vl_.quot(index);
+  uint16_t* row = &fill_q_[static_cast<size_t>(vl) * params_.num_inputs];
+  const uint32_t old = row[input];
   if (old == fill) return;
-  q = fill;
-  const unsigned vls = params_.num_vls, vl = by_vl_.rem(index);
+  row[input] = static_cast<uint16_t>(fill);
   FillSummary& f = vl_[vl].fills;
   f.sum = f.sum - old + fill;
   f.contributors = f.contributors - (old != 0) + (fill != 0);
@@ -105,13 +105,16 @@ void FecnMarker::register_fill(unsigned index, uint32_t fill) {
   } else if (old == f.max && --f.at_max == 0) {  // the only largest fell: find the new largest
     f.max = 0;
     f.at_max = 0;
-    for (size_t i = vl; i < fill_q_.size(); i += vls) count_max(&f, fill_q_[i]);
+    for (unsigned i = 0; i < params_.num_inputs; ++i) count_max(&f, row[i]);
   }
 }
 
 bool FecnMarker::fills_equal(const std::vector<uint32_t>& voq_fill) const {
-  for (size_t i = 0; i < fill_q_.size(); ++i) {
-    if ((voq_fill[i] & fill_mask_) != fill_q_[i]) return false;
+  const unsigned vls = params_.num_vls, inputs = params_.num_inputs;
+  for (unsigned p = 0; p < inputs; ++p) {
+    for (unsigned v = 0; v < vls; ++v) {
+      if ((voq_fill[p * vls + v] & fill_mask_) != fill_q_[static_cast<size_t>(v) * inputs + p]) return false;
+    }
   }
   return true;
 }
@@ -120,13 +123,12 @@ void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
   if (fills_registered_ && fills_equal(voq_fill)) return;
   fills_registered_ = true;
   for (VlRegs& v : vl_) v.fills = {0, 0, 0, 0};
-  const unsigned vls = params_.num_vls;
+  const unsigned vls = params_.num_vls, inputs = params_.num_inputs;
   const uint32_t* in = voq_fill.data();
-  uint32_t* q = fill_q_.data();
-  for (unsigned p = 0; p < params_.num_inputs; ++p, in += vls, q += vls) {
+  for (unsigned p = 0; p < inputs; ++p, in += vls) {
     for (unsigned v = 0; v < vls; ++v) {
       const uint32_t fill = in[v] & fill_mask_;
-      q[v] = fill;
+      fill_q_[static_cast<size_t>(v) * inputs + p] = static_cast<uint16_t>(fill);
       FillSummary& f = vl_[v].fills;
       f.sum += fill;
       f.contributors += fill != 0;

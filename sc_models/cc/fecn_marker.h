@@ -105,7 +105,7 @@ struct FecnMarkerEvents {
   bool read_error = false;
 };
 
-class FecnMarker {
+class alignas(64) FecnMarker {
  public:
   static constexpr unsigned kLogDepth = 15;
   static constexpr unsigned kSkipWidth = 17;  // holds a random gap up to 2 * 0xffff
@@ -225,27 +225,37 @@ class FecnMarker {
   void clear_log();
   struct CsrHw;  // the read-only fields the register file reads from the datapath
 
-  // The members are laid out by use: what every edge reads and writes first, in a few cache
-  // lines (the network model advances thousands of these, and each line an edge touches
-  // is likely a cache miss); the packet path next; the register file, log and bus last.
+  // The members are laid out by use, in cache lines (the class is line-aligned): what every
+  // edge reads and writes first (the network model advances thousands of these, and each
+  // line an edge touches is likely a cache miss), then an edge's outputs and events, the
+  // fill registers' bookkeeping, the per-VL registers; the register file, log and bus last.
   //
   // Datapath state. The VoQ fills and credits come from every input port across the switch:
   // the unit registers them at its boundary (fill_q_, vl_[].credits), so the threshold logic
   // sees the values of the previous edge.
-  Trip trip_;
-  FecnMarkerParams params_;
-  uint32_t fill_mask_;
-  SmallDiv by_vl_;  // a fill's index (input * VLs + VL) into its VL
+  // Line 0: every edge.
   uint32_t cong_state_ = 0;
   bool fills_registered_ = false;
   bool idle_shown_ = false;  // outputs and events are those of an idle edge at the fixed point
   mutable bool idle_events_pending_ = false;  // events_ are to be those of an idle edge at the fixed point
   bool slave_idle_ = true;   // axi_.idle(), kept as the slave changes (reset, clock)
   uint64_t registered_version_ = UINT64_MAX;  // see registered_fill_version()
+  Timebase timebase_;
+  uint32_t fill_mask_;
+  Trip trip_;
+  uint32_t pkts_sent_ = 0;
+  // Line 1: an edge's outputs and events, counters.
   FecnMarkerOutputs out_;
   mutable FecnMarkerEvents events_;
-  Timebase timebase_;
-  uint32_t pkts_sent_ = 0;
+  uint32_t pkts_marked_ = 0;
+  uint32_t cong_entries_ = 0;
+  // Line 2: registering fills.
+  SmallDiv by_vl_;  // a fill's index (input * VLs + VL) into its VL and input
+  // The registered fills, [vl * num_inputs + input] (fill_width <= 16 bits): a VL's lie side
+  // by side, so that the search for its largest after the largest fell reads few lines.
+  std::vector<uint16_t> fill_q_;
+  FecnMarkerParams params_;
+  bool port_map_bit_ = false;
   // Per VL (< num_vls), together: an edge reads one VL's registered fills, credits and
   // Marking_Rate counter side by side.
   struct VlRegs {
@@ -254,10 +264,6 @@ class FecnMarker {
     uint32_t skip = 0;              // packets still to skip before the next mark
   };
   std::array<VlRegs, kMaxVls> vl_{};
-  std::vector<uint32_t> fill_q_;
-  uint32_t pkts_marked_ = 0;
-  uint32_t cong_entries_ = 0;
-  bool port_map_bit_ = false;
 
   // The CSRs: storage, decode and legality generated from rtl/regs/fecn_marker.yaml,
   // decoded as rtl/fecn_marker_reg_top.sv decodes them.
