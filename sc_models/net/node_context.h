@@ -142,32 +142,17 @@ struct OutPort {
   VlArbiter vlarb;                   // with VLArbitration tables
 };
 
-// The receive side: the input buffer, per VL, in 64-byte credits. Laid out by use, as OutPort.
-struct InPort {
+// The receive side: the input buffer, per VL, in 64-byte credits. Laid out by use, in cache
+// lines (the struct is line-aligned).
+struct alignas(64) InPort {
+  // Line 0: what a head's arrival, a crossbar check and a credit return read.
   uint32_t capacity = 0;
-  int upstream = -1;
-  unsigned upstream_port = 0;
   bool pfc = false;
   bool lossy = false;           // fabric.flow_control: none: a packet that does not fit is dropped
-  uint64_t prop_cycles = 0;     // the link's propagation (credits take it back upstream)
-  sc_core::sc_time prop_delay;  // the same as a TLM delay
   PortEnd::BwIf* bw = nullptr;  // what the port's target socket is bound to (after elaboration)
+  sc_core::sc_time prop_delay;  // the link's propagation as a TLM delay (credits take it back upstream)
   double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
   double xbar_active = 0;
-  uint32_t paused = 0;
-  uint32_t xoff = 0, xon = 0;
-  // Per VL: credits used, the peak since the last log tick, the last cycle a packet left
-  // or the buffer went from empty to non-empty (how long a non-empty buffer has been
-  // blocked: Fabric::blocked_buffer_check), and the credits of the packets that arrived so
-  // far (mod 2^32: the sender's OutPortVl::sent minus these are on the wire; the count stays
-  // on this side, so an arrival does not touch the sender).
-  struct Vl {
-    uint32_t used = 0;
-    uint32_t peak = 0;
-    uint64_t moved = 0;
-    uint32_t arrived = 0;
-  };
-  VlArray<Vl> vl;
   // The packet whose tail is still coming in (a link delivers one at a time), and its
   // kTailIn (a calendar handle), cancelled if it leaves first (cut-through): that event would
   // find it gone. A tail event not noted here (two pending in one cycle, or beyond the
@@ -177,8 +162,25 @@ struct InPort {
     uint32_t hop = 0;
     uint32_t event = EventCalendar<Event>::kNoHandle;
   } tail;
-  // PFC: thresholds in credits (xoff, xon above), the VLs (bits) whose upstream sender this
-  // buffer paused (paused), and the cycles a pause frame takes on the link.
+  uint32_t paused = 0;
+  // Line 1 (for up to four VLs): per VL, credits used, the peak since the last log tick,
+  // the last cycle a packet left or the buffer went from empty to non-empty (how long a
+  // non-empty buffer has been blocked: Fabric::blocked_buffer_check), and the credits of the
+  // packets that arrived so far (mod 2^32: the sender's OutPortVl::sent minus these are on
+  // the wire; the count stays on this side, so an arrival does not touch the sender).
+  struct Vl {
+    uint32_t used = 0;
+    uint32_t peak = 0;
+    uint64_t moved = 0;
+    uint32_t arrived = 0;
+  };
+  VlArray<Vl> vl;
+  int upstream = -1;
+  unsigned upstream_port = 0;
+  uint64_t prop_cycles = 0;     // the link's propagation, cycles
+  // PFC: thresholds in credits (xoff, xon), the VLs (bits) whose upstream sender this
+  // buffer paused (paused, above), and the cycles a pause frame takes on the link.
+  uint32_t xoff = 0, xon = 0;
   uint64_t pause_cycles = 0;
   uint64_t pauses_sent = 0;
   uint64_t drops = 0;           // packets dropped here
