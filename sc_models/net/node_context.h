@@ -89,7 +89,7 @@ struct SizeCycles {
 
 // The transmit side of a port: the link toward the peer's input buffer and its credits.
 // Laid out by use: what a hop reads and writes (sending, the credits of its VL) first.
-struct OutPort {
+struct alignas(64) OutPort {
   // Sending (transmit): one cache line.
   int peer = -1;             // node, -1: unconnected
   unsigned peer_port = 0;
