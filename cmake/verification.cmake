@@ -38,7 +38,7 @@ foreach(line ${mutation_lines})
     "-Wno-fatal")
   add_executable(ibcc-mutant-${mutant} ${IBCC_CLI_SOURCES})
   target_compile_definitions(ibcc-mutant-${mutant} PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
-  target_link_libraries(ibcc-mutant-${mutant} PRIVATE ibcc_tb ibcc_rtl_${mutant} ibcc_net CLI11::CLI11)
+  target_link_libraries(ibcc-mutant-${mutant} PRIVATE ibcc_tb ibcc_rtl_${mutant} ${IBCC_CLI_LIBS})
   list(APPEND IBCC_MUTANTS ${mutant})
   set(IBCC_MUTANT_BLOCK_${mutant} ${mutant_block})
 endforeach()
@@ -47,7 +47,7 @@ endforeach()
 ibcc_rtl_library(ibcc_rtl_cov coverage "${RTL_FECN}" "${RTL_CCTI}" "" COVERAGE)
 add_executable(ibcc-cov ${IBCC_CLI_SOURCES})
 target_compile_definitions(ibcc-cov PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
-target_link_libraries(ibcc-cov PRIVATE ibcc_tb ibcc_rtl_cov ibcc_net CLI11::CLI11)
+target_link_libraries(ibcc-cov PRIVATE ibcc_tb ibcc_rtl_cov ${IBCC_CLI_LIBS})
 add_custom_target(rtl_coverage
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl_coverage.py $<TARGET_FILE:ibcc-cov>
           ${CMAKE_BINARY_DIR}/rtl_coverage
