@@ -7,15 +7,16 @@ namespace ibcc::cc {
 
 // Signals driven by the bus master, sampled at the rising edge.
 struct AxiLiteIn {
+  // (The handshakes first, side by side: an idle bus is told from them alone, quiet().)
   bool awvalid = false;
-  uint32_t awaddr = 0;
   bool wvalid = false;
+  bool arvalid = false;
+  bool bready = false;
+  bool rready = false;
+  uint32_t awaddr = 0;
   uint32_t wdata = 0;
   uint32_t wstrb = 0;
-  bool bready = false;
-  bool arvalid = false;
   uint32_t araddr = 0;
-  bool rready = false;
 };
 
 // Signals driven by the slave; all are registers or functions of registers only.

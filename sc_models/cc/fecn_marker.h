@@ -31,12 +31,14 @@ struct FecnMarkerParams {
 };
 
 // What the unit sees at one rising edge.
-// Laid out by use (the network model reads the packet fields, the change tracking and the
-// bus at every edge, the fills only when they change).
+// Laid out by use: the network model reads the packet, the bus (idle there) and the change
+// tracking at every edge, the credits at every settling edge, and the changed fills' list
+// and the fills themselves when a fill changed (MarkerPort::set_fill).
 struct FecnMarkerInputs {
   bool pkt_valid = false;          // a packet departs this cycle
   bool tracked = false;            // (change tracking, below)
   bool changed_overflow = false;
+  AxiLiteIn axi;
   uint32_t pkt_vl = 0;
   uint32_t pkt_sl = 0;
   uint32_t pkt_slid = 0;
@@ -44,9 +46,10 @@ struct FecnMarkerInputs {
   uint32_t pkt_len = 0;  // credits
   uint64_t fill_version = 0;   // set_fill calls so far
   uint64_t changed_since = 0;  // `changed` lists the fills set since this version
-  AxiLiteIn axi;
   FixedVec<uint32_t, 15> credits;  // [vl], credits available toward the downstream port
   std::vector<uint32_t> voq_fill;  // [input * num_vls + vl], 64-byte credits
+  static constexpr size_t kMaxChanged = 8;
+  FixedVec<uint32_t, kMaxChanged> changed;
 
   explicit FecnMarkerInputs(const FecnMarkerParams& p)
       : credits(p.num_vls, 0), voq_fill(p.num_inputs * p.num_vls, 0) {}
@@ -55,6 +58,7 @@ struct FecnMarkerInputs {
   // model): set_fill() notes which fills changed, and the core registers just those instead
   // of comparing all num_inputs * num_vls of them at every edge. Writing voq_fill directly
   // (the co-simulation, the tests) works as before: untracked inputs are compared in full.
+  // More than kMaxChanged changes between two registrations are compared in full too.
   void set_fill(unsigned index, uint32_t value) {
     voq_fill[index] = value;
     tracked = true;
@@ -69,8 +73,6 @@ struct FecnMarkerInputs {
     changed_overflow = false;
     changed_since = fill_version;
   }
-  static constexpr size_t kMaxChanged = 16;
-  FixedVec<uint32_t, kMaxChanged> changed;
 };
 
 struct FecnMarkerOutputs {

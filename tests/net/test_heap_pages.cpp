@@ -1,6 +1,7 @@
 // advise_heap_huge_pages (common/heap_pages.h): after it, what the process allocates lies in
 // a mapping the kernel may back with transparent huge pages, as /proc/self/smaps tells.
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -42,7 +43,8 @@ int thp_eligible(const void* p) {
 
 TEST(HeapPages, WhatIsAllocatedAfterwardsMayUseHugePages) {
   const std::string mode = thp_mode();
-  const ibcc::HeapPages r = ibcc::advise_heap_huge_pages(size_t{64} << 20);
+  const size_t freed = mallinfo2().fordblks;  // free memory a block may reuse (not advised)
+  const ibcc::HeapPages r = ibcc::advise_heap_huge_pages(size_t{256} << 20);
 #if defined(__SANITIZE_ADDRESS__)
   const bool own_allocator = true;  // ASan's malloc (verif/sanitize.sh) has no heap to advise
 #else
@@ -57,10 +59,10 @@ TEST(HeapPages, WhatIsAllocatedAfterwardsMayUseHugePages) {
   EXPECT_GE(r.advised_bytes, size_t{32} << 20);
   // Blocks of the sizes the model allocates (packets, a VoQ array, the event pool) come
   // from the advised heap, not from mappings of their own, once the memory freed before the
-  // call (which a block may reuse) is used up: 16 MiB of each size.
+  // call (which a block may reuse) is used up: that much and 16 MiB more of each size.
   for (size_t bytes : {size_t{256}, size_t{128} << 10, size_t{8} << 20}) {
     std::vector<char*> blocks;
-    for (size_t total = 0; total < (size_t{16} << 20); total += bytes) {
+    for (size_t total = 0; total < freed + (size_t{16} << 20); total += bytes) {
       blocks.push_back(static_cast<char*>(std::malloc(bytes)));
       ASSERT_NE(blocks.back(), nullptr);
       std::memset(blocks.back(), 1, bytes);
@@ -69,7 +71,7 @@ TEST(HeapPages, WhatIsAllocatedAfterwardsMayUseHugePages) {
     for (char* p : blocks) std::free(p);
   }
   // A second call covers what the heap grew by since; it still reports the first.
-  const ibcc::HeapPages again = ibcc::advise_heap_huge_pages(size_t{64} << 20);
+  const ibcc::HeapPages again = ibcc::advise_heap_huge_pages(size_t{256} << 20);
   EXPECT_TRUE(again.advised) << again.why_not;
   EXPECT_GE(again.advised_bytes, r.advised_bytes);
 }
