@@ -11,6 +11,11 @@
 
 namespace ibcc::net {
 
+void packet_fifo_overflow() {
+  throw ModelError(fmt::format("a packet queue would hold more than {} packets, the most the model counts in one queue",
+                               PacketFifo::kMaxCount));
+}
+
 NodeContext::NodeContext(const Scenario& s, Topology topo) : s_(s), topo_(std::move(topo)) {
   ps_per_cycle_ = static_cast<uint64_t>(std::llround(1e12 / static_cast<double>(s.fabric.core_clock_hz)));
   if (ps_per_cycle_ == 0) ps_per_cycle_ = 1;

@@ -79,23 +79,29 @@ class alignas(64) IbPacket : public tlm::tlm_generic_payload {
 inline IbExtension& ib(tlm::tlm_generic_payload& p) { return static_cast<IbPacket&>(p).ext(); }
 inline IbExtension& ib(tlm::tlm_generic_payload* p) { return static_cast<IbPacket*>(p)->ext(); }
 
-// A FIFO of payloads chained through IbExtension::next.
-struct PacketFifo {
+// Throws ModelError: a queue would hold more packets than PacketFifo counts (a switch's
+// credited buffers hold far fewer; a lossy output buffer of terabytes could).
+[[noreturn, gnu::noinline, gnu::cold]] void packet_fifo_overflow();
+
+// A FIFO of payloads chained through IbExtension::next. 32 bytes, aligned to them: a
+// switch's VoQs lie in one array that arbiters scan, and no queue straddles two cache lines.
+struct alignas(32) PacketFifo {
   tlm::tlm_generic_payload* head = nullptr;
   tlm::tlm_generic_payload* tail = nullptr;
-  uint32_t count = 0;
-  uint32_t credits = 0;
-  // The head's credits and the cycle it may leave (IbExtension::eligible_cycle, which must
-  // be set before the push), kept here so that an arbiter scanning many queues reads them
+  // The cycle the head may leave (IbExtension::eligible_cycle, which must be set before the
+  // push) and its credits, kept here so that an arbiter scanning many queues reads them
   // without touching the packets.
-  uint32_t head_credits = 0;
-  // A switch VoQ's fill as its output's FECN marker sees it (credits of the packets counted
-  // in it, IbExtension::in_fill), beside the queue it describes (and in its padding).
-  uint32_t fill = 0;
   uint64_t head_eligible = 0;
+  uint32_t count : 24;
+  uint32_t head_credits : 8;  // (a packet of an MTU of at most 4096 bytes takes at most 66)
+  // A switch VoQ's fill as its output's FECN marker sees it (credits of the packets counted
+  // in it, IbExtension::in_fill), beside the queue it describes.
+  uint32_t fill = 0;
 
+  PacketFifo() : count(0), head_credits(0) {}
   bool empty() const { return head == nullptr; }
   void push(tlm::tlm_generic_payload* p) {
+    if (count == kMaxCount) packet_fifo_overflow();
     IbExtension& e = ib(p);
     e.next = nullptr;
     if (tail) {
@@ -107,8 +113,8 @@ struct PacketFifo {
     }
     tail = p;
     ++count;
-    credits += e.credits;
   }
+  static constexpr uint32_t kMaxCount = (1u << 24) - 1;
   tlm::tlm_generic_payload* pop() {
     tlm::tlm_generic_payload* p = head;
     IbExtension& e = ib(p);
@@ -122,10 +128,10 @@ struct PacketFifo {
     }
     e.next = nullptr;
     --count;
-    credits -= e.credits;
     return p;
   }
 };
+static_assert(sizeof(PacketFifo) == 32, "PacketFifo is meant to fill half a cache line");
 
 // Owns every payload; free ones wait in a list. Implements tlm_mm_interface so that a
 // payload released by its last holder comes back here.

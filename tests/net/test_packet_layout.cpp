@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "net/node_context.h"
 #include "net/packet.h"
 
 namespace {
@@ -35,6 +36,32 @@ TEST(PacketLayout, PerHopFieldsShareOneCacheLine) {
                 same_line(e.fecn) && same_line(e.becn) && same_line(e.in_fill));
   }
   for (tlm::tlm_generic_payload* p : held) p->release();
+}
+
+}  // namespace
+
+namespace {
+
+// A queue counts up to 2^24 - 1 packets (PacketFifo is 32 bytes) and says so beyond,
+// instead of wrapping its count.
+TEST(PacketFifo, CountsItsPacketsAndSaysWhenItCannot) {
+  static_assert(sizeof(ibcc::net::PacketFifo) == 32 && alignof(ibcc::net::PacketFifo) == 32);
+  PacketPool pool;
+  tlm::tlm_generic_payload* a = pool.alloc();
+  tlm::tlm_generic_payload* b = pool.alloc();
+  ib(a).credits = 33;
+  ib(b).credits = 2;
+  ibcc::net::PacketFifo q;
+  q.push(a);
+  q.push(b);
+  EXPECT_EQ(q.count, 2u);
+  EXPECT_EQ(q.head_credits, 33u);
+  EXPECT_EQ(q.pop(), a);
+  EXPECT_EQ(q.head_credits, 2u);
+  q.count = ibcc::net::PacketFifo::kMaxCount;
+  EXPECT_THROW(q.push(a), ibcc::net::ModelError);
+  a->release();
+  b->release();
 }
 
 }  // namespace
