@@ -89,7 +89,7 @@ inline uint32_t decayed_ccti(uint32_t base, uint64_t d, uint32_t min) {
   return d >= base - min ? min : base - static_cast<uint32_t>(d);
 }
 
-class CctiBlock {
+class alignas(64) CctiBlock {
  public:
   static constexpr unsigned kNumSls = 16;
   static constexpr unsigned kLogDepth = 13;
