@@ -23,7 +23,8 @@ def sources(root):
 
 def class_bodies(text, cls):
     """Texts of the bodies of `class cls` / `struct cls` definitions in text."""
-    for m in re.finditer(r"\b(?:class|struct)\s+" + re.escape(cls) + r"\b[^;{]*\{", text):
+    # (An alignment specifier may stand between the keyword and the name: `struct alignas(64) X`.)
+    for m in re.finditer(r"\b(?:class|struct)\s+(?:alignas\s*\([^)]*\)\s*)?" + re.escape(cls) + r"\b[^;{]*\{", text):
         depth, i = 1, m.end()
         while i < len(text) and depth:
             depth += {"{": 1, "}": -1}.get(text[i], 0)

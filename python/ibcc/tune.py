@@ -11,6 +11,7 @@ The `ibcc tune` subcommand (src/main.cpp) parses the command line and calls
 `python3 -m ibcc.tune --request JSON`; `tune(request)` is the same from Python.
 """
 import csv
+import fcntl
 import hashlib
 import json
 import math
@@ -653,13 +654,27 @@ def worker(request):
     index = int(os.environ.get("SLURM_ARRAY_TASK_ID", "0"))
     study, _ = open_study(req, params, objectives, spec_of(req, params, objectives), worker=index)
 
-    def enough(study_, trial):
-        if len(finished_trials(study_)) >= req.trials:
-            study_.stop()
-
-    if len(finished_trials(study)) < req.trials:
-        study.optimize(make_objective(req, params, objectives, Runner(req)), callbacks=[enough],
-                       catch=(RuntimeError,))
+    from optuna.trial import TrialState
+    objective = make_objective(req, params, objectives, Runner(req))
+    # The workers take trials one at a time under a file lock: a trial queued again after an
+    # interrupt (recover_interrupted) waits in the study, and with SQLite two workers asking
+    # at once could both be handed it (SQLite has no row locks; optuna issue 4621): both then
+    # ran it into one directory, and the second to finish could not report it.
+    lock_path = Path(req.out) / "trials" / ".ask.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    while len(finished_trials(study)) < req.trials:
+        with open(lock_path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            trial = study.ask()
+        try:
+            value = objective(trial)
+        except RuntimeError:  # the trial failed (its error is kept); the study goes on
+            study.tell(trial, state=TrialState.FAIL)
+            continue
+        except BaseException:
+            study.tell(trial, state=TrialState.FAIL)
+            raise
+        study.tell(trial, value)
 
 
 # ------------------------------------------------------------------------------------------
