@@ -209,7 +209,7 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   pace(e.qp, f.spec.sl, end + ird);
   if (dcqcn) dcqcn->sent(now, e.qp, wire);
   if (e.last) replies_.pop_front();
-  host_ready_ = now + host_cycles(wire) + jitter();
+  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
@@ -261,7 +261,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
     dcqcn->sent(now, lane.qp, wire);
     if (NetWaves* w = ctx_.waves) w->flow_rate(static_cast<int>(flow_index), dcqcn->rate_kbps(now, lane.qp) / 1000);
   }
-  host_ready_ = now + host_cycles(wire) + jitter();
+  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
@@ -406,8 +406,7 @@ void Hca::start_drain() {
     const uint64_t phase = begin % hiccup_period;
     if (phase < hiccup_duration) begin += hiccup_duration - phase;
   }
-  const uint64_t drain = sink_memo_.get(e.wire_bytes, [this](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * sink_cycles_per_byte)); });
-  const uint64_t end = std::max(begin + drain, e.tail_cycle);
+  const uint64_t end = std::max(begin + cycles_at(sink_memo_, e.wire_bytes, sink_cycles_per_byte), e.tail_cycle);
   sink_busy_ = true;
   // (The packet rides along only so that the calendar fetches it ahead: sink_done pops it.)
   ctx_.schedule(end, EventKind::kSinkDone, index_, 1, 0, 0, sink_.head);

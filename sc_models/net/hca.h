@@ -86,9 +86,10 @@ class Hca : public Node {
   }
 
   void new_message(Flow& f, Flow::Lane& lane, uint64_t created);
-  // A packet of `wire` bytes at the host's injection rate, in cycles.
-  uint64_t host_cycles(uint32_t wire) {
-    return host_memo_.get(wire, [this](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * host_cycles_per_byte)); });
+  // A packet of `wire` bytes at a rate of `cycles_per_byte` (the host's or the sink's), in
+  // cycles, through that rate's memo.
+  static uint64_t cycles_at(SizeCycles& memo, uint32_t wire, double cycles_per_byte) {
+    return memo.get(wire, [cycles_per_byte](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * cycles_per_byte)); });
   }
 
   // A data packet from this HCA, leaving now (send_data and ping-pong answers).

@@ -378,8 +378,6 @@ class NodeContext {
 
  protected:
   void setup_pfc(Node& receiver, unsigned port, OutPort& sender);
-  // Asks the memory for what handling `e` will touch first (its packet, its node's port),
-  // while the event before it is handled: under load most of these are cache misses.
   // Opens cycle `cycle` and hands each of its events that was not cancelled to `handle`, in
   // order, those scheduled for it meanwhile included; counts them in `events`. With
   // `prefetch`, the memory of the next event is asked for while one is handled
@@ -399,6 +397,8 @@ class NodeContext {
       }
     }
   }
+  // Asks the memory for what handling `e` will touch first (its packet, its node's port),
+  // while the event before it is handled: under load most of these are cache misses.
   void prefetch_for(const Event& e) const {
     if (e.pkt) __builtin_prefetch(&ib(e.pkt));
     // (Every event's port indexes its node's ports; a prefetch beyond them would not fault.)
