@@ -74,7 +74,7 @@ void Hca::try_send() {
   std::vector<Flow>& all = ctx_.flows();
   uint64_t next = UINT64_MAX;
   // Ping-pong answers next (the probe's reply is what its application waits for).
-  if (!replies_.empty()) {
+  if (replies_queued_) {
     Reply& r = replies_.front();
     const uint64_t ready = std::max(r.ready, paced_until(all[r.flow].spec.qp, all[r.flow].spec.sl));
     if (ready > now) {
@@ -156,7 +156,7 @@ void Hca::try_send() {
       const uint32_t wire = ctx_.wire_bytes(payload);
       const uint32_t credits = NodeContext::credits_of(wire);
       if (!ignore_credits && o.vls[vl].credits < credits) break;  // a credit return wakes us
-      rr_ = idx + 1 == n ? 0 : idx + 1;
+      rr_ = static_cast<uint32_t>(idx + 1 == n ? 0 : idx + 1);
       f.lane_rr = static_cast<unsigned>(li + 1 == nl ? 0 : li + 1);
       send_data(f, lane, flows[idx], vl, payload, wire, again);
       return;
@@ -208,7 +208,10 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   pace(e.qp, f.spec.sl, end + ird);
   if (dcqcn) dcqcn->sent(now, e.qp, wire);
-  if (e.last) replies_.pop_front();
+  if (e.last) {
+    replies_.pop_front();
+    --replies_queued_;
+  }
   host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
@@ -454,6 +457,7 @@ void Hca::sink_done() {
           r.ready = done;
           r.ping_cycle = e.create_cycle;
           replies_.push_back(r);
+          ++replies_queued_;
           wake(done);
         } else if (f.spec.pingpong) {
           if (record) st.pingpong_rtt.add(done - e.ping_cycle);

@@ -25,33 +25,46 @@ class Hca : public Node {
     in.resize(2);
   }
 
-  std::vector<unsigned> flows;       // indices into NodeContext::flows()
-  std::unique_ptr<CctiPort> ccti;    // cc.reaction: ibcc
-  std::unique_ptr<DcqcnPort> dcqcn;  // cc.reaction: dcqcn | dcqcn_plus
-  double host_cycles_per_byte = 0;   // inject_rate limit
-  double sink_cycles_per_byte = 0;
+  // Laid out by use, in cache lines (an HCA's lines are rarely cached when its next event
+  // comes): what sending a packet reads first, with the private members it reads, in one
+  // line; then the queues and the IRD pacing; then draining; the rest below.
+  alignas(64) std::vector<unsigned> flows;  // indices into NodeContext::flows()
+  std::unique_ptr<CctiPort> ccti;           // cc.reaction: ibcc
+  std::unique_ptr<DcqcnPort> dcqcn;         // cc.reaction: dcqcn | dcqcn_plus
+
+ private:
+  uint64_t host_ready_ = 0;
+  uint64_t wake_at_ = UINT64_MAX;
+  uint32_t rr_ = 0;
+  uint32_t replies_queued_ = 0;  // replies_.size(), beside what sending reads (the deque's ends are not)
+  // (line 2)
+  PacketFifo cnps_;
+  std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
+  bool sink_busy_ = false;
+
+ public:
   bool cc_enabled = false;
   bool becn_in_ack = false;
+  FabricParams::Transport transport = FabricParams::Transport::kNone;  // Go-Back-N (below)
+
+ private:
+  // (line 3)
+  PacketFifo sink_;
+  SizeCycles host_memo_, sink_memo_;  // a packet's cycles at the host's and the sink's rates
+
+ public:
+  double host_cycles_per_byte = 0;  // inject_rate limit
+  double sink_cycles_per_byte = 0;
   uint64_t hiccup_period = 0, hiccup_duration = 0;
   uint64_t completion_cycles = 0;
-  // Go-Back-N (fabric.hca.transport): off, or with NACKs (fast retransmit), or timeouts only.
-  FabricParams::Transport transport = FabricParams::Transport::kNone;
+  // Go-Back-N (fabric.hca.transport, above): off, or with NACKs (fast retransmit), or
+  // timeouts only.
   uint32_t gbn_window = 16;
   uint64_t gbn_timeout = 0;  // cycles
   uint64_t send_jitter = 0;  // cycles: a uniform draw in [0, this] delays each data packet's successor
   bool leak_one_credit = false, lose_one_packet = false;
 
  private:
-  // What sending and draining read at every packet, next to the settings above (an HCA is
-  // laid out by use: each cache line a packet touches is likely a miss); the rest below.
-  bool sink_busy_ = false;
-  uint64_t host_ready_ = 0;
-  SizeCycles host_memo_, sink_memo_;  // a packet's cycles at the host's and the sink's rates
-  uint64_t wake_at_ = UINT64_MAX;
-  size_t rr_ = 0;
-  std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
-  PacketFifo sink_;
-  PacketFifo cnps_;
   // A ping-pong answer being sent back to the ping's source.
   struct Reply {
     unsigned flow = 0;

@@ -202,7 +202,9 @@ class Node : public sc_core::sc_module {
   NodeContext& context() { return ctx_; }
   unsigned index() const { return index_; }
 
-  std::vector<OutPort> out;  // [port], 1-based
+  // What every event of the node reads (its ports, the context, its index) in one cache
+  // line: sc_module's members before them end mid-line.
+  alignas(64) std::vector<OutPort> out;  // [port], 1-based
   std::vector<InPort> in;
 
  protected:
@@ -247,16 +249,14 @@ struct FlowStats {
   LatencyHistogram pingpong_rtt;
 };
 
-// Laid out by use, as FlowStats: what sending a packet reads first, the statistics, then
-// the specification and the destination lists (read per message).
-struct Flow {
+// Laid out by use, as FlowStats, in cache lines: what sending a packet reads first (one
+// line), then the rest of the sender's state, the statistics (their hot line first), the
+// specification (FlowSpec: the fields read per packet and per message first) and the
+// destination lists (read per message).
+struct alignas(64) Flow {
   unsigned src = 0;            // node
   int dst = -1;                // node, -1: drawn per message
   uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
-  double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
-  // Offered-rate flows: the application creates a message every message_bytes at the rate
-  // (open loop: messages the source cannot send yet wait, and their wait counts in latency).
-  double next_message_cycle = 0;
   // A message in progress: its destination, QP, bytes left, creation and IRD pacing.
   struct Lane {
     uint16_t dlid = 0;
@@ -267,11 +267,16 @@ struct Flow {
   std::vector<Lane> lanes;
   unsigned lane_rr = 0;
   uint32_t psn = 0;
+  double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
+  // (line 1) Offered-rate flows: the application creates a message every message_bytes at
+  // the rate (open loop: messages the source cannot send yet wait, and their wait counts in
+  // latency).
+  double next_message_cycle = 0;
   // Ping-pong: a ping is out (waiting for its answer); the next may leave at pp_next.
   bool pp_waiting = false;
   uint64_t pp_next = 0;
-  FlowStats stats;
-  FlowSpec spec;
+  alignas(64) FlowStats stats;
+  alignas(64) FlowSpec spec;
   SharedSeq<uint16_t> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list
   std::vector<uint16_t> hot_lids;
   size_t next_dst = 0;              // DstOrder::kSequence: index into uniform_lids

@@ -159,23 +159,25 @@ enum class DstOrder : uint8_t {
 // One traffic flow: a QP on a source HCA. dst empty means "chosen per message" from
 // uniform_dsts / hot_dsts (see DstOrder).
 struct FlowSpec {
-  std::string name;
-  std::string group;     // e.g. victim, contributors (for metrics)
-  std::string src;
-  std::string dst;
-  SharedSeq<std::string> uniform_dsts;    // drawn uniformly when dst is empty (a view of a shared list)
-  std::vector<std::string> hot_dsts;      // drawn with probability hot_share
-  double hot_share = 0;
+  // (What a sender reads per packet and per message first: Flow keeps this struct from a
+  // cache line of its own.)
+  unsigned sl = 0;
+  unsigned qp = 0;
   DstOrder dst_order = DstOrder::kRandom;
   QpPolicy qp_policy = QpPolicy::kPerFlow;
   // Ping-pong probe: one message at a time to dst, which answers each with a message of the
   // same size; the next ping leaves `pingpong_gap_ps` after the answer is in. Round trips
   // are measured (summary.json, metrics pingpong_*).
   bool pingpong = false;
-  uint64_t pingpong_gap_ps = 0;
-  unsigned sl = 0;
-  unsigned qp = 0;
   uint64_t message_bytes = 65536;
+  double hot_share = 0;  // the probability of a draw from hot_dsts
+  uint64_t pingpong_gap_ps = 0;
+  std::string name;
+  std::string group;     // e.g. victim, contributors (for metrics)
+  std::string src;
+  std::string dst;
+  SharedSeq<std::string> uniform_dsts;    // drawn uniformly when dst is empty (a view of a shared list)
+  std::vector<std::string> hot_dsts;      // drawn with probability hot_share
   uint64_t start_ps = 0;
   uint64_t stop_ps = UINT64_MAX;
   double rate_bps = 0;   // offered rate; 0 = saturating
