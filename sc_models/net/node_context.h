@@ -90,14 +90,16 @@ struct SizeCycles {
 // The transmit side of a port: the link toward the peer's input buffer and its credits.
 // Laid out by use: what a hop reads and writes (sending, the credits of its VL) first.
 struct alignas(64) OutPort {
-  // Sending (transmit): one cache line.
+  // Line 0: sending (transmit) and what a head's arrival at a switch reads (the output
+  // exists, is it busy, when its next head is eligible, its pending arbitration).
   int peer = -1;             // node, -1: unconnected
   unsigned peer_port = 0;
   PortEnd::FwIf* fw = nullptr;       // what the port's initiator socket is bound to (after elaboration)
   uint64_t busy_until = 0;
-  double cycles_per_byte = 0;
-  uint64_t prop_cycles = 0;
+  uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
+  uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
   sc_core::sc_time prop_delay;       // prop_cycles as a TLM delay (made once, not per packet)
+  SizeCycles ser;                    // ser_cycles of the last packet size sent
   bool tx_active = false;
   bool user_bound = false;           // claimed: a user's module binds this link's sockets
   // PFC or a lossy link (no credits): the sender is never short of credits unless its peer
@@ -112,14 +114,13 @@ struct alignas(64) OutPort {
   // credited link, no waveforms (they show credits as they change), no ignore_credits fault.
   bool defer_credits = false;
   bool has_deferred = false;
-  SizeCycles ser;                    // ser_cycles of the last packet size sent
+  // Line 1: the rest of sending. A switch output's packet being sent (its input, VL and
+  // credits; it takes the port's rate of its input's crossbar port); the port's counters.
+  uint64_t prop_cycles = 0;
+  double cycles_per_byte = 0;
   uint32_t capacity = 0;             // the peer's per-VL buffer, credits
-  // A switch output's packet being sent (its input, VL and credits; it takes the port's rate
-  // of its input's crossbar port) and arbitration; the port's counters.
-  double rate_bytes_per_cycle = 0;
   unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
-  uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
-  uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
+  double rate_bytes_per_cycle = 0;
   uint64_t packets = 0, bytes = 0, marked = 0;
   // Per VL (OutPortVl: credits, need, sent, returning, deferred).
   using Vl = OutPortVl;
