@@ -58,12 +58,8 @@ void FecnMarker::reset() {
 unsigned FecnMarker::threshold() const {
   return regs_.port_setting_valid ? regs_.port_setting_threshold : regs_.sw_setting_threshold_threshold;
 }
-unsigned FecnMarker::packet_size() const {
-  return regs_.port_setting_valid ? regs_.port_setting_packet_size : regs_.sw_setting_threshold_packet_size;
-}
-unsigned FecnMarker::marking_rate() const {
-  return regs_.port_setting_valid ? regs_.port_setting_cong_parm : regs_.sw_setting_marking_marking_rate;
-}
+unsigned FecnMarker::packet_size() const { return trip_.packet_size; }
+unsigned FecnMarker::marking_rate() const { return trip_.marking_rate; }
 
 void FecnMarker::clear_log() {
   log_.clear();
@@ -144,6 +140,10 @@ void FecnMarker::update_trip() {
   trip_.band = enter_level16(trip_.threshold) != exit_level16(trip_.threshold, hysteresis());
   trip_.mapping = mapping();
   trip_.victim_mask = victim_mask();
+  trip_.marking_mode = static_cast<MarkingMode>(regs_.impl_ctrl_marking_mode);
+  trip_.packet_size = static_cast<uint16_t>(regs_.port_setting_valid ? regs_.port_setting_packet_size
+                                                                      : regs_.sw_setting_threshold_packet_size);
+  trip_.marking_rate = regs_.port_setting_valid ? regs_.port_setting_cong_parm : regs_.sw_setting_marking_marking_rate;
 }
 
 bool FecnMarker::crossed(const FillSummary& f, uint64_t trip) const {

@@ -160,7 +160,7 @@ class alignas(64) FecnMarker {
   bool victim_mask() const { return regs_.sw_victim_mask_mask != 0; }
   bool port_override() const { return regs_.port_setting_valid != 0; }
   ThresholdMapping mapping() const { return static_cast<ThresholdMapping>(regs_.impl_ctrl_threshold_mapping); }
-  MarkingMode marking_mode() const { return static_cast<MarkingMode>(regs_.impl_ctrl_marking_mode); }
+  MarkingMode marking_mode() const { return trip_.marking_mode; }
   unsigned hysteresis() const { return regs_.impl_ctrl_hysteresis; }
   uint32_t buffer_capacity() const { return regs_.buffer_capacity_credits; }
   uint32_t skip_count(unsigned vl) const { return vl_[vl].skip; }
@@ -211,7 +211,7 @@ class alignas(64) FecnMarker {
   // Does the measure of the mapping reach `trip` (sixteenths of the capacity times the
   // capacity: Trip)?
   bool crossed(const FillSummary& f, uint64_t trip) const;
-  // The settings the threshold logic reads, worked out from the registers whenever they
+  // The settings the threshold and marking logic read, worked out from the registers whenever they
   // change (update_trip), not at every VL of every edge.
   struct Trip {
     uint64_t enter = 0;  // enter_level16 * capacity
@@ -220,6 +220,9 @@ class alignas(64) FecnMarker {
     bool band = false;   // the two levels differ (hysteresis)
     ThresholdMapping mapping = ThresholdMapping::kPerVoq;
     bool victim_mask = false;
+    MarkingMode marking_mode = MarkingMode::kCounter;  // (what a departure in a congested VL reads)
+    uint16_t packet_size = 0;
+    uint32_t marking_rate = 0;
   };
   void update_trip();
   uint32_t next_state_all(FecnMarkerEvents* ev) const;  // every VL's next congestion state (and events)
