@@ -173,6 +173,7 @@ class alignas(64) CctiBlock {
     bool limit_clamped = false;  // CCTI_Limit beyond the CCT (clamped to its last entry)
     bool sl_based = false;     // CA_Setting Port_Control
     IrdFormula ird_formula = IrdFormula::kOmniPath;
+    std::array<uint8_t, kNumSls> sl_min{};  // CA_SL_MIN CCTI_Min per SL (8 bits)
   } set_;
   void update_settings();
   Timebase timebase_;
