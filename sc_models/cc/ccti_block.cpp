@@ -82,7 +82,7 @@ void CctiBlock::update_settings() {
   set_.limit_clamped = regs_.cct_limit_ccti_limit > params_.cct_entries - 1u;
   set_.sl_based = regs_.ca_setting_port_control != 0;
   set_.ird_formula = static_cast<IrdFormula>(regs_.impl_ctrl_ird_formula);
-  for (unsigned s = 0; s < kNumSls; ++s) set_.sl_min[s] = static_cast<uint8_t>(regs_.ca_sl_min_ccti_min[s]);
+  for (unsigned s = 0; s < kNumSls; ++s) sl_min_[s] = static_cast<uint8_t>(regs_.ca_sl_min_ccti_min[s]);
 }
 
 
@@ -90,7 +90,7 @@ void CctiBlock::update_settings() {
 uint32_t CctiBlock::ccti_after(const FlowWord& w, uint32_t expired) const {
   if (!w.written) return 0;
   const uint64_t d = sl_expiries_[w.sl] - w.stamp + ((expired >> w.sl) & 1u);
-  return decayed_ccti(w.base, d, set_.sl_min[w.sl]);
+  return decayed_ccti(w.base, d, sl_min_[w.sl]);
 }
 
 uint32_t CctiBlock::ccti(unsigned flow) const { return ccti_after(flows_[flow], 0); }
@@ -98,7 +98,7 @@ uint32_t CctiBlock::ccti(unsigned flow) const { return ccti_after(flows_[flow], 
 CctiBlock::Lookup CctiBlock::lookup(unsigned flow, uint32_t sl) const {
   sl &= 0xfu;
   const uint32_t c = ccti(flow);
-  const uint32_t floor = std::max<uint32_t>(c, set_.sl_min[sl]);
+  const uint32_t floor = std::max<uint32_t>(c, sl_min_[sl]);
   return {c, std::min(floor, set_.limit), ((set_.control_map >> sl) & 1u) != 0};
 }
 
@@ -129,7 +129,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
     query_entry_ = cct_entry(l.index);
     query_enabled_ = l.enabled;
     query_ccti_ = l.ccti;
-    const uint32_t min = set_.sl_min[query_sl_];
+    const uint32_t min = sl_min_[query_sl_];
     events_.query_first = l.index == 0;
     events_.query_last = l.index == effective_limit();
     events_.query_limit_clamped = set_.limit_clamped && l.index == effective_limit();
@@ -186,7 +186,7 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
     if ((expired & bit) && h > 0) --h;
     if (becn && b.sl == s && next > h) h = next;
     height_[s] = h;
-    const bool above = h > set_.sl_min[s];
+    const bool above = h > sl_min_[s];
     if (expired & bit) {
       events_.expiry_with_becn = events_.expiry_with_becn || (becn && b.sl == s);
       ++sl_expiries_[s];
@@ -276,7 +276,7 @@ const CctiBlockOutputs& CctiBlock::quiet_step(const CctiBlockInputs& in) {
   query_entry_ = cct_entry(l.index);
   query_enabled_ = l.enabled;
   query_ccti_ = l.ccti;
-  const uint32_t min = set_.sl_min[query_sl_];
+  const uint32_t min = sl_min_[query_sl_];
   const uint32_t limit = effective_limit();
   events_.query_first = l.index == 0;
   events_.query_last = l.index == limit;

@@ -173,7 +173,6 @@ class alignas(64) CctiBlock {
     bool limit_clamped = false;  // CCTI_Limit beyond the CCT (clamped to its last entry)
     bool sl_based = false;     // CA_Setting Port_Control
     IrdFormula ird_formula = IrdFormula::kOmniPath;
-    std::array<uint8_t, kNumSls> sl_min{};  // CA_SL_MIN CCTI_Min per SL (8 bits)
   } set_;
   void update_settings();
   Timebase timebase_;
@@ -211,6 +210,9 @@ class alignas(64) CctiBlock {
   regs::ccti_block::DecodeParams decode_params_;
   regs::ccti_block::RegFile regs_;
 
+  // What a lookup reads beside the memories, in the line of their vectors: each SL's
+  // CCTI_Min (CA_SL_MIN, 8 bits), kept as update_settings() keeps set_.
+  alignas(64) std::array<uint8_t, kNumSls> sl_min_{};
   // The CCT is the block's memory (CCT_ENTRY_PAIR words; the decode addresses it), a RAM
   // without reset: zero when the block is made, then what software wrote.
   std::vector<uint32_t> cct_;
