@@ -153,6 +153,7 @@ void Fabric::build() {
   for (const auto& fs : s_.flows) {
     Flow f;
     f.spec = fs;
+    f.sl = static_cast<uint8_t>(fs.sl);
     const int src = topo_.find(fs.src);
     auto bad = [&](const std::string& what) { throw ScenarioError(fmt::format("{}:{}: traffic flow {}: {}", s_.file, fs.line, fs.name, what)); };
     if (src < 0 || topo_.nodes[src].is_switch) bad("src '" + fs.src + "' is not an HCA");

@@ -102,7 +102,7 @@ void Hca::try_send() {
       next = std::min(next, f.start_cycle);
       continue;
     }
-    const unsigned vl = sc.fabric.sl_to_vl[f.spec.sl];
+    const unsigned vl = sc.fabric.sl_to_vl[f.sl];
     const size_t nl = f.lanes.size();
     for (size_t m = 0; m < nl; ++m) {
       const size_t li = f.lane_rr + m >= nl ? f.lane_rr + m - nl : f.lane_rr + m;
@@ -146,7 +146,7 @@ void Hca::try_send() {
       }
       // The IRD spaces the packets of what the CCTI throttles (a QP, or an SL with
       // SL-based control), however many messages or flows share it.
-      const uint64_t paced = paced_until(lane.qp, f.spec.sl);
+      const uint64_t paced = paced_until(lane.qp, f.sl);
       if (paced > now) {
         next = std::min(next, paced);
         continue;
@@ -219,7 +219,7 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
 void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
                     const GbnSent* again) {
   const uint64_t now = ctx_.now();
-  tlm_generic_payload* pkt = data_packet(again ? again->dlid : lane.dlid, f.spec.sl, vl, lane.qp, payload, wire, flow_index);
+  tlm_generic_payload* pkt = data_packet(again ? again->dlid : lane.dlid, f.sl, vl, lane.qp, payload, wire, flow_index);
   IbExtension& e = ib(pkt);
   if (transport != FabricParams::Transport::kNone) {
     GbnTx& g = gbn_tx(flow_index, lane.qp);
@@ -251,7 +251,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   }
   f.stats.injected_packets++;
   f.stats.injected_bytes += payload;
-  const CctiPort::Lookup cc = cc_enabled && ccti ? ccti->lookup(now, lane.qp, f.spec.sl) : CctiPort::Lookup{};
+  const CctiPort::Lookup cc = cc_enabled && ccti ? ccti->lookup(now, lane.qp, f.sl) : CctiPort::Lookup{};
   const uint64_t ird = cc.ird;
   if (NetWaves* w = ctx_.waves) {
     w->flow_packet(static_cast<int>(flow_index), f.stats.injected_packets);
@@ -259,7 +259,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
     if (ccti) w->flow_ccti(static_cast<int>(flow_index), cc.ccti);
   }
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
-  pace(lane.qp, f.spec.sl, end + ird);
+  pace(lane.qp, f.sl, end + ird);
   if (dcqcn) {
     dcqcn->sent(now, lane.qp, wire);
     if (NetWaves* w = ctx_.waves) w->flow_rate(static_cast<int>(flow_index), dcqcn->rate_kbps(now, lane.qp) / 1000);

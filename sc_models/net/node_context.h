@@ -268,10 +268,11 @@ struct alignas(64) Flow {
   std::vector<Lane> lanes;
   unsigned lane_rr = 0;
   uint32_t psn = 0;
-  double rate_cycles_per_byte = 0;  // offered rate; 0 saturating
-  // (line 1) Offered-rate flows: the application creates a message every message_bytes at
-  // the rate (open loop: messages the source cannot send yet wait, and their wait counts in
-  // latency).
+  uint8_t sl = 0;  // spec.sl, in the line sending reads (set with spec; every packet needs it)
+  // (line 1) Offered rate; 0 saturating. Offered-rate flows: the application creates a
+  // message every message_bytes at the rate (open loop: messages the source cannot send
+  // yet wait, and their wait counts in latency).
+  double rate_cycles_per_byte = 0;
   double next_message_cycle = 0;
   // Ping-pong: a ping is out (waiting for its answer); the next may leave at pp_next.
   bool pp_waiting = false;
