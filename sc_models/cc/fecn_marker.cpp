@@ -134,7 +134,8 @@ void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
 }
 
 void FecnMarker::update_trip() {
-  trip_.threshold = threshold();
+  trip_.threshold = static_cast<uint8_t>(threshold());
+  trip_.num_vls = static_cast<uint8_t>(params_.num_vls);
   trip_.enter = uint64_t{enter_level16(trip_.threshold)} * buffer_capacity();
   trip_.exit = uint64_t{exit_level16(trip_.threshold, hysteresis())} * buffer_capacity();
   trip_.band = enter_level16(trip_.threshold) != exit_level16(trip_.threshold, hysteresis());
@@ -178,7 +179,7 @@ bool FecnMarker::next_cong_state(unsigned vl, const FillSummary& fills, FecnMark
 
 uint32_t FecnMarker::next_state_all(FecnMarkerEvents* ev) const {
   uint32_t s = 0;
-  for (unsigned v = 0; v < params_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, vl_[v].fills, ev)) << v;
+  for (unsigned v = 0; v < trip_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, vl_[v].fills, ev)) << v;
   return s;
 }
 
@@ -192,7 +193,7 @@ void FecnMarker::take_state(const FecnMarkerInputs& in, uint32_t next_state) {
   }
   cong_state_ = next_state;
   register_fills(in);
-  for (unsigned v = 0; v < params_.num_vls; ++v) vl_[v].credits = in.credits[v] & fill_mask_;
+  for (unsigned v = 0; v < trip_.num_vls; ++v) vl_[v].credits = in.credits[v] & fill_mask_;
 }
 
 // An edge with no packet and an idle bus on an idle slave (most edges of the network model):
@@ -240,7 +241,7 @@ const FecnMarkerOutputs& FecnMarker::step(const FecnMarkerInputs& in) {
   if (in.pkt_valid) {
     ++pkts_sent_;
     const unsigned vl = in.pkt_vl;
-    if (vl < params_.num_vls && congested(vl)) {
+    if (vl < trip_.num_vls && congested(vl)) {
       if ((in.pkt_len & 0xffu) >= packet_size()) {
         events_.eligible = true;
         uint32_t& skip = vl_[vl].skip;
@@ -325,7 +326,7 @@ bool FecnMarker::fills_are_registered(const FecnMarkerInputs& in) const {
 
 bool FecnMarker::settled(const FecnMarkerInputs& in) const {
   if (in.pkt_valid || !quiet_bus(in.axi)) return false;
-  for (unsigned v = 0; v < params_.num_vls; ++v) {
+  for (unsigned v = 0; v < trip_.num_vls; ++v) {
     if ((in.credits[v] & fill_mask_) != vl_[v].credits) return false;
   }
   if (!fills_are_registered(in)) return false;

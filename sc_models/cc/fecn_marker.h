@@ -216,11 +216,12 @@ class alignas(64) FecnMarker {
   struct Trip {
     uint64_t enter = 0;  // enter_level16 * capacity
     uint64_t exit = 0;   // exit_level16 * capacity
-    unsigned threshold = 0;
+    uint8_t threshold = 0;  // (4 bits)
     bool band = false;   // the two levels differ (hysteresis)
     ThresholdMapping mapping = ThresholdMapping::kPerVoq;
     bool victim_mask = false;
     MarkingMode marking_mode = MarkingMode::kCounter;  // (what a departure in a congested VL reads)
+    uint8_t num_vls = 0;  // params_.num_vls, beside what every edge reads with it
     uint16_t packet_size = 0;
     uint32_t marking_rate = 0;
   };
