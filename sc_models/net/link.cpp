@@ -32,6 +32,7 @@ void Node::end_of_elaboration() {
       end(p).out_port_ = &out[p];
     }
     if (p < in.size()) in[p].bw = end(p).bound_bw();
+    end(p).peer_is_fabric_ = dynamic_cast<PortEnd*>(end(p).bound_bw()) != nullptr;
   }
 }
 
@@ -68,7 +69,8 @@ namespace {
 
 tlm::tlm_sync_enum PortEnd::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   // An IbPacket carries its extension inside it (packet.h); any other payload does not.
-  if (phase != tlm::BEGIN_REQ || typeid(gp) != typeid(IbPacket)) bad_forward(node_, port_, gp, phase);
+  // (From another PortEnd it is one by construction: peer_is_fabric_.)
+  if (phase != tlm::BEGIN_REQ || (!peer_is_fabric_ && typeid(gp) != typeid(IbPacket))) bad_forward(node_, port_, gp, phase);
   ib(gp).in_port = static_cast<uint16_t>(port_);
   ctx_.schedule(ctx_.cycle_after(delay), EventKind::kArrive, node_index_, port_, 0, 0, &gp);
   return tlm::TLM_ACCEPTED;

@@ -94,6 +94,12 @@ class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm
   unsigned node_index_;
   unsigned port_;
   OutPort* out_port_ = nullptr;  // this port's transmit side (noted at the end of elaboration)
+  // The target socket is bound to another PortEnd of the fabric (noted at the end of
+  // elaboration): its packets come from that end's transmit(), which sends PacketPool
+  // packets only, so they are IbPackets by construction and the forward path does not ask
+  // each one's dynamic type (which lies in a cache line the hop does not otherwise touch).
+  // A link bound to anything else (a user's module) checks every payload.
+  bool peer_is_fabric_ = false;
   friend class Node;
 
  public:

@@ -107,8 +107,10 @@ class Probe : public Node {
 // index `real` (Make: unique_ptr<Node>(NodeContext&, unsigned index)). The links' sockets
 // are bound and elaborated (sc_start(SC_ZERO_TIME)); a test that makes a second bench gets a
 // fresh SystemC context for it (the first one's stays alive: its modules may still be).
-template <typename Make>
-std::unique_ptr<NodeContext> bench(const Scenario& s, unsigned real, Make make) {
+// `before_bind` runs after the ports are wired, before the builder binds the links (a test
+// claims a link there, NodeContext::claim_link, and binds its own module to it).
+template <typename Make, typename BeforeBind = void (*)(NodeContext&)>
+std::unique_ptr<NodeContext> bench(const Scenario& s, unsigned real, Make make, BeforeBind before_bind = [](NodeContext&) {}) {
   if (sc_core::sc_get_curr_simcontext()->elaboration_done()) {
     static std::vector<sc_core::sc_simcontext*> retired;  // kept reachable, never freed
     retired.push_back(sc_core::sc_curr_simcontext);
@@ -122,6 +124,7 @@ std::unique_ptr<NodeContext> bench(const Scenario& s, unsigned real, Make make) 
     else ctx->add_node(std::make_unique<Probe>(t.nodes[n].name, *ctx, n, t.nodes[n].ports));
   }
   ctx->wire_ports();
+  before_bind(*ctx);
   ctx->bind_links();
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);

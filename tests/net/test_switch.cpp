@@ -23,12 +23,16 @@ using testing::Probe;
 // base.yaml: S1 (node 0) has H1 on port 1, H2 on port 2 and S2 on port 4; H3 is behind S2.
 constexpr unsigned kS1 = 0;
 
-std::unique_ptr<NodeContext> switch_bench(const Scenario& s, bool markers) {
-  auto ctx = bench(s, kS1, [&](NodeContext& c, unsigned n) {
-    auto sw = std::make_unique<Switch>("S1", c, n, c.topology().nodes[n].ports);
-    sw->latency = c.cycles(s.fabric.switch_latency_ps);
-    return sw;
-  });
+template <typename BeforeBind = void (*)(NodeContext&)>
+std::unique_ptr<NodeContext> switch_bench(const Scenario& s, bool markers, BeforeBind before_bind = [](NodeContext&) {}) {
+  auto ctx = bench(
+      s, kS1,
+      [&](NodeContext& c, unsigned n) {
+        auto sw = std::make_unique<Switch>("S1", c, n, c.topology().nodes[n].ports);
+        sw->latency = c.cycles(s.fabric.switch_latency_ps);
+        return sw;
+      },
+      before_bind);
   if (markers) {
     Switch& sw = static_cast<Switch&>(ctx->node(kS1));
     const unsigned inputs = sw.number_marker_inputs();
@@ -190,15 +194,34 @@ TEST(Switch, NoRouteIsAModelError) {
   }
 }
 
-// The ports' sockets speak the link protocol of link_socket.h and nothing else.
+// A user's module bound to a link in place of the neighbour: an initiator socket of the
+// link protocol of its own.
+struct UserInitiator : sc_core::sc_module, tlm::tlm_bw_transport_if<IbLinkProtocol> {
+  tlm::tlm_initiator_socket<32, IbLinkProtocol> socket;
+  explicit UserInitiator(sc_core::sc_module_name name) : sc_core::sc_module(name), socket("socket") { socket.bind(*this); }
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) override {
+    return tlm::TLM_ACCEPTED;
+  }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+};
+
+// The ports' sockets speak the link protocol of link_socket.h and nothing else. A payload
+// that is not an IbPacket is refused from a user's module; from another port of the
+// fabric it cannot come (transmit() sends PacketPool packets only), and such a link does
+// not ask each packet's type (PortEnd::peer_is_fabric_).
 TEST(Switch, LinkSocketsRejectWhatIsNotTheLinkProtocol) {
   const Scenario s = no_cc();
-  auto ctx = switch_bench(s, false);
-  PortEnd& port = ctx->node(kS1).end(1);
+  std::unique_ptr<UserInitiator> user;
+  auto ctx = switch_bench(s, false, [&](NodeContext& c) {
+    c.claim_link(kS1, 2);
+    user = std::make_unique<UserInitiator>("user");
+    user->socket.bind(c.node(kS1).end(2).in);
+  });
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   tlm::tlm_generic_payload foreign;  // not an IbPacket of the fabric's pool
   tlm::tlm_phase begin = tlm::BEGIN_REQ;
-  EXPECT_THROW(port.nb_transport_fw(foreign, begin, delay), ModelError);
+  EXPECT_THROW(user->socket->nb_transport_fw(foreign, begin, delay), ModelError);
+  PortEnd& port = ctx->node(kS1).end(1);
   tlm::tlm_generic_payload* pkt = ctx->pool().alloc();
   tlm::tlm_phase end_req = tlm::END_REQ;
   EXPECT_THROW(port.nb_transport_fw(*pkt, end_req, delay), ModelError);
