@@ -16,7 +16,8 @@
 //       initiator returns TLM_ACCEPTED; the credit payload stays the target's.
 //
 // Packets are IbPackets from the fabric's PacketPool (packet.h): any other payload is a
-// protocol error (a ModelError), and so is a credit that is not a CreditPayload. The sockets use their own protocol traits
+// protocol error (a ModelError; checked where the peer is not a PortEnd, whose transmit()
+// sends pool packets only), and so is a credit that is not a CreditPayload. The sockets use their own protocol traits
 // (IbLinkProtocol), so that a socket of the TLM base protocol cannot be bound to a link by
 // mistake; b_transport, DMI and debug transport are not part of the protocol.
 #pragma once
