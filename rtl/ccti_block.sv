@@ -199,6 +199,7 @@ module ccti_block #(
   logic [3:0]           becn_old_sl;
   logic [StampWidth-1:0] becn_d;
   logic [CctiWidth-1:0] becn_c1, becn_next;
+  logic [7:0]           becn_floor;
   logic [8:0]           becn_raised;
 
   assign becn_flow   = sl_based_q ? QpWidth'(becn_sl_i) : becn_qp_i;
@@ -209,10 +210,13 @@ module ccti_block #(
   assign becn_d      = expiries_sl_q[becn_old_sl] - becn_word[StampWidth-1:0] +
                        StampWidth'(expired[becn_old_sl]);
   assign becn_c1     = decayed(becn_word[BaseLsb +: CctiWidth], becn_d, min_q[becn_old_sl]);
-  assign becn_raised = 9'(becn_c1) + 9'(increase_q[becn_sl_q]);
+  // CCTI_Min is the floor from the start: a flow below it (never raised, or decayed below
+  // a CCTI_Min raised since) rises from the floor.
+  assign becn_floor  = (8'(becn_c1) > min_q[becn_sl_q]) ? 8'(becn_c1) : min_q[becn_sl_q];
+  assign becn_raised = 9'(becn_floor) + 9'(increase_q[becn_sl_q]);
   assign becn_next   = (becn_raised > 9'(limit)) ? limit : becn_raised[CctiWidth-1:0];
   assign trigger     = becn && (trigger_q[becn_sl_q] != 8'd0) &&
-                       (8'(becn_c1) < trigger_q[becn_sl_q]) && (8'(becn_next) >= trigger_q[becn_sl_q]);
+                       (becn_floor < trigger_q[becn_sl_q]) && (8'(becn_next) >= trigger_q[becn_sl_q]);
   assign becn_new_word = {becn_next, becn_sl_q,
                           expiries_sl_q[becn_sl_q] + StampWidth'(expired[becn_sl_q])};
 

@@ -90,19 +90,41 @@ TEST_F(CctiBlockTest, TimerDecrementsToMinAndStops) {
   sl_setting(2, 3, 4, 0, 2);  // timer 3 ticks, +4, min 2
   idle(kTick - 2);             // the BECN arrives at the next edge, applied at a tick edge
   becn(9, 2);                  // arms the timer (count 3) at a tick edge: no decrement yet
-  EXPECT_EQ(b.ccti(9), 4u);
+  EXPECT_EQ(b.ccti(9), 6u) << "from the floor CCTI_Min 2, +4";
   EXPECT_TRUE(b.timer_running(2));
   // Ticks come every kTick edges; the 3rd tick after arming is the expiry.
   idle(3 * kTick - 1);
-  EXPECT_EQ(b.ccti(9), 4u);
+  EXPECT_EQ(b.ccti(9), 6u);
   idle(1);
-  EXPECT_EQ(b.ccti(9), 3u) << "first expiry";
-  EXPECT_TRUE(b.timer_running(2)) << "re-armed: 3 > min 2";
-  idle(3 * kTick);
+  EXPECT_EQ(b.ccti(9), 5u) << "first expiry";
+  EXPECT_TRUE(b.timer_running(2)) << "re-armed: 5 > min 2";
+  idle(9 * kTick);
   EXPECT_EQ(b.ccti(9), 2u);
   EXPECT_FALSE(b.timer_running(2)) << "at CCTI_Min: the timer goes idle";
   idle(10 * kTick);
   EXPECT_EQ(b.ccti(9), 2u) << "never below CCTI_Min";
+}
+
+// IBCC_SPEC section 1: "CCTI never goes below CCTI_Min" -- so the floor holds from the start,
+// and the first BECN raises a flow from CCTI_Min, not from its reset value 0 (else the first
+// CCTI_Min / CCTI_Increase BECNs would change nothing a lookup sees).
+TEST_F(CctiBlockTest, CctiMinIsTheFloorFromTheStart) {
+  sl_setting(1, 0, 1, 0, 10);  // no timer, +1, min 10
+  write(r::kMtuTxCyclesOffset, 1000);
+  EXPECT_EQ(b.ird_now(5, 1), 1000u * 11u) << "entry 10 (multiplier 11) before any BECN";
+  becn(5, 1);
+  EXPECT_EQ(b.ccti(5), 11u) << "the first BECN raises the flow from CCTI_Min 10";
+  EXPECT_EQ(b.ird_now(5, 1), 1000u * 12u) << "and its delay with it";
+  becn(5, 1);
+  EXPECT_EQ(b.ccti(5), 12u);
+  // A CCTI_Min raised above a flow's CCTI lifts it at its next BECN too.
+  sl_setting(1, 0, 1, 0, 20);
+  becn(5, 1);
+  EXPECT_EQ(b.ccti(5), 21u);
+  // Clamped at CCTI_Limit like any increase, also when CCTI_Min lies above it.
+  write(r::kCctLimitOffset, r::kCctLimitCctiLimit.put(15));
+  becn(6, 1);
+  EXPECT_EQ(b.ccti(6), 15u);
 }
 
 TEST_F(CctiBlockTest, RunningTimerIsNotRestartedByBecn) {
@@ -227,11 +249,11 @@ TEST_F(CctiBlockTest, FlowWindowReadsTheDecayedCcti) {
   becn(9, 3);
   uint32_t v = 0;
   ASSERT_TRUE(b.read_csr(r::kFlowCctiOffset + 4 * 9, &v));
-  EXPECT_EQ(r::kFlowCctiCcti.get(v), 6u);
+  EXPECT_EQ(r::kFlowCctiCcti.get(v), 7u) << "from the floor CCTI_Min 1, +6";
   EXPECT_EQ(r::kFlowCctiSl.get(v), 3u);
   idle(3 * kTick);  // three expiries
   ASSERT_TRUE(b.read_csr(r::kFlowCctiOffset + 4 * 9, &v));
-  EXPECT_EQ(r::kFlowCctiCcti.get(v), 3u);
+  EXPECT_EQ(r::kFlowCctiCcti.get(v), 4u);
   idle(10 * kTick);
   EXPECT_EQ(b.ccti(9), 1u) << "floored at CCTI_Min";
   EXPECT_FALSE(b.timer_running(3));
@@ -272,7 +294,10 @@ TEST_F(CctiBlockTest, LazyDecayEqualsTheEagerRule) {
         ++decrements;
       }
     }
-    if (pending) ref[pend_flow] = std::min<uint32_t>(ref[pend_flow] + 1 + (pend_flow % 4) % 3, 127);
+    // (from CCTI_Min at the least: the floor holds from the start)
+    if (pending) {
+      ref[pend_flow] = std::min<uint32_t>(std::max(ref[pend_flow], mins[pend_flow % 4]) + 1 + (pend_flow % 4) % 3, 127);
+    }
     pending = in.becn_valid;
     pend_flow = in.becn_qp;
     for (unsigned f = 0; f < 64; ++f) ASSERT_EQ(b.ccti(f), ref[f]) << "flow " << f << " edge " << edge;

@@ -4,7 +4,7 @@ strategies, on the DCQCN 2:1 incast (topologies/dcqcn/incast2.yaml).
 
   check_tune_dcqcn.py IBCC WORK_DIR
 
-1. Quantity keys are tuned in their units: a time range (cc.dcqcn.rate_timer=20us:300us:log),
+1. Quantity keys are tuned in their units: a time range (cc.dcqcn.alpha_timer=20us:300us:log),
    a size range (cc.ecn.kmax=20KB:400KB:log, tuned in whole bytes) and a strategy choice
    (cc.reaction=dcqcn,dcqcn_plus). Every trial's run resolved exactly the value tune.csv
    records for it, in that unit.
@@ -68,6 +68,9 @@ def main():
         (["--space", "cc.ecn.kmax=0:100KB"], "outside cc.ecn.kmax's range"),
         (["--space", "cc.dcqcn.alpha_timer=55us,fast"], "'fast' is not a time for cc.dcqcn.alpha_timer"),
         (["--space", "cc.dcqcn.rate_timer=300us:20us"], "expected LO < HI"),
+        # A key without effect under one of the choices (DCQCN+ has no rate timer).
+        (["--space", "cc.dcqcn.rate_timer=20us:300us", "--space", "cc.reaction=dcqcn,dcqcn_plus"],
+         "has no effect with cc.reaction: dcqcn_plus"),
     ]
     for i, (args, expect) in enumerate(bad):
         out = work / f"bad{i}"
@@ -77,7 +80,7 @@ def main():
 
     # 1. A tune over a time, a size and a strategy.
     out = work / "study"
-    p = tune(out, "--space", "cc.ecn.kmax=20KB:400KB:log", "--space", "cc.dcqcn.rate_timer=20us:300us:log",
+    p = tune(out, "--space", "cc.ecn.kmax=20KB:400KB:log", "--space", "cc.dcqcn.alpha_timer=20us:300us:log",
              "--space", "cc.reaction=dcqcn,dcqcn_plus", "--objective", "latency_p99_us",
              "--objective", "group_total.incast", "--trials", "10", "--seed", "1")
     c.check(p.returncode == 0, f"the tune runs (exit {p.returncode}) {p.stderr.strip()[-300:]}")
@@ -86,19 +89,19 @@ def main():
     rows = list(csv.DictReader(open(out / "tune.csv")))
     complete = [r for r in rows if r["state"] == "COMPLETE"]
     c.check(len(complete) == 10, f"10 trials completed ({len(complete)})")
-    c.check("cc.dcqcn.rate_timer [us]" in rows[0] and "cc.ecn.kmax [B]" in rows[0],
+    c.check("cc.dcqcn.alpha_timer [us]" in rows[0] and "cc.ecn.kmax [B]" in rows[0],
             "tune.csv names each quantity's unit in its column")
     applied = True
     for r in complete:
         res = yaml.safe_load((Path(r["dir"]) / "incast2" / "resolved.yaml").read_text())["cc"]
-        want_ps = ps(f"{float(r['cc.dcqcn.rate_timer [us]']):.6g}us")
-        ok = (ps(res["dcqcn"]["rate_timer"]) == want_ps and int(res["ecn"]["kmax"]) == int(r["cc.ecn.kmax [B]"])
+        want_ps = ps(f"{float(r['cc.dcqcn.alpha_timer [us]']):.6g}us")
+        ok = (ps(res["dcqcn"]["alpha_timer"]) == want_ps and int(res["ecn"]["kmax"]) == int(r["cc.ecn.kmax [B]"])
               and res["reaction"] == r["cc.reaction"])
         if not ok:
             applied = False
-            print(f"     trial {r['trial']}: tune.csv {r['cc.dcqcn.rate_timer [us]']} us, {r['cc.ecn.kmax [B]']} B, "
-                  f"{r['cc.reaction']}; resolved {res['dcqcn']['rate_timer']}, {res['ecn']['kmax']}, {res['reaction']}")
-    c.check(applied, "every trial's run resolved the values tune.csv records (rate_timer, kmax, reaction)")
+            print(f"     trial {r['trial']}: tune.csv {r['cc.dcqcn.alpha_timer [us]']} us, {r['cc.ecn.kmax [B]']} B, "
+                  f"{r['cc.reaction']}; resolved {res['dcqcn']['alpha_timer']}, {res['ecn']['kmax']}, {res['reaction']}")
+    c.check(applied, "every trial's run resolved the values tune.csv records (alpha_timer, kmax, reaction)")
     kmax = [int(r["cc.ecn.kmax [B]"]) for r in complete]
     c.check(min(kmax) >= 20000 and max(kmax) <= 400000, f"Kmax stays in 20KB..400KB ({min(kmax)}..{max(kmax)} B)")
 

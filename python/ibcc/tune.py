@@ -461,13 +461,19 @@ def validate(req, params, runner):
             if rc != 0:
                 raise TuneError(f"{scenario} with the {corner} end of every --space parameter "
                                 f"({', '.join(f'{k}={v}' for k, v in sets.items())}): {err}")
+        # Each choice with every other parameter at its low end: a choice under which another
+        # parameter has no effect (cc.reaction=dcqcn_plus with cc.dcqcn.rate_timer) is refused
+        # here, not found trial by trial.
+        low = {q.key: (q.choices[0] if q.kind == "categorical" else q.value_text(q.low)) for q in params}
         for p in params:
             if p.kind != "categorical":
                 continue
-            for c in p.choices[1:-1]:
-                _, rc, _, err = runner.describe(scenario, {p.key: c})
+            for c in p.choices[1:]:
+                sets = dict(low, **{p.key: c})
+                _, rc, _, err = runner.describe(scenario, sets)
                 if rc != 0:
-                    raise TuneError(f"{scenario} with {p.key}={c}: {err}")
+                    raise TuneError(f"{scenario} with {p.key}={c} and every other --space parameter at its low end "
+                                    f"({', '.join(f'{k}={v}' for k, v in sets.items() if k != p.key)}): {err}")
 
 
 # ------------------------------------------------------------------------------------------

@@ -165,7 +165,9 @@ const CctiBlockOutputs& CctiBlock::step(const CctiBlockInputs& in) {
   uint32_t next = 0;
   if (becn) {
     FlowWord& w = flows_[b.flow];
-    const uint32_t c = ccti_after(w, expired);
+    // CCTI_Min is the floor from the start (IBA: CCTI never goes below it): a flow still at
+    // its reset CCTI 0, or decayed below a CCTI_Min raised since, rises from the floor.
+    const uint32_t c = std::max<uint32_t>(ccti_after(w, expired), sl_min_[b.sl]);
     const uint32_t raised = c + regs_.ca_sl_timer_ccti_increase[b.sl];
     events_.becn_at_limit = raised >= limit;
     next = std::min(raised, limit);

@@ -21,7 +21,7 @@ void write(Block& core, uint32_t addr, uint32_t value, const char* what) {
 
 template <typename Block>
 void configure_marker(Block& core_, const cc::FecnMarkerParams& params, const SwitchCcSpec& sw,
-                      const PortCcOverride* port, bool victim_mask, uint32_t buffer_credits) {
+                      const PortCcOverride* port, bool victim_mask, uint32_t buffer_credits, uint16_t lfsr_seed) {
   namespace r = regs::fecn_marker;
   // Control_Map: Victim_Mask, Threshold + Packet_Size, Marking_Rate (OpenSM bit order).
   write(core_, r::kSwControlMapOffset, 0x1u | 0x4u | 0x10u, "Control_Map");
@@ -45,25 +45,27 @@ void configure_marker(Block& core_, const cc::FecnMarkerParams& params, const Sw
             r::kImplCtrlMarkingMode.put(static_cast<uint32_t>(sw.marking_mode)) | r::kImplCtrlHysteresis.put(sw.hysteresis),
         "IMPL_CTRL");
   write(core_, r::kBufferCapacityOffset, r::kBufferCapacityCredits.put(buffer_credits), "BUFFER_CAPACITY");
+  if (lfsr_seed != 0) write(core_, r::kLfsrSeedOffset, r::kLfsrSeedSeed.put(lfsr_seed), "LFSR_SEED");
 }
 
 template void configure_marker(cc::FecnMarker&, const cc::FecnMarkerParams&, const SwitchCcSpec&,
-                               const PortCcOverride*, bool, uint32_t);
+                               const PortCcOverride*, bool, uint32_t, uint16_t);
 template void configure_marker(RtlMarkerEngine&, const cc::FecnMarkerParams&, const SwitchCcSpec&,
-                               const PortCcOverride*, bool, uint32_t);
+                               const PortCcOverride*, bool, uint32_t, uint16_t);
 
 MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
-                       bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl)
+                       bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl,
+                       uint16_t lfsr_seed)
     : num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u), rtl_(std::move(rtl)), in_(params),
       core_(params) {
   in_.tracked = true;  // fills change through set_fill only
-  configure_marker(core_, params, sw, port, victim_mask, buffer_credits);
+  configure_marker(core_, params, sw, port, victim_mask, buffer_credits, lfsr_seed);
   if (rtl_) {
     // The same writes through the RTL's AXI4-Lite port; they take edges the core does not,
     // so the RTL's timebase is then brought to a tick boundary, where the core's is. What
     // differs is its TimeStamp (by whole ticks): it appears in the block's log registers,
     // which the network model does not read.
-    configure_marker(*rtl_, params, sw, port, victim_mask, buffer_credits);
+    configure_marker(*rtl_, params, sw, port, victim_mask, buffer_credits, lfsr_seed);
     rtl_->align_timebase();
   }
 }

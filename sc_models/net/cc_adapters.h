@@ -20,7 +20,7 @@ namespace ibcc::net {
 // write_csr(addr, data, strb)). Throws std::logic_error if the block refuses a write.
 template <typename Block>
 void configure_marker(Block& block, const cc::FecnMarkerParams& params, const SwitchCcSpec& sw,
-                      const PortCcOverride* port, bool victim_mask, uint32_t buffer_credits);
+                      const PortCcOverride* port, bool victim_mask, uint32_t buffer_credits, uint16_t lfsr_seed = 0);
 template <typename Block>
 void configure_ccti(Block& block, const cc::CctiBlockParams& params, const CaCcSpec& ca, uint32_t mtu_tx_cycles);
 
@@ -30,8 +30,10 @@ class MarkerPort {
  public:
   // `rtl`, if given, is the Verilated block that decides instead of the C++ core (ibcc run
   // --rtl): configured the same way, clocked edge by edge where the core advances lazily.
+  // `lfsr_seed` (nonzero) starts the random-marking generator; 0 leaves its reset value.
   MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
-             bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl = nullptr);
+             bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl = nullptr,
+             uint16_t lfsr_seed = 0);
 
   void set_fill(uint64_t cycle, unsigned input, unsigned vl, uint32_t credits) {
     advance_to(cycle);

@@ -119,8 +119,7 @@ void Fabric::build() {
         ep.kmax_bytes = s_.cc.ecn.kmax_bytes;
         ep.pmax_q16 = static_cast<uint32_t>(std::clamp(std::llround(s_.cc.ecn.pmax * 65536.0), 1LL, 65536LL));
         ep.num_priorities = nvl;
-        // A seed of its own per port, from the scenario's: runs are reproducible.
-        ep.seed = static_cast<uint32_t>((s_.sim.seed * 0x9E3779B97F4A7C15ULL + n * 1000003ULL + p) >> 17) | 1u;
+        ep.seed = port_seed(n, p);
         sw.attach_ecn(p, std::make_unique<cc::EcnMarker>(ep));
         continue;
       }
@@ -143,7 +142,12 @@ void Fabric::build() {
         rtl_blocks_.push_back({fmt::format("{}/{}", topo_.nodes[n].name, p), true, engine.get(), mp.num_inputs,
                                mp.num_vls, mp.fill_width, 0});
       }
-      sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity, std::move(engine)));
+      // Random marking draws from a generator of its own per port, seeded from the scenario's
+      // seed (a 16-bit LFSR must not start at 0).
+      const uint32_t seed = port_seed(n, p);
+      const uint16_t lfsr_seed = static_cast<uint16_t>((seed ^ (seed >> 16)) & 0xffffu) | 1u;
+      sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity, std::move(engine),
+                                                       lfsr_seed));
     }
   }
   // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs
@@ -363,7 +367,13 @@ cc::DcqcnRpParams Fabric::dcqcn_rp_params(double link_cpb, double host_cpb) cons
   p.variant = s_.cc.reaction == Reaction::kDcqcnPlus ? cc::DcqcnVariant::kPlus : cc::DcqcnVariant::kDcqcn;
   p.core_clock_hz = s_.fabric.core_clock_hz;
   p.line_rate_kbps = kbps(8.0 * static_cast<double>(s_.fabric.core_clock_hz) / std::max(link_cpb, host_cpb));
-  p.min_rate_kbps = std::min(p.line_rate_kbps, std::max<uint64_t>(1, kbps(q.min_rate_bps)));
+  if (kbps(q.min_rate_bps) >= p.line_rate_kbps) {
+    // No cut could then lower the rate: DCQCN would be switched off without a word.
+    throw ScenarioError(fmt::format("{}: cc.dcqcn.min_rate: {:g} Gb/s is at or above an HCA's line rate ({:g} Gb/s): "
+                                    "DCQCN's rate cuts could never take effect (expected well below it, e.g. 10Mb/s)",
+                                    s_.file, q.min_rate_bps / 1e9, static_cast<double>(p.line_rate_kbps) / 1e6));
+  }
+  p.min_rate_kbps = std::max<uint64_t>(1, kbps(q.min_rate_bps));
   p.g_shift = q.g_shift;
   p.alpha_init_q20 = static_cast<uint32_t>(std::llround(q.alpha_init * (1u << 20)));
   p.alpha_timer_cycles = std::max<uint64_t>(1, cycles(q.alpha_timer_ps));

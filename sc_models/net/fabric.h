@@ -143,6 +143,11 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // interface in `host_cpb` (the line rate is the slower), from cc.dcqcn.
   cc::DcqcnRpParams dcqcn_rp_params(double link_cpb, double host_cpb) const;
   cc::DcqcnNpParams dcqcn_np_params() const;
+  // A random generator's seed of its own for output `port` of switch `node`, from sim.seed:
+  // runs repeat, and two seeds differ.
+  uint32_t port_seed(unsigned node, unsigned port) const {
+    return static_cast<uint32_t>((s_.sim.seed * 0x9E3779B97F4A7C15ULL + node * 1000003ULL + port) >> 17) | 1u;
+  }
 
   uint64_t end_cycle_;
   uint64_t log_cycles_;

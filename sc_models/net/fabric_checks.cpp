@@ -168,11 +168,23 @@ std::string Fabric::stall_report(const std::vector<unsigned>& stuck) const {
   if (stuck.size() > 12) names += fmt::format(", ... ({} flows)", stuck.size());
   std::string out = fmt::format("stalled: {} delivered nothing for {} us at {} us while packets of theirs were in flight",
                                 names, static_cast<double>(ps(stall_cycles_)) / 1e6, static_cast<double>(ps(now_)) / 1e6);
+  out += fmt::format(" (sim.stall_timeout, {} us, sets how long counts as stalled)",
+                     static_cast<double>(ps(stall_cycles_)) / 1e6);
   const auto cycle = deadlock_cycle();
-  if (cycle.empty()) {
-    return out + "; no cycle of stuck buffers found (starved rather than deadlocked: check VL arbitration and credits)";
+  if (!cycle.empty()) return out + "\n" + cycle_report(cycle);
+  out += "; no cycle of stuck buffers found (starved rather than deadlocked). Where they wait:";
+  for (size_t i = 0; i < stuck.size() && i < 4; ++i) {
+    unsigned listed = 0;
+    for (unsigned n = 0; n < topo_.num_switches && listed < 4; ++n) {
+      const auto& sw = static_cast<const Switch&>(*nodes_[n]);
+      for (const std::string& line : sw.where_flow_waits(static_cast<int32_t>(stuck[i]), 4 - listed)) {
+        out += fmt::format("\n  {}: {}", flows_[stuck[i]].spec.name, line);
+        ++listed;
+      }
+    }
+    if (listed == 0) out += fmt::format("\n  {}: in no switch queue (at a link or an HCA)", flows_[stuck[i]].spec.name);
   }
-  return out + "\n" + cycle_report(cycle);
+  return out;
 }
 
 std::string Fabric::deadlock_report() const {

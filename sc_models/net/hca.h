@@ -20,7 +20,7 @@ namespace ibcc::net {
 class Hca : public Node {
  public:
   Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed)
-      : Node(name, ctx, index), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
+      : Node(name, ctx, index), data_reserve_(ctx.num_vls(), 0), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
     out.resize(2);
     in.resize(2);
   }
@@ -40,6 +40,10 @@ class Hca : public Node {
   // (line 2)
   PacketFifo cnps_;
   std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
+  // [vl]: credits reserved for the data packet that found too few (0: none). CNPs and
+  // ping-pong answers, which go first, use only the credits beyond it: a stream of them
+  // taking each credit as it returns cannot starve the data. Cleared when data goes.
+  std::vector<uint32_t> data_reserve_;
   bool sink_busy_ = false;
 
  public:

@@ -33,6 +33,11 @@ struct K {
   K& req() { d.required = true; return *this; }
   K& ref(std::string r) { d.ref = std::move(r); return *this; }
   K& doc(std::string m) { d.meaning = std::move(m); return *this; }
+  K& only(std::string key, std::string values) {
+    d.only_key = std::move(key);
+    d.only_values = std::move(values);
+    return *this;
+  }
   operator KeyDecl() const { return d; }  // NOLINT: the table reads better without casts
 };
 
@@ -115,7 +120,7 @@ std::vector<KeyDecl> scenario_key_table() {
                "Ethernet's PFC (a buffer past its XOFF threshold pauses its upstream sender on that VL, one below XON "
                "resumes it; the pause frame takes the link's propagation and its own serialisation), or none: a lossy "
                "fabric whose switches and HCAs drop, and count, what their buffers cannot take (drop-tail)"),
-      Map("fabric.pfc").doc("PFC thresholds of every input buffer (per VL), with `fabric.flow_control: pfc`"),
+      Map("fabric.pfc").only("fabric.flow_control", "pfc").doc("PFC thresholds of every input buffer (per VL), with `fabric.flow_control: pfc`"),
       Bytes("fabric.pfc.xoff", 0, uint64_t{1} << 32).def("0")
           .def_doc("0: the buffer less the headroom of its link (2 MTU packets + the bytes a round trip of the link and "
                    "a pause frame lets through)")
@@ -134,9 +139,9 @@ std::vector<KeyDecl> scenario_key_table() {
                "(`buffer_per_vl`), each output's VL (`output_buffer`: the bytes waiting for it in every input's VoQ), "
                "or a pool for the whole switch (`shared_buffer`, each output's VL still at most `output_buffer`); "
                "a packet whose head finds no room is dropped"),
-      Bytes("fabric.switch.output_buffer", 0, uint64_t{1} << 40).def("0").def_doc("0: `buffer_per_vl`")
+      Bytes("fabric.switch.output_buffer", 0, uint64_t{1} << 40).only("fabric.switch.buffering", "output|shared").def("0").def_doc("0: `buffer_per_vl`")
           .doc("output-buffered and shared switches: bytes one output's VL may hold"),
-      Bytes("fabric.switch.shared_buffer", 0, uint64_t{1} << 40).def("0").def_doc("0: `buffer_per_vl` × ports")
+      Bytes("fabric.switch.shared_buffer", 0, uint64_t{1} << 40).only("fabric.switch.buffering", "shared").def("0").def_doc("0: `buffer_per_vl` × ports")
           .doc("shared switches: bytes the whole switch may hold"),
       Real("fabric.switch.crossbar_speedup", 1.0, 16.0).def("1").doc("an input may feed outputs up to this × its link rate at once"),
       Form("fabric.switch.vl_arbitration", "`round_robin` or a map {high, low, high_limit}", R"({"const": "round_robin"})")
@@ -180,8 +185,8 @@ std::vector<KeyDecl> scenario_key_table() {
                "unacknowledged packet has waited `gbn_timeout` since it was last sent, it goes back to that packet "
                "(`simple_gbn`: timeouts only). "
                "Ping-pong answers are not under it"),
-      Uint("fabric.hca.gbn_window", 1, 65536).unit("packets").def("16").doc("Go-Back-N: packets sent and not acknowledged per QP"),
-      Time("fabric.hca.gbn_timeout").def("100us").doc("Go-Back-N: retransmission timeout, per packet from its last send (the oldest "
+      Uint("fabric.hca.gbn_window", 1, 65536).only("fabric.hca.transport", "gbn|simple_gbn").unit("packets").def("16").doc("Go-Back-N: packets sent and not acknowledged per QP"),
+      Time("fabric.hca.gbn_timeout").only("fabric.hca.transport", "gbn|simple_gbn").def("100us").doc("Go-Back-N: retransmission timeout, per packet from its last send (the oldest "
                                                               "unacknowledged packet's expires first)"),
       Time("fabric.hca.send_jitter").def("0s")
           .doc("host timing noise: a data packet's successor leaves a uniform, seeded draw in [0, this] later (a "
@@ -197,7 +202,9 @@ std::vector<KeyDecl> scenario_key_table() {
       Enum("$link.width", "1x|4x|8x|12x").def("4x").doc("link width"),
       Enum("$link.speed", "SDR|DDR|QDR|FDR10|FDR|EDR|HDR").def("QDR").doc("lane rate and encoding"),
       Rate("$link.rate").doc("signalling rate instead of width × speed"),
-      Enum("$link.encoding", "8b10b|64b66b|none").def("8b10b").doc("with `rate`"),
+      Enum("$link.encoding", "8b10b|64b66b|none").def("8b10b")
+          .def_doc("`link_defaults`' encoding (8b10b there); with width + speed, the speed's")
+          .doc("with `rate`"),
       Time("$link.propagation").def("5ns").doc("propagation delay"),
 
       // --- topology
@@ -245,36 +252,36 @@ std::vector<KeyDecl> scenario_key_table() {
       Enum("cc.reaction", choices_of(kReactions)).def("ibcc")
           .doc("what sources do with congestion notices, and how destinations send them: IB CC (`cc.ca`), DCQCN or "
                "DCQCN+ (`cc.dcqcn`)"),
-      Map("cc.ecn").doc("DCQCN's congestion point (`cc.marking: ecn`): a departing data packet is marked with a "
+      Map("cc.ecn").only("cc.marking", "ecn").doc("DCQCN's congestion point (`cc.marking: ecn`): a departing data packet is marked with a "
                         "probability that rises linearly from 0 above Kmin to Pmax at Kmax, 1 above Kmax; the queue is "
                         "the bytes waiting in all VoQs for that output and VL, the packet included"),
       Bytes("cc.ecn.kmin", 0, uint64_t{1} << 40).def("5KB").doc("Kmin: at or below, no mark"),
       Bytes("cc.ecn.kmax", 1, uint64_t{1} << 40).def("200KB").doc("Kmax (above Kmin): above, every data packet marked"),
       Real("cc.ecn.pmax", 1.0 / 65536, 1.0).def("0.01").doc("Pmax: the marking probability at Kmax"),
-      Map("cc.dcqcn").doc("DCQCN's and DCQCN+'s NIC parameters (`cc.reaction: dcqcn|dcqcn_plus`); defaults are the "
+      Map("cc.dcqcn").only("cc.reaction", "dcqcn|dcqcn_plus").doc("DCQCN's and DCQCN+'s NIC parameters (`cc.reaction: dcqcn|dcqcn_plus`); defaults are the "
                           "DCQCN paper's (ConnectX-4 firmware: rate_timer 300us, byte_counter 2MB, ai_rate 5Mb/s, "
                           "hai_rate 40Mb/s, cnp_interval 0s, reduce_period 4us)"),
       Time("cc.dcqcn.cnp_interval").def("50us").doc("NP: at most one CNP per flow per this (DCQCN+: the floor of the adaptive interval)"),
       Time("cc.dcqcn.cnp_generation").def("1us")
           .doc("NP: the NIC makes at most one CNP per this (ConnectX-4 ≈ 1us, ConnectX-5 ≈ 0.33us; 0s: unlimited); a "
                "marked packet the generator cannot answer at once gets no CNP"),
-      Time("cc.dcqcn.active_window").def("100us")
+      Time("cc.dcqcn.active_window").only("cc.reaction", "dcqcn_plus").def("100us")
           .doc("NP, DCQCN+: a flow counts among the N congested flows this long after its last marked packet; the CNP "
                "interval is max(cnp_interval, N × cnp_generation) and travels in the CNP"),
       Time("cc.dcqcn.alpha_timer").def("55us").doc("RP: alpha ← (1 − g) alpha each time this passes without a cut"),
-      Time("cc.dcqcn.rate_timer").def("55us").doc("RP: T, the rate-increase timer (DCQCN+: K = lambda × max(tau, MTU / Rc) instead)"),
-      Bytes("cc.dcqcn.byte_counter", 0, uint64_t{1} << 40).def("10MB").doc("RP: B, a rate-increase event per B bytes sent (0: none; DCQCN+ has none)"),
+      Time("cc.dcqcn.rate_timer").only("cc.reaction", "dcqcn").def("55us").doc("RP: T, the rate-increase timer (DCQCN+: K = lambda × max(tau, MTU / Rc) instead)"),
+      Bytes("cc.dcqcn.byte_counter", 0, uint64_t{1} << 40).only("cc.reaction", "dcqcn").def("10MB").doc("RP: B, a rate-increase event per B bytes sent (0: none; DCQCN+ has none)"),
       Uint("cc.dcqcn.fast_recovery_steps", 1, 64).def("5").doc("RP: F, increase events of fast recovery before additive increase"),
-      Rate("cc.dcqcn.ai_rate").def("40Mb/s").doc("RP: R_AI, the additive increase step"),
-      Rate("cc.dcqcn.hai_rate").def("100Mb/s").doc("RP: R_HAI, the hyper increase step"),
+      Rate("cc.dcqcn.ai_rate").only("cc.reaction", "dcqcn").def("40Mb/s").doc("RP: R_AI, the additive increase step"),
+      Rate("cc.dcqcn.hai_rate").only("cc.reaction", "dcqcn").def("100Mb/s").doc("RP: R_HAI, the hyper increase step"),
       Rate("cc.dcqcn.min_rate").def("10Mb/s").doc("RP: no cut goes below this rate"),
       Uint("cc.dcqcn.g_shift", 1, 16).def("8").doc("RP: g = 1 / 2^g_shift (8: 1/256)"),
       Real("cc.dcqcn.alpha_init", 0.0, 1.0).def("1").doc("RP: alpha before the first CNP"),
       Time("cc.dcqcn.reduce_period").def("0s").doc("RP: at most one cut per this; a CNP inside it cuts at its end (0s: every CNP cuts)"),
-      Real("cc.dcqcn.lambda", 1.0 / 256, 64.0).def("1").doc("RP, DCQCN+: lambda of K = lambda × max(tau, MTU / Rc)"),
-      Rate("cc.dcqcn.increase_bound").def_doc("the line rate")
+      Real("cc.dcqcn.lambda", 1.0 / 256, 64.0).only("cc.reaction", "dcqcn_plus").def("1").doc("RP, DCQCN+: lambda of K = lambda × max(tau, MTU / Rc)"),
+      Rate("cc.dcqcn.increase_bound").only("cc.reaction", "dcqcn_plus").def_doc("the line rate")
           .doc("RP, DCQCN+: R_l, which bounds the additive (R_l / 100) and hyper ((S − 4F) R_l / 100) steps"),
-      Map("cc.switch").doc("every switch port's CC setting (SwitchCongestionSetting) and the FECN marker's choices"),
+      Map("cc.switch").only("cc.marking", "fecn").doc("every switch port's CC setting (SwitchCongestionSetting) and the FECN marker's choices"),
       Uint("cc.switch.threshold", 0, 15).def("0").doc("Threshold (0 never marks; 15 trips at 1/16 of the buffer)"),
       Uint("cc.switch.packet_size", 0, 255).unit("64-byte credits").def("0").doc("smaller packets are never marked"),
       Uint("cc.switch.marking_rate", 0, 0xffff).def("0").doc("eligible packets skipped between marks"),
@@ -290,7 +297,7 @@ std::vector<KeyDecl> scenario_key_table() {
           .def("hca_ports")
           .doc("Victim_Mask bits: set on ports facing CAs, on none, or on these ports of every switch (as OpenSM's "
                "256-bit mask)"),
-      List("cc.ports").doc("per-port overrides (SwitchPortCongestionSetting)"),
+      List("cc.ports").only("cc.marking", "fecn").doc("per-port overrides (SwitchPortCongestionSetting)"),
       Map("cc.ports[]").doc("one port's override"),
       Form("cc.ports[].port", "`SWITCH/PORT`", kEndpointSchema).req().doc("the port"),
       Uint("cc.ports[].threshold", 0, 15).def_doc("`cc.switch.threshold`").doc("this port's Threshold"),
@@ -302,7 +309,7 @@ std::vector<KeyDecl> scenario_key_table() {
                "Verilated CCTI block) where the RTL decides in place of the C++ core, clocked every cycle (needs "
                "verilator; much slower); `ibcc run --rtl` sets it"),
       Form("cc.rtl[]", "`SWITCH/PORT` or an HCA name", kEndpointSchema).doc("one block in the loop"),
-      Map("cc.ca").ref("$sl").doc("every HCA's CC (CACongestionSetting, CongestionControlTable); the SL keys set every SL"),
+      Map("cc.ca").ref("$sl").only("cc.reaction", "ibcc").doc("every HCA's CC (CACongestionSetting, CongestionControlTable); the SL keys set every SL"),
       Enum("cc.ca.control", "qp|sl").def("qp").doc("CCTI per QP or per SL (Port_Control)"),
       Uint("cc.ca.control_map", 0, 0xffff).def("0xffff").unit("bit mask").doc("SLs with CC"),
       Uint("cc.ca.ccti_limit", 0, 0x3fff).form("0..CCT entries − 1").def_doc("entries − 1 of the CCT (127 by default)")

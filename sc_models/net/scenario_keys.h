@@ -40,7 +40,17 @@ struct KeyDecl {
   bool required = false;
   std::string ref;      // kMap / list element: the template ($link, $flow, $sl) whose keys it also has
   std::string meaning;  // one line (or a few) for the reference
+  // The regime the key belongs to: it has an effect only while the key `only_key` resolves
+  // to one of `only_values` ("a|b"); set under another value, it is an error naming the
+  // regime. Keys under a map inherit its regime. Empty: every regime reads it.
+  std::string only_key, only_values;
 };
+
+// The regime `path` belongs to (its own, or that of the nearest map above it): the
+// declaration that carries it, or nullptr.
+const KeyDecl* regime_of(const std::string& path);
+// "(only with `cc.reaction: dcqcn|dcqcn_plus`)", or "" for a key every regime reads.
+std::string regime_text(const KeyDecl& d);
 
 // Every key, in the order the reference lists them.
 const std::vector<KeyDecl>& scenario_keys();

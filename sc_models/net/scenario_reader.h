@@ -46,6 +46,13 @@ class Reader {
   }
 
   int line_of(const YAML::Node& n) const { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+  // The option that gave `n` (--set KEY=VALUE, --opensm-conf FILE:LINE), or "" if the file did.
+  std::string override_of(const YAML::Node& n) const {
+    for (const auto& o : overrides_) {
+      if (contains(o.value, n)) return o.origin;
+    }
+    return "";
+  }
 
   // The declaration of a key in the one key table (scenario_key_table.cpp); a reader asking for a
   // key the table lacks is a bug in the reader, not bad input.
@@ -259,5 +266,14 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
                              const Scenario& s);
 // `--set KEY=VALUE` applied to the document (scenario_yaml.cpp).
 YAML::Node apply_override(YAML::Node root, const Override& o);
+// A key set in `root` that belongs to a regime the document does not choose (scenario_keys.h:
+// KeyDecl::only_key): its declaration (which names the regime), its dotted path and its node.
+struct OtherRegimeKey {
+  const KeyDecl* decl;
+  std::string path;
+  YAML::Node node;
+  std::string chosen;  // the value of decl->only_key the document has
+};
+std::vector<OtherRegimeKey> keys_of_other_regimes(const YAML::Node& root);  // scenario_yaml.cpp
 
 }  // namespace ibcc::net

@@ -46,6 +46,29 @@ void Switch::waits_of(unsigned in_port, unsigned vl, std::vector<unsigned>* outp
   }
 }
 
+std::vector<std::string> Switch::where_flow_waits(int32_t flow, unsigned max_lines) const {
+  std::vector<std::string> lines;
+  for (unsigned o = 1; o <= nports_ && lines.size() < max_lines; ++o) {
+    for (unsigned ip = 1; ip <= nports_ && lines.size() < max_lines; ++ip) {
+      for (unsigned vl = 0; vl < nvl_ && lines.size() < max_lines; ++vl) {
+        const PacketFifo& q = voq_[voq_index(ip, vl, o)];
+        unsigned pos = 0, first = 0, mine = 0;
+        for (tlm_generic_payload* p = q.head; p; p = ib(p).next, ++pos) {
+          if (ib(p).flow != flow) continue;
+          if (mine++ == 0) first = pos;
+        }
+        if (mine == 0) continue;
+        const OutPort& op = out[o];
+        lines.push_back(fmt::format("{} input {} VL{} -> output {}: {} of its packets, the first at place {} of {}; the "
+                                    "head needs {} credits, the output has {} ({} returning){}",
+                                    basename(), ip, vl, o, mine, first, q.count, ib(q.head).credits,
+                                    op.vls[vl].credits, op.vls[vl].returning, op.tx_active ? ", sending" : ""));
+      }
+    }
+  }
+  return lines;
+}
+
 void Switch::handle(const Event& e) {
   switch (e.kind) {
     case EventKind::kArrive: on_arrive(e.port, e.pkt); break;
@@ -209,9 +232,15 @@ bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* nex
     *next_eligible = std::min(*next_eligible, q.head_eligible);
     return false;
   }
-  if (!ignore_credits && op.vls[vl].credits < q.head_credits) {
-    op.vls[vl].need = std::min(op.vls[vl].need, q.head_credits);
-    return false;
+  if (!ignore_credits) {
+    CreditReserve& r = reserve_[o * nvl_ + vl];
+    const uint32_t need = q.head_credits + (r.pair != CreditReserve::kNone && r.pair != idx ? r.credits : 0u);
+    if (op.vls[vl].credits < need) {
+      op.vls[vl].need = std::min(op.vls[vl].need, need);
+      // The first head to find too few reserves them (in order needs none: it holds the VL).
+      if (r.pair == CreditReserve::kNone && !credit_in_order) r = {idx, q.head_credits};
+      return false;
+    }
   }
   const InPort& inp = in[ip];
   if (inp.xbar_active > 0 && inp.xbar_active + op.rate_bytes_per_cycle > inp.xbar_capacity + 1e-9) {
@@ -225,6 +254,7 @@ void Switch::begin(unsigned o, unsigned idx) {
   OutPort& op = out[o];
   const unsigned ip = by_vl_.quot(idx) + 1, vl = by_vl_.rem(idx);
   voq_arb_[o].granted(idx);
+  if (CreditReserve& r = reserve_[o * nvl_ + vl]; r.pair == idx) r = {};
   PacketFifo& q = voq(ip, vl, o);
   if (ctx_.scenario().fabric.vlarb_tables) op.vlarb.sent(ib(q.head).wire_bytes);
   start(o, ip, vl, q);
@@ -245,8 +275,10 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
     t = {};
   }
   if (MarkerPort* m = markers_[o].get()) {
-    const bool mark = m->depart(now, vl, e.sl, e.slid, e.dlid, e.credits);
-    if (mark && e.opcode == Opcode::kData) {
+    // Only a packet that can carry FECN is one of the marker's decisions (IBA: FECN is
+    // ignored on ACKs and CNPs): an ACK or CNP must not use up a Marking_Rate decision, nor
+    // count as a mark or enter the CongestionLog.
+    if (e.opcode == Opcode::kData && m->depart(now, vl, e.sl, e.slid, e.dlid, e.credits)) {
       e.fecn = true;
       ++op.marked;
     }

@@ -23,7 +23,7 @@ class Switch : public Node {
   Switch(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, unsigned ports)
       : Node(name, ctx, index), nports_(ports), nvl_(ctx.num_vls()), by_vl_(nvl_),
         voq_((ports + 1) * nvl_ * (ports + 1)), pending_(ports + 1, 0),
-        voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), markers_(ports + 1),
+        voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), reserve_((ports + 1) * nvl_), markers_(ports + 1),
         marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),
         xbar_inputs_((ports + 1) * xbar_waiting_.size(), 0) {
     out.resize(ports + 1);
@@ -77,6 +77,11 @@ class Switch : public Node {
   // head of that buffer could leave (credits free or on their way back, or its output is
   // sending from it).
   void waits_of(unsigned in_port, unsigned vl, std::vector<unsigned>* outputs, bool* can_move) const;
+
+  // Where the packets of flow `flow` wait in this switch: a line per VoQ that holds some
+  // (input, VL, output, their places in the queue, what its head needs and the output has),
+  // at most `max_lines`. For the stall report.
+  std::vector<std::string> where_flow_waits(int32_t flow, unsigned max_lines) const;
 
   void handle(const Event& e) override;
 
@@ -163,6 +168,15 @@ class Switch : public Node {
   std::vector<PacketFifo> voq_;
   std::vector<unsigned> pending_;  // non-empty VoQs per output
   std::vector<VoqArbiter> voq_arb_;  // [output]: its non-empty (input, VL) VoQs, round robin
+  // Credits reserved on an output's VL for the head that first found too few (first_fit): the
+  // other heads of that VL may use only the credits beyond the reservation, so a large head
+  // is never starved by small packets taking each credit as it returns. Kept until it goes.
+  struct CreditReserve {
+    static constexpr uint32_t kNone = UINT32_MAX;
+    uint32_t pair = kNone;  // the VoQ pair whose head holds it
+    uint32_t credits = 0;   // that head's credits
+  };
+  std::vector<CreditReserve> reserve_;  // [output * VLs + VL]
   std::vector<std::unique_ptr<MarkerPort>> markers_;
   std::vector<std::unique_ptr<cc::EcnMarker>> ecn_;  // [port] with cc.marking: ecn (else empty)
   std::vector<uint64_t> egress_bytes_;                // [port * vls + vl]: bytes in the VoQs for it

@@ -40,7 +40,18 @@ std::string normalised(const KeyDecl& d, const std::string& text) {
 // table must be the value a scenario that does not give the key resolves to.
 TEST(KeyTable, DefaultsAreWhatTheReaderUses) {
   const Scenario s = load_scenario_text(kMinimal, "minimal.yaml");
-  const YAML::Node resolved = YAML::Load(resolved_scenario_yaml(kMinimal, "minimal.yaml", {}, s));
+  // resolved.yaml holds the keys of the regimes the run uses: a key of another regime is
+  // compared in the minimal scenario switched to the first regime that reads it.
+  auto resolved_for = [](const KeyDecl* regime) {
+    std::vector<Override> ov;
+    if (regime) {
+      ov.push_back(parse_override(regime->only_key + "=" + split_choices(regime->only_values).front()));
+      // (output and shared buffers are a lossy switch's)
+      if (regime->only_key == "fabric.switch.buffering") ov.push_back(parse_override("fabric.flow_control=none"));
+    }
+    const Scenario r = load_scenario_text(kMinimal, "minimal.yaml", ov);
+    return YAML::Load(resolved_scenario_yaml(kMinimal, "minimal.yaml", ov, r));
+  };
   int compared = 0;
   for (const KeyDecl& d : scenario_keys()) {
     if (d.dflt.empty()) continue;
@@ -56,6 +67,7 @@ TEST(KeyTable, DefaultsAreWhatTheReaderUses) {
       const size_t dot = p.find('.');
       return dot == std::string::npos ? m[p] : at(m[p.substr(0, dot)], p.substr(dot + 1));
     };
+    const YAML::Node resolved = resolved_for(regime_of(path));
     const YAML::Node n = at(resolved, path);
     ASSERT_TRUE(n.IsDefined() && n.IsScalar()) << path << " is not in resolved.yaml";
     EXPECT_EQ(normalised(d, n.as<std::string>()), normalised(d, d.dflt)) << path << ": table says " << d.dflt;
@@ -93,6 +105,37 @@ TEST(KeyTable, LookupFollowsTemplatesAndListEntries) {
     if (d.path.empty() || d.path[0] == '$') continue;
     EXPECT_EQ(find_key(d.path), &d) << d.path;
   }
+}
+
+// Every key of a regime (KeyDecl::only_key), set under each other choice of the key that picks
+// the regime, is an error that names the regime which would read it.
+TEST(KeyTable, AKeyOfAnotherRegimeIsAnErrorNamingIt) {
+  int checked = 0;
+  for (const KeyDecl& d : scenario_keys()) {
+    const KeyDecl* regime = regime_of(d.path);
+    if (!regime || d.path[0] == '$' || d.path.find('[') != std::string::npos || d.type == KeyType::kMap ||
+        d.type == KeyType::kList || d.type == KeyType::kForm) {
+      continue;
+    }
+    std::string value = d.dflt;
+    if (value.empty()) value = d.type == KeyType::kRate ? "1Gb/s" : d.type == KeyType::kTime ? "1us" : "1";
+    const std::vector<std::string> allowed = split_choices(regime->only_values);
+    for (const std::string& other : split_choices(find_key(regime->only_key)->choices)) {
+      if (std::find(allowed.begin(), allowed.end(), other) != allowed.end()) continue;
+      std::vector<Override> ov{parse_override(regime->only_key + "=" + other), parse_override(d.path + "=" + value)};
+      if (regime->only_key == "fabric.switch.buffering") ov.push_back(parse_override("fabric.flow_control=none"));
+      try {
+        load_scenario_text(kMinimal, "minimal.yaml", ov);
+        ADD_FAILURE() << d.path << "=" << value << " accepted with " << regime->only_key << ": " << other;
+      } catch (const ScenarioError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(d.path + ": has no effect with " + regime->only_key + ": " + other), std::string::npos) << what;
+        EXPECT_NE(what.find("read only with " + regime->only_key + ": " + regime->only_values), std::string::npos) << what;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 40) << "the regimes' keys under the other regimes";
 }
 
 }  // namespace

@@ -260,5 +260,38 @@ TEST(Switch, MarksFecnOnlyWhenItsOutputIsOversubscribed) {
   EXPECT_GT(shared, 10u) << "two line-rate inputs into one output: the root of congestion marks";
 }
 
+// IBCC_SPEC section 1: FECN is ignored on ACKs and CNPs, so they are no marking decisions.
+// With Packet_Size 0 every packet is large enough; ACKs interleaved with the data into the
+// congested output must neither use up Marking_Rate decisions nor count as marks: the
+// marker's mark count is the number of data packets that leave with FECN.
+TEST(Switch, AcksAndCnpsTakeNoMarkingDecision) {
+  const Scenario s = load_scenario_text(base_text(), "base.yaml",
+                                        {{"cc.switch.packet_size", "0"}, {"cc.switch.marking_rate", "1"}});
+  auto ctx = switch_bench(s, true);
+  Probe& s2 = probe(*ctx, "S2");
+  for (int i = 0; i < 60; ++i) {
+    probe(*ctx, "H1").send(1, data_header(*ctx, "H1", "H3", 2048));
+    probe(*ctx, "H2").send(1, data_header(*ctx, "H2", "H3", 2048));
+    IbExtension ack = data_header(*ctx, "H2", "H3", 0);
+    ack.opcode = i % 2 ? Opcode::kAck : Opcode::kCnp;
+    ack.wire_bytes = s.fabric.ack_bytes;
+    ack.credits = NodeContext::credits_of(ack.wire_bytes);
+    probe(*ctx, "H2").send(1, ack);
+  }
+  ctx->run_until(ctx->cycles(1000000000));
+  ASSERT_EQ(s2.got.size(), 180u);
+  size_t fecn_data = 0;
+  for (const Probe::Got& g : s2.got) {
+    if (g.hdr.opcode != Opcode::kData) EXPECT_FALSE(g.hdr.fecn) << "an ACK or CNP is never marked";
+    else if (g.hdr.fecn) ++fecn_data;
+  }
+  Switch& sw = static_cast<Switch&>(ctx->node(kS1));
+  uint64_t marks = 0;
+  for (unsigned vl = 0; vl < s.fabric.vls; ++vl) marks += sw.marker(4)->take_stats(vl).marks;
+  EXPECT_GT(fecn_data, 10u) << "the congested output marks its data";
+  EXPECT_EQ(marks, fecn_data) << "every mark the marker counts is a data packet's FECN";
+  EXPECT_EQ(sw.out[4].marked, fecn_data);
+}
+
 }  // namespace
 }  // namespace ibcc::net
