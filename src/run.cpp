@@ -523,6 +523,7 @@ int run_scenario(const RunOptions& opt) {
       rtl_loop = std::make_unique<RtlLoop>(rc);
     }
     fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get());
+    s->notes.insert(s->notes.end(), fabric->notes().begin(), fabric->notes().end());
     setup.stage("fabric built; opening --out");
     dir = std::make_unique<RunDir>(opt);
     write_file_atomic(dir->path("resolved.yaml"), resolved);

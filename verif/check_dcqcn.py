@@ -124,7 +124,8 @@ def sweep(ibcc, src, out, counts, sim_time):
                 yaml.safe_dump(s, f, sort_keys=False)
             args = ["--sim-time", sim_time, "--set", f"cc.reaction={reaction}"]
             if reaction == "dcqcn_plus":
-                args += ["--set", "cc.dcqcn.reduce_period=40us"]  # the testbed's DCQCN+ setting
+                # the testbed's DCQCN+ settings (a 3.1 x flows us rate timer)
+                args += ["--set", "cc.dcqcn.reduce_period=40us", "--set", "cc.dcqcn.lambda=3.1"]
             r = run(ibcc, path, os.path.join(out, f"incast{n}_{reaction}"), *args)
             port = port_to(r, "R")
             readings = sampled_queue(os.path.join(out, f"incast{n}_{reaction}", "ports.csv"), r["sim_time_us"])

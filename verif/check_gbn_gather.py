@@ -66,6 +66,7 @@ def efficiency(ibcc, base, out, p, w, to, transport="gbn", buffering="output", b
         sw["output_buffer"] = buffer_packets * PACKET_BYTES
     else:
         sw["buffer_per_vl"] = buffer_packets * PACKET_BYTES  # per input port (and VL)
+        sw.pop("output_buffer", None)  # (read only by output and shared buffering)
     name = f"p{p}_w{w}_to{to}_{transport}_{buffering}{buffer_packets}"
     path = os.path.join(out, name + ".yaml")
     with open(path, "w") as f:

@@ -142,6 +142,9 @@ void Fabric::build() {
         rtl_blocks_.push_back({fmt::format("{}/{}", topo_.nodes[n].name, p), true, engine.get(), mp.num_inputs,
                                mp.num_vls, mp.fill_width, 0});
       }
+      note_unreachable_trip(ovr && ovr->threshold ? *ovr->threshold : s_.cc.sw.threshold, sw.in[p].capacity,
+                            ovr && ovr->threshold ? fmt::format("cc.ports[{}/{}].threshold", topo_.nodes[n].name, p)
+                                                  : std::string("cc.switch.threshold"));
       // Random marking draws from a generator of its own per port, seeded from the scenario's
       // seed (a 16-bit LFSR must not start at 0).
       const uint32_t seed = port_seed(n, p);
@@ -358,6 +361,21 @@ void Fabric::run() {
   wall_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
   if (!failure_.empty()) throw ModelError(failure_);
   check_invariants();
+}
+
+void Fabric::note_unreachable_trip(unsigned threshold, uint32_t capacity, const std::string& key) {
+  // Per VoQ, a Threshold trips at (16 - T)/16 of the VL buffer; a VoQ of MTU packets holds
+  // whole packets only. (The summed mappings add VoQs up and reach any level with two inputs.)
+  if (threshold == 0 || s_.cc.sw.mapping != cc::ThresholdMapping::kPerVoq) return;
+  const uint32_t pkt = credits_of(wire_bytes(s_.fabric.mtu));
+  const uint64_t trip = (uint64_t{cc::enter_level16(threshold)} * capacity + 15) / 16;
+  const uint64_t most = uint64_t{capacity / pkt} * pkt;
+  if (most >= trip) return;
+  const std::string note = fmt::format(
+      "{} {} trips at {} of a VL buffer's {} credits (per_voq), but a VoQ of MTU packets ({} credits each) holds at most "
+      "{}: its ports never mark unless smaller packets fill a VoQ (a higher Threshold trips earlier)",
+      key, threshold, trip, capacity, pkt, most);
+  if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
 }
 
 cc::DcqcnRpParams Fabric::dcqcn_rp_params(double link_cpb, double host_cpb) const {

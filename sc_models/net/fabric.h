@@ -118,6 +118,8 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // Flows that delivered nothing for `cycles` while they had packets in flight.
   std::vector<unsigned> stalled_flows(uint64_t cycles) const;
   std::string stall_report(const std::vector<unsigned>& stuck) const;
+  // What the build found worth saying about the scenario (a trip level no VoQ can reach).
+  const std::vector<std::string>& notes() const { return notes_; }
   std::string cycle_report(const std::vector<BufferId>& cycle) const;
 
  private:
@@ -148,6 +150,9 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   uint32_t port_seed(unsigned node, unsigned port) const {
     return static_cast<uint32_t>((s_.sim.seed * 0x9E3779B97F4A7C15ULL + node * 1000003ULL + port) >> 17) | 1u;
   }
+
+  void note_unreachable_trip(unsigned threshold, uint32_t capacity, const std::string& key);
+  std::vector<std::string> notes_;
 
   uint64_t end_cycle_;
   uint64_t log_cycles_;

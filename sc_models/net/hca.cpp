@@ -59,7 +59,10 @@ void Hca::try_send() {
   // Congestion notifications first.
   if (!cnps_.empty()) {
     IbExtension& e = ib(cnps_.head);
-    if (ignore_credits || o.vls[e.vl].credits >= e.credits + data_reserve_[e.vl]) {
+    DataWait& w = data_wait_[e.vl];
+    const uint32_t kept = w.wait_credits != 0 && w.passed >= kCnpCreditsPerWait * w.wait_credits ? w.wait_credits : 0u;
+    if (ignore_credits || o.vls[e.vl].credits >= e.credits + kept) {
+      if (w.wait_credits != 0) w.passed += e.credits;
       tlm_generic_payload* pkt = cnps_.pop();
       const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
       ctx_.schedule(end, EventKind::kTxDone, index_, 1);
@@ -83,7 +86,7 @@ void Hca::try_send() {
       const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(r.left, sc.fabric.mtu));
       const uint32_t wire = ctx_.wire_bytes(payload);
       const unsigned vl = sc.fabric.sl_to_vl[all[r.flow].spec.sl];
-      if (ignore_credits || o.vls[vl].credits >= NodeContext::credits_of(wire) + data_reserve_[vl]) {
+      if (ignore_credits || o.vls[vl].credits >= NodeContext::credits_of(wire)) {
         send_reply(r, vl, payload, wire);
         return;
       }
@@ -156,10 +159,10 @@ void Hca::try_send() {
       const uint32_t wire = ctx_.wire_bytes(payload);
       const uint32_t credits = NodeContext::credits_of(wire);
       if (!ignore_credits && o.vls[vl].credits < credits) {
-        if (data_reserve_[vl] == 0) data_reserve_[vl] = credits;
+        if (data_wait_[vl].wait_credits == 0) data_wait_[vl].wait_credits = credits;
         break;  // a credit return wakes us
       }
-      data_reserve_[vl] = 0;
+      data_wait_[vl] = {};
       rr_ = static_cast<uint32_t>(idx + 1 == n ? 0 : idx + 1);
       f.lane_rr = static_cast<unsigned>(li + 1 == nl ? 0 : li + 1);
       send_data(f, lane, flows[idx], vl, payload, wire, again);

@@ -20,7 +20,7 @@ namespace ibcc::net {
 class Hca : public Node {
  public:
   Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed)
-      : Node(name, ctx, index), data_reserve_(ctx.num_vls(), 0), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
+      : Node(name, ctx, index), data_wait_(ctx.num_vls()), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
     out.resize(2);
     in.resize(2);
   }
@@ -40,10 +40,19 @@ class Hca : public Node {
   // (line 2)
   PacketFifo cnps_;
   std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
-  // [vl]: credits reserved for the data packet that found too few (0: none). CNPs and
-  // ping-pong answers, which go first, use only the credits beyond it: a stream of them
-  // taking each credit as it returns cannot starve the data. Cleared when data goes.
-  std::vector<uint32_t> data_reserve_;
+  // CNPs (and ACKs carrying BECN) go before data, but not for ever: per VL, a data packet that
+  // found too few credits (wait_credits, 0: none) lets the CNPs behind it use
+  // kCnpCreditsPerWait times the credits it needs (passed), then the credits are kept for it.
+  // When both wait, data gets at least a fifth of the credits: a hotspot receiver's stream of
+  // CNPs cannot starve its own data. (With 1: the CNPs of the 648-port hotspot fabric come
+  // late enough to halve the sources' CCTI; with 16 a hotspot's own flow still goes 1 ms
+  // without delivering; docs/network_model.md.)
+  static constexpr uint32_t kCnpCreditsPerWait = 4;
+  struct DataWait {
+    uint32_t wait_credits = 0;
+    uint32_t passed = 0;
+  };
+  std::vector<DataWait> data_wait_;
   bool sink_busy_ = false;
 
  public:

@@ -274,6 +274,9 @@ struct OtherRegimeKey {
   YAML::Node node;
   std::string chosen;  // the value of decl->only_key the document has
 };
-std::vector<OtherRegimeKey> keys_of_other_regimes(const YAML::Node& root);  // scenario_yaml.cpp
+std::vector<OtherRegimeKey> keys_of_other_regimes(const YAML::Node& root);  // scenario_regimes.cpp
+// Throws ScenarioError at the first such key an option set, or that the file set under the
+// regime it chose; notes the file's keys of a regime an option switched away from.
+void reject_keys_of_other_regimes(const Reader& rd, const YAML::Node& root, std::vector<std::string>* notes);
 
 }  // namespace ibcc::net

@@ -52,17 +52,22 @@ std::vector<std::string> Switch::where_flow_waits(int32_t flow, unsigned max_lin
     for (unsigned ip = 1; ip <= nports_ && lines.size() < max_lines; ++ip) {
       for (unsigned vl = 0; vl < nvl_ && lines.size() < max_lines; ++vl) {
         const PacketFifo& q = voq_[voq_index(ip, vl, o)];
-        unsigned pos = 0, first = 0, mine = 0;
+        unsigned pos = 0, first = 0, mine = 0, data = 0;
         for (tlm_generic_payload* p = q.head; p; p = ib(p).next, ++pos) {
           if (ib(p).flow != flow) continue;
           if (mine++ == 0) first = pos;
+          data += ib(p).opcode == Opcode::kData ? 1 : 0;
         }
         if (mine == 0) continue;
         const OutPort& op = out[o];
-        lines.push_back(fmt::format("{} input {} VL{} -> output {}: {} of its packets, the first at place {} of {}; the "
-                                    "head needs {} credits, the output has {} ({} returning){}",
-                                    basename(), ip, vl, o, mine, first, q.count, ib(q.head).credits,
-                                    op.vls[vl].credits, op.vls[vl].returning, op.tx_active ? ", sending" : ""));
+        const CreditReserve& r = reserve_[o * nvl_ + vl];
+        lines.push_back(fmt::format("{} input {} VL{} -> output {}: {} of its packets ({} data, {} ACKs or CNPs), the "
+                                    "first at place {} of {}; the head needs {} credits, the output has {} ({} returning{}){}",
+                                    basename(), ip, vl, o, mine, data, mine - data, first, q.count, ib(q.head).credits,
+                                    op.vls[vl].credits, op.vls[vl].returning,
+                                    r.pair == CreditReserve::kNone ? "" : fmt::format(", {} kept for input {}", r.credits,
+                                                                                      by_vl_.quot(r.pair) + 1),
+                                    op.tx_active ? ", sending" : ""));
       }
     }
   }
@@ -158,6 +163,7 @@ void Switch::arbitrate_now(unsigned o) {
   std::array<int, cc::FecnMarker::kMaxVls> first_ready;  // (read only with tables or oldest first)
   if (tables || oldest_first) first_ready.fill(-1);
   uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
+  std::fill_n(passed_.begin(), nvl_, -1);
   if (oldest_first) age_ = HeadAges();  // (a member: round robin does not pay for it)
   // Visit the requesting (input, VL) pairs in round-robin order. Round robin starts the
   // first that may go; with VLArbitration tables, the first that may go on each VL is noted
@@ -172,6 +178,8 @@ void Switch::arbitrate_now(unsigned o) {
     if (!may_go(o, idx, ignore_credits, &next_eligible)) {
       // In order: the first head that lacks credits holds its VL until they are back.
       if (credit_in_order && op.vls[vl].need != UINT32_MAX) held |= 1u << vl;
+      // First fit: a head of this VL that goes after it in this scan passes it by.
+      if (short_ && passed_[vl] < 0 && (!tables || first_ready[vl] < 0)) passed_[vl] = static_cast<int>(idx);
       return false;
     }
     if (!tables) return true;
@@ -185,6 +193,8 @@ void Switch::arbitrate_now(unsigned o) {
   if (oldest_first) {
     int best = -1;
     for (unsigned vl = 0; vl < nvl_; ++vl) {
+      // First fit: the oldest head that lacks credits, if older than the one that may go.
+      if (age_.short_t[vl] < age_.ready_t[vl]) passed_[vl] = age_.short_idx[vl];
       // In order: a VL whose oldest head lacks credits waits for them.
       if (age_.ready[vl] < 0 || (credit_in_order && age_.short_t[vl] < age_.ready_t[vl])) continue;
       first_ready[vl] = age_.ready[vl];
@@ -219,13 +229,15 @@ void Switch::oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t
       age->ready_t[vl] = t;
       age->ready[vl] = static_cast<int>(idx);
     }
-  } else if (t <= ctx_.now() && !ignore_credits && out[o].vls[vl].credits < q.head_credits) {
-    age->short_t[vl] = std::min(age->short_t[vl], t);
+  } else if (short_ && t < age->short_t[vl]) {
+    age->short_t[vl] = t;
+    age->short_idx[vl] = static_cast<int>(idx);
   }
 }
 
 bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible) {
   OutPort& op = out[o];
+  short_ = false;
   const unsigned ip = by_vl_.quot(idx) + 1, vl = by_vl_.rem(idx);
   const PacketFifo& q = voq(ip, vl, o);
   if (q.head_eligible > ctx_.now()) {
@@ -237,8 +249,7 @@ bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* nex
     const uint32_t need = q.head_credits + (r.pair != CreditReserve::kNone && r.pair != idx ? r.credits : 0u);
     if (op.vls[vl].credits < need) {
       op.vls[vl].need = std::min(op.vls[vl].need, need);
-      // The first head to find too few reserves them (in order needs none: it holds the VL).
-      if (r.pair == CreditReserve::kNone && !credit_in_order) r = {idx, q.head_credits};
+      short_ = true;
       return false;
     }
   }
@@ -254,7 +265,14 @@ void Switch::begin(unsigned o, unsigned idx) {
   OutPort& op = out[o];
   const unsigned ip = by_vl_.quot(idx) + 1, vl = by_vl_.rem(idx);
   voq_arb_[o].granted(idx);
-  if (CreditReserve& r = reserve_[o * nvl_ + vl]; r.pair == idx) r = {};
+  CreditReserve& r = reserve_[o * nvl_ + vl];
+  if (r.pair == idx) {
+    r = {};
+  } else if (r.pair == CreditReserve::kNone && passed_[vl] >= 0 && !credit_in_order) {
+    // A head passed by for want of its credits: they are kept for it from now on.
+    const unsigned p = static_cast<unsigned>(passed_[vl]);
+    r = {p, voq(by_vl_.quot(p) + 1, vl, o).head_credits};
+  }
   PacketFifo& q = voq(ip, vl, o);
   if (ctx_.scenario().fabric.vlarb_tables) op.vlarb.sent(ib(q.head).wire_bytes);
   start(o, ip, vl, q);

@@ -137,17 +137,25 @@ class Switch : public Node {
   struct HeadAges {
     std::array<int, cc::FecnMarker::kMaxVls> ready;
     std::array<uint64_t, cc::FecnMarker::kMaxVls> ready_t, short_t;
+    std::array<int, cc::FecnMarker::kMaxVls> short_idx;  // the head short_t is the age of
     HeadAges() {
       ready.fill(-1);
       ready_t.fill(UINT64_MAX);
       short_t.fill(UINT64_MAX);
+      short_idx.fill(-1);
     }
   };
   void oldest_head(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible, HeadAges* age);
   HeadAges age_;  // oldest_first: this arbitration's oldest heads
 
-  // May the head of VoQ (idx -> input, VL) toward `o` go now? Notes what it waits for.
+  // May the head of VoQ (idx -> input, VL) toward `o` go now? Notes what it waits for;
+  // short_ says whether the answer was no for want of credits.
   bool may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* next_eligible);
+  bool short_ = false;
+  // Per VL, the head a grant in this arbitration would pass by for want of its credits (round
+  // robin: the first short one before it in the scan; oldest first: the oldest short one, if
+  // older than the granted head): begin() reserves the credits for it.
+  std::array<int, cc::FecnMarker::kMaxVls> passed_;
 
   void begin(unsigned o, unsigned idx);
 
@@ -168,9 +176,10 @@ class Switch : public Node {
   std::vector<PacketFifo> voq_;
   std::vector<unsigned> pending_;  // non-empty VoQs per output
   std::vector<VoqArbiter> voq_arb_;  // [output]: its non-empty (input, VL) VoQs, round robin
-  // Credits reserved on an output's VL for the head that first found too few (first_fit): the
-  // other heads of that VL may use only the credits beyond the reservation, so a large head
-  // is never starved by small packets taking each credit as it returns. Kept until it goes.
+  // Credits reserved on an output's VL for a head that a smaller packet passed by for want of
+  // credits (first_fit): from then on the other heads of that VL may use only the credits
+  // beyond the reservation, so a large head is never starved by small packets taking each
+  // credit as it returns. Kept until it goes. (Heads of one size never pass each other.)
   struct CreditReserve {
     static constexpr uint32_t kNone = UINT32_MAX;
     uint32_t pair = kNone;  // the VoQ pair whose head holds it

@@ -97,8 +97,10 @@ TEST(Dcqcn, EcnAndCnpsThrottleTheIncast) {
 Scenario lossy(const std::string& buffering) {
   return load_scenario_text(base_text(), "base.yaml",
                             {{"cc.enabled", "false"}, {"sim.time", "1ms"}, {"fabric.flow_control", "none"},
-                             {"fabric.switch", "{buffering: " + buffering + ", buffer_per_vl: 16KiB, output_buffer: 24KiB, "
-                                               "shared_buffer: 40KiB}"}});
+                             {"fabric.switch", "{buffering: " + buffering + ", buffer_per_vl: 16KiB" +
+                                                   // (each limit is read only with the buffering that has it)
+                                                   (buffering == "input" ? "" : ", output_buffer: 24KiB") +
+                                                   (buffering == "shared" ? ", shared_buffer: 40KiB" : "") + "}"}});
 }
 
 TEST(Lossy, InputBuffersDropHalfOfAnOverloadedIncast) {
