@@ -646,9 +646,11 @@ int run_scenario(const RunOptions& opt) {
     std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
     if (waves) waves->finish();  // the waves up to the failure are what one debugs it with
     close_rtl_waves(*fabric);
-    // What was measured up to the failure is still useful for debugging.
+    // What was measured up to the failure is still useful for debugging; a stall is a result
+    // of the configuration (sweeps and tunes record it as such).
+    const bool stalled = dynamic_cast<const StallError*>(&e) != nullptr;
     try {
-      write_outputs(opt, *s, *fabric, build_s, heap, "failed", e.what(), window, *dir, prov);
+      write_outputs(opt, *s, *fabric, build_s, heap, stalled ? "stalled" : "failed", e.what(), window, *dir, prov);
     } catch (const std::exception& w) {
       std::cerr << "ibcc run: error: " << w.what() << "\n";
     }

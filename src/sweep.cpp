@@ -118,7 +118,9 @@ bool point_done(const Point& p, const std::string& scenario_sha, std::string* wh
   try {
     const auto m = nlohmann::json::parse(std::ifstream(p.dir / "metrics.json"));
     const auto sum = nlohmann::json::parse(std::ifstream(p.dir / "summary.json"));
-    if (m.value("result", "") != "ok" || sum.value("result", "") != "ok") {
+    // (a stall is the configuration's result: the same point would stall again)
+    const std::string result = sum.value("result", "");
+    if (m.value("result", "") != result || (result != "ok" && result != "stalled")) {
       *why = "its run did not finish (result " + sum.value("result", std::string("?")) + ")";
       return false;
     }
@@ -159,21 +161,26 @@ std::string csv_field(const std::string& s) {
 
 // sweep.csv from the points' metrics.json; the exit code (1 if a point failed).
 int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::vector<Point>& points, const fs::path& out) {
-  size_t failed = 0;
-  for (const auto& p : points) failed += p.status != 0 ? 1 : 0;
   std::vector<std::map<std::string, double>> results(points.size());
+  std::vector<bool> stalled(points.size(), false);  // a result: the point's flows stalled
   std::set<std::string> available;
   for (size_t i = 0; i < points.size(); ++i) {
     std::ifstream in(points[i].dir / "metrics.json");
     if (!in) continue;
     try {
       const auto j = nlohmann::json::parse(in);
+      stalled[i] = points[i].status == 1 && j.value("result", "") == "stalled";
       // An undefined metric (null: Jain without an active contributor) is NaN here and an
       // empty cell of sweep.csv.
       for (const auto& [k, v] : j.at("metrics").items()) results[i][k] = v.is_number() ? v.get<double>() : std::nan("");
       for (const auto& [k, v] : results[i]) available.insert(k);
     } catch (const std::exception&) {
     }
+  }
+  size_t failed = 0, stalls = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    failed += points[i].status != 0 && !stalled[i] ? 1 : 0;
+    stalls += stalled[i] ? 1 : 0;
   }
   std::vector<std::string> columns = opt.metrics;
   if (columns.empty()) {
@@ -189,11 +196,12 @@ int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::v
   for (size_t i = 0; i < points.size(); ++i) {
     for (const auto& [k, v] : points[i].settings) csv << csv_field(v) << ",";
     const int st = points[i].status;
-    csv << (st == 0 ? "ok" : fmt::format("failed (exit {}, see {})", st, (points[i].dir / "log.txt").string()));
+    // (a stalled point's metrics are those measured up to the stall)
+    csv << (st == 0 ? "ok" : stalled[i] ? "stalled" : csv_field(fmt::format("failed (exit {}, see {})", st, (points[i].dir / "log.txt").string())));
     for (const auto& c : columns) {
       const auto it = results[i].find(c);
       csv << ",";
-      if (st == 0 && it != results[i].end() && !std::isnan(it->second)) csv << fmt::format("{:.6g}", it->second);
+      if ((st == 0 || stalled[i]) && it != results[i].end() && !std::isnan(it->second)) csv << fmt::format("{:.6g}", it->second);
     }
     csv << "\n";
   }
@@ -204,7 +212,8 @@ int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::v
     return 1;
   }
   if (!opt.quiet) {
-    std::cerr << fmt::format("ibcc sweep: {} of {} points ok; {}\n", points.size() - failed, points.size(),
+    std::cerr << fmt::format("ibcc sweep: {} of {} points ok{}; {}\n", points.size() - failed - stalls, points.size(),
+                             stalls ? fmt::format(", {} stalled (a result: status `stalled`)", stalls) : "",
                              (out / "sweep.csv").string());
   }
   return failed ? 1 : 0;
@@ -443,7 +452,9 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     points[i].dir = out / "points" / point_name(i, points[i]);
     std::string why;
     if (point_done(points[i], scenario_sha, &why)) {
-      points[i].status = 0;
+      // (its run's exit code: 1 for a stalled point, as when it ran)
+      std::ifstream m(points[i].dir / "metrics.json");
+      points[i].status = nlohmann::json::parse(m).value("result", "") == "stalled" ? 1 : 0;
       continue;
     }
     todo.push_back(i);

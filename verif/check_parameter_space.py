@@ -81,6 +81,31 @@ def main():
                  "--set", "fabric.switch.buffer_per_vl=16KiB")
     check(not [n for n in s.get("notes", []) if "cc.switch.threshold" in n],
           "Threshold 2 (trip 224 credits, reachable) has no such note")
+    # 4. A point that stalls is a result of the sweep and of the tune, not a failed command:
+    # status `stalled` with the metrics up to the stall. (A sink at 300 Mb/s serves scenario
+    # 1's contributors a packet each every few hundred us: a 100 us stall timeout trips.)
+    import csv
+    import subprocess
+    slow = ["--sim-time", "2.5s", "--set", "fabric.hca.sink_rate=300Mb/s"]
+    d = os.path.join(out, "sweep_stall")
+    p = subprocess.run([ibcc, "sweep", scen, "--out", d, "--grid", "sim.stall_timeout=100us,1s", "--jobs", "2", *slow],
+                       capture_output=True, text=True)
+    rows = list(csv.DictReader(open(os.path.join(d, "sweep.csv")))) if p.returncode == 0 else []
+    status = {r["sim.stall_timeout"]: r for r in rows}
+    check(p.returncode == 0 and status.get("100us", {}).get("status") == "stalled"
+          and status["100us"].get("jain", "") != "" and status.get("1s", {}).get("status") == "ok",
+          f"sweep: the stalling point is status `stalled` with its metrics, the sweep exits 0 "
+          f"(exit {p.returncode}; {[(k, r['status'], r.get('jain')) for k, r in status.items()]}) {p.stderr.strip()[-200:]}")
+    d = os.path.join(out, "tune_stall")
+    p = subprocess.run([ibcc, "tune", scen, "--out", d, "--space", "sim.stall_timeout=100us,1s", "--trials", "6",
+                        "--objective", "jain", *slow], capture_output=True, text=True)
+    rows = list(csv.DictReader(open(os.path.join(d, "tune.csv")))) if p.returncode == 0 else []
+    stalled = [r for r in rows if r["state"] == "STALLED"]
+    check(p.returncode == 0 and stalled and all(r["sim.stall_timeout"] == "100us" and r["jain@scenario1"] != ""
+                                                 and "sim.stall_timeout" in r["error"] for r in stalled)
+          and all(r["state"] == "COMPLETE" for r in rows if r["sim.stall_timeout"] == "1s"),
+          f"tune: each stalling trial is state STALLED with its metrics up to the stall "
+          f"(exit {p.returncode}; {[(r['trial'], r['state'], r['sim.stall_timeout']) for r in rows]})")
     return checks.result()
 
 

@@ -73,6 +73,17 @@ class TrialRunError(Exception):
     """One `ibcc run` of a trial failed (its check failed or it crashed): the trial fails."""
 
 
+class TrialStalled(TrialRunError):
+    """A trial's run stalled (flows delivered nothing for sim.stall_timeout): a result of the
+    configuration, recorded in tune.csv as state STALLED with the metrics up to the stall; it
+    is never chosen."""
+
+    def __init__(self, message, label, metrics):
+        super().__init__(message)
+        self.label = label
+        self.metrics = metrics
+
+
 # ------------------------------------------------------------------------------------------
 # Parameters and objectives
 # ------------------------------------------------------------------------------------------
@@ -403,6 +414,11 @@ class Runner:
             raise TuneError(f"{shlex.join(cmd)}: {p.stderr.strip()}")
         if p.returncode in (130, -2, -15, 143):  # interrupted (SIGINT/SIGTERM): not the configuration's fault
             raise KeyboardInterrupt
+        if p.returncode == 1 and (Path(out_dir) / "metrics.json").is_file():
+            m = json.loads((Path(out_dir) / "metrics.json").read_text())
+            if m.get("result") == "stalled":
+                first = next((ln for ln in p.stderr.splitlines() if "stalled" in ln), "stalled")
+                raise TrialStalled(first.replace("ibcc run: FAILED: ", ""), Path(out_dir).name, m.get("metrics", {}))
         if p.returncode != 0:
             raise TrialRunError(f"exit {p.returncode}: {p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ''}")
         metrics = json.loads((Path(out_dir) / "metrics.json").read_text())
@@ -566,6 +582,12 @@ def make_objective(req, params, objectives, runner):
         except KeyboardInterrupt:
             trial.set_user_attr("interrupted", True)
             raise
+        except TrialStalled as e:
+            trial.set_user_attr("error", str(e))
+            trial.set_user_attr("stalled", True)
+            trial.set_user_attr("per_scenario", {e.label: {o.metric: "" if e.metrics.get(o.metric) is None else e.metrics[o.metric]
+                                                         for o in objectives}})
+            raise RuntimeError(str(e)) from e  # a result, but never a candidate: the study goes on
         except TrialRunError as e:
             trial.set_user_attr("error", str(e))
             raise RuntimeError(str(e)) from e  # the trial fails; the study goes on
@@ -743,7 +765,8 @@ def tune_csv(path, study, params, objectives, labels):
         per = t.user_attrs.get("per_scenario", {})
         vals = trial_values(t) or [""] * len(objectives)
         dur = (t.datetime_complete - t.datetime_start).total_seconds() if t.datetime_complete and t.datetime_start else ""
-        row = [t.number, t.state.name] + [t.params.get(p.key, "") for p in params] + vals
+        state = "STALLED" if t.user_attrs.get("stalled") else t.state.name
+        row = [t.number, state] + [t.params.get(p.key, "") for p in params] + vals
         row += [per.get(lab, {}).get(o.metric, "") for lab in labels for o in objectives]
         row += [dur, t.user_attrs.get("dir", ""), t.user_attrs.get("error", "interrupted" if t.user_attrs.get("interrupted") else "")]
         rows.append(row)

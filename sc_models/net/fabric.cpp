@@ -343,6 +343,7 @@ void Fabric::pump() {
     }
   } catch (const std::exception& ex) {
     failure_ = ex.what();
+    failure_is_stall_ = dynamic_cast<const StallError*>(&ex) != nullptr;
     sc_core::sc_stop();
   }
 }
@@ -359,6 +360,7 @@ void Fabric::run() {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time::from_value(end_cycle_ * ps_per_cycle_ + 1));
   wall_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+  if (failure_is_stall_) throw StallError(failure_);
   if (!failure_.empty()) throw ModelError(failure_);
   check_invariants();
 }
@@ -489,7 +491,7 @@ void Fabric::log_tick() {
   if (now_ - last_stall_check_ >= stall_cycles_ / 4) {
     last_stall_check_ = now_;
     const std::vector<unsigned> stuck = stalled_flows(stall_cycles_);
-    if (!stuck.empty()) throw ModelError(stall_report(stuck));
+    if (!stuck.empty()) throw StallError(stall_report(stuck));
   }
   if (on_log_tick) on_log_tick(ps(now_));
 }

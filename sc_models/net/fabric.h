@@ -165,6 +165,7 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // cycle (checked every quarter of the timeout, at the log ticks).
   void blocked_buffer_check();
   std::string failure_;
+  bool failure_is_stall_ = false;  // failure_ is a StallError's
   const std::atomic<bool>* stop_flag_ = nullptr;
   bool run_ahead_ = false;
   bool interrupted_ = false;

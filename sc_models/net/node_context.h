@@ -36,6 +36,12 @@ class ModelError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// Flows that delivered nothing for sim.stall_timeout while packets of theirs were in flight:
+// the run stops, and what it measured up to there is its result (status `stalled`).
+class StallError : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
 
 enum class EventKind : uint8_t {
   kArrive,       // a packet's head reaches an input port
