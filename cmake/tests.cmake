@@ -344,3 +344,10 @@ add_test(NAME parameter_space_corners
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_parameter_space.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/parameter_space)
 set_tests_properties(parameter_space_corners PROPERTIES LABELS "network;validation" TIMEOUT 600)
+
+# The founding thesis's 2x2 mesh (Tables 5.3-5.6): CC off and the victim with CC on checked,
+# the points the model does not reproduce printed as DIFFERS (docs/validation.md).
+add_test(NAME study_thesis_mesh
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/thesis_mesh_study.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/thesis_mesh --jobs 2)
+set_tests_properties(study_thesis_mesh PROPERTIES LABELS "network;validation" TIMEOUT 900)

@@ -167,7 +167,7 @@ def sweep(ibcc, src, out, counts, sim_time):
     for key, what in (("egress_peak_bytes", "its peak"), ("readings_max7_bytes", "the largest of 7 readings")):
         first = {r: next((n for n in counts if get[(n, r)][key] > FAILED_BUFFER_BYTES), None) for r in ("dcqcn", "dcqcn_plus")}
         print(f"     by {what}, the queue first exceeds 200 KB at {first['dcqcn']} flows with DCQCN, "
-              f"{first['dcqcn_plus']} with DCQCN+ (seed testbed: 320 and none up to 640)")
+              f"{first['dcqcn_plus']} with DCQCN+ (seed testbed, Tables 2 and 3: 320 and 560)")
 
 
 def sampled_queue(ports_csv, sim_time_us):

@@ -158,8 +158,10 @@ std::vector<KeyDecl> scenario_key_table() {
                "starts to leave (a lower bound), `head` from its head's arrival (an upper bound)"),
       Enum("fabric.switch.credit_order", "first_fit|in_order").def("first_fit")
           .doc("when the head the round-robin pointer reaches lacks credits on its VL: `first_fit` lets a later head "
-               "that fits (a small packet) go first; `in_order` holds the VL until that head's credits are back (a "
-               "small packet waits its turn, as in the seed hardware's ping-pong under congestion)"),
+               "that fits (a small packet) go first, and from then on keeps the credits the passed head needs for it "
+               "(the others use only the credits beyond them: a large packet is never starved); `in_order` holds the "
+               "VL until that head's credits are back (a small packet waits its turn, as in the seed hardware's "
+               "ping-pong under congestion)"),
       Enum("fabric.switch.input_arbitration", "round_robin|oldest_first").def("round_robin")
           .doc("which waiting packet an output serves next among its inputs (within the VL that VL arbitration "
                "chose): `round_robin` over (input, VL) pairs, or `oldest_first`, the head that arrived first (the "
