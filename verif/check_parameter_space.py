@@ -52,6 +52,9 @@ def main():
     s = run_ibcc(ibcc, os.path.join(src, "topologies/clos648/hotspot.yaml"), d, "--sim-time", "20ms",
                  "--set", "cc.ca.ccti_timer=10", "--set", "cc.switch.marking_rate=1")
     check(s.get("result") == "ok", f"clos648 hotspot, CCTI_Timer 10, Marking_Rate 1, 20 ms completes ({s.get('result')})")
+    # A QP per destination (647 of them) in 256 CCTI entries: the sharing is said.
+    shared = [n for n in s.get("notes", []) if n.startswith("cc.ca.num_qps 256:") and "share 256 CCTI entries" in n]
+    check(len(shared) == 1, f"QPs sharing CCTI entries are noted in summary.json ({shared})")
     n, starved = every_interval_delivers(d, 1000.0)
     check(n == 648 and not starved,
           f"every one of {n} flows delivers in every 1 ms interval after its start "

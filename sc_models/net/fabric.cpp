@@ -277,6 +277,7 @@ void Fabric::build() {
     Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
     h.flows.push_back(i);
   }
+  if (s_.cc.enabled && s_.cc.reaction == Reaction::kIbcc && !s_.cc.ca.sl_based) note_shared_ccti_entries();
   if (s_.faults.leak_credit_return || s_.faults.lose_packet) {
     // The HCA with the first flow's destination misbehaves once.
     for (const auto& f : flows_) {
@@ -363,6 +364,58 @@ void Fabric::run() {
   if (failure_is_stall_) throw StallError(failure_);
   if (!failure_.empty()) throw ModelError(failure_);
   check_invariants();
+}
+
+void Fabric::note_shared_ccti_entries() {
+  // QP level: QP q uses CCTI entry q mod num_qps, so two QPs of one HCA whose numbers differ by
+  // a multiple of it share one CCTI (and one IRD pacing). Said, naming the first HCA found
+  // (each HCA costs at most num_qps + 1 distinct QPs before a shared entry shows).
+  const uint32_t n = s_.cc.ca.num_qps;
+  std::vector<int64_t> owner(n);
+  for (unsigned node = topo_.num_switches; node < topo_.nodes.size(); ++node) {
+    std::fill(owner.begin(), owner.end(), -1);
+    std::vector<uint32_t> qps;
+    bool shared = false;
+    auto use = [&](uint32_t q) {
+      qps.push_back(q);
+      int64_t& o = owner[q % n];
+      if (o >= 0 && o != q) shared = true;
+      o = q;
+    };
+    for (unsigned fi : static_cast<const Hca&>(*nodes_[node]).flows) {
+      const Flow& f = flows_[fi];
+      switch (f.spec.qp_policy) {
+        case QpPolicy::kPerFlow: use(f.spec.qp); break;
+        case QpPolicy::kPerSl: use(f.spec.sl); break;
+        case QpPolicy::kPerDestination:
+          if (f.dst >= 0) use(f.spec.qp + topo_.nodes[f.dst].lid);
+          for (size_t k = 0; k < f.uniform_lids.size() && !shared; ++k) use(f.spec.qp + f.uniform_lids[k]);
+          for (size_t k = 0; k < f.hot_lids.size() && !shared; ++k) use(f.spec.qp + f.hot_lids[k]);
+          break;
+      }
+      if (!shared) continue;
+      // All of this HCA's QPs, for the note.
+      for (unsigned fj : static_cast<const Hca&>(*nodes_[node]).flows) {
+        const Flow& g = flows_[fj];
+        if (g.spec.qp_policy != QpPolicy::kPerDestination) continue;
+        for (uint16_t lid : g.uniform_lids) qps.push_back(g.spec.qp + lid);
+        for (uint16_t lid : g.hot_lids) qps.push_back(g.spec.qp + lid);
+      }
+      std::sort(qps.begin(), qps.end());
+      qps.erase(std::unique(qps.begin(), qps.end()), qps.end());
+      std::vector<bool> entry(n);
+      size_t entries = 0;
+      for (uint32_t q : qps) {
+        entries += entry[q % n] ? 0 : 1;
+        entry[q % n] = true;
+      }
+      notes_.push_back(fmt::format("cc.ca.num_qps {}: the flows of {} (the first HCA found) use {} QPs, which share {} "
+                                   "CCTI entries (QP q uses entry q mod {}): QPs that share an entry share one CCTI "
+                                   "and one IRD pacing",
+                                   n, topo_.nodes[node].name, qps.size(), entries, n));
+      return;
+    }
+  }
 }
 
 void Fabric::note_unreachable_trip(unsigned threshold, uint32_t capacity, const std::string& key) {

@@ -152,6 +152,7 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   }
 
   void note_unreachable_trip(unsigned threshold, uint32_t capacity, const std::string& key);
+  void note_shared_ccti_entries();
   std::vector<std::string> notes_;
 
   uint64_t end_cycle_;

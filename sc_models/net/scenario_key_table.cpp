@@ -318,7 +318,9 @@ std::vector<KeyDecl> scenario_key_table() {
           .doc("CCTI_Limit; beyond the CCT's last index is an error naming both"),
       Enum("cc.ca.ird_formula", choices_of(cc::kIrdFormulas)).def("omnipath")
           .doc("IRD = (MTU time >> shift) × multiplier, or multiplier << shift cycles"),
-      Uint("cc.ca.num_qps", 16, 256).form("a power of 2, 16..256").def("64").doc("CCTI table entries; QP q uses entry q mod num_qps"),
+      Uint("cc.ca.num_qps", 16, 256).form("a power of 2, 16..256").def("64")
+          .doc("CCTI table entries; QP q uses entry q mod num_qps (QPs of one HCA that share an entry share one CCTI: "
+               "said in the run's notes)"),
       Enum("cc.ca.becn", "cnp|ack").def("cnp").doc("how the destination returns BECN"),
       List("cc.ca.per_sl").doc("per-SL overrides of the SL keys"),
       Map("cc.ca.per_sl[]").ref("$sl").doc("one SL's settings (unset keys: `cc.ca`'s)"),
