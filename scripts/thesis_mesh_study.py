@@ -102,6 +102,20 @@ def main():
     c.compare(by[(8, 80)]["h4_model"] < by[(2, 80)]["h4_model"],
               f"receiver at CCTI_Timer 80: Threshold 8 {by[(8, 80)]['h4_model']:.0f} against Threshold 2 "
               f"{by[(2, 80)]['h4_model']:.0f} MB/s (thesis 1100 against 1450-1500: lower)")
+    # docs/validation.md shows this table: each of its model columns within 5 % of this run.
+    doc = open(os.path.join(a.source_dir, "docs", "validation.md")).read()
+    shown = {}
+    for ln in doc.split("## The founding thesis's 2×2 mesh", 1)[-1].split("\n## ", 1)[0].splitlines():
+        cells = [x.strip() for x in ln.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[0].isdigit():
+            shown[(int(cells[0]), int(cells[1]))] = (float(cells[3]), float(cells[5]), float(cells[6]))
+    drift = [f"{k}: page {v}, run {by[k]['h4_model']:.0f} / {by[k]['h3_model']:.0f} / {by[k]['jain']:.3f}"
+             for k, v in shown.items() if k in by and not (abs(v[0] / by[k]["h4_model"] - 1) <= 0.05
+                                                            and abs(v[1] / by[k]["h3_model"] - 1) <= 0.05
+                                                            and abs(v[2] - by[k]["jain"]) <= 0.02)]
+    c.check(len(shown) == len(by) and not drift,
+            f"docs/validation.md's table agrees with this run (5 %, Jain 0.02): {len(shown)} rows of {len(by)}; "
+            f"{drift or 'none differs'}")
     with open(os.path.join(a.out_dir, "thesis_mesh.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     with open(os.path.join(a.out_dir, "thesis_mesh.csv"), "w") as f:
