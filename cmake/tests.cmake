@@ -351,3 +351,10 @@ add_test(NAME study_thesis_mesh
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/thesis_mesh_study.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/thesis_mesh --jobs 2)
 set_tests_properties(study_thesis_mesh PROPERTIES LABELS "network;validation" TIMEOUT 900)
+
+# The scenario-1 tables of docs/validation.md against fresh runs (scripts/validation_tables.py
+# writes them; this fails when the page and a run differ beyond the stated tolerance).
+add_test(NAME docs_validation_tables
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/validation_tables.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/validation_tables --check --jobs 2)
+set_tests_properties(docs_validation_tables PROPERTIES LABELS "docs;validation" TIMEOUT 600)
