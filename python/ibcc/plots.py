@@ -398,6 +398,8 @@ def plot_sweep(directory, out, metrics):
             for _, r in ok.iterrows():
                 v = r[m]
                 grid[yv.index(str(r[ky]))][xv.index(str(r[kx]))] = float(v) if v == v and v != "" else float("nan")
+            # A point whose flows stalled is a result, not a value to colour: said in its cell.
+            stalled = {(yv.index(str(r[ky])), xv.index(str(r[kx]))) for _, r in pts[pts["status"] == "stalled"].iterrows()}
             cmap = plt.get_cmap("viridis").copy()
             cmap.set_bad("lightgrey")
             finite = [v for row in grid for v in row if v == v]
@@ -411,7 +413,8 @@ def plot_sweep(directory, out, metrics):
                         colour = "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
                     else:
                         colour = "dimgrey"
-                    ax.text(j, i, eng(v), ha="center", va="center", fontsize=7, color=colour)
+                    ax.text(j, i, "stalled" if (i, j) in stalled else eng(v), ha="center", va="center", fontsize=7,
+                            color=colour)
             ax.set_xticks(range(len(xv)), xv, fontsize=8)
             ax.set_yticks(range(len(yv)), yv, fontsize=8)
             ax.set_xlabel(KEY_LABELS.get(kx, kx))
