@@ -275,6 +275,8 @@ struct OtherRegimeKey {
   std::string chosen;  // the value of decl->only_key the document has
 };
 std::vector<OtherRegimeKey> keys_of_other_regimes(const YAML::Node& root);  // scenario_regimes.cpp
+// Removes those keys from `root` (resolved.yaml holds only what the run reads).
+void remove_keys_of_other_regimes(YAML::Node root);
 // Throws ScenarioError at the first such key an option set, or that the file set under the
 // regime it chose; notes the file's keys of a regime an option switched away from.
 void reject_keys_of_other_regimes(const Reader& rd, const YAML::Node& root, std::vector<std::string>* notes);

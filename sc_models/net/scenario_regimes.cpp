@@ -83,4 +83,16 @@ std::vector<OtherRegimeKey> keys_of_other_regimes(const YAML::Node& root) {
   return out;
 }
 
+void remove_keys_of_other_regimes(YAML::Node root) {
+  std::vector<std::string> removed;
+  for (const OtherRegimeKey& k : keys_of_other_regimes(root)) {
+    if (std::any_of(removed.begin(), removed.end(), [&](const std::string& r) { return k.path.rfind(r + ".", 0) == 0; })) {
+      continue;  // gone with the map above it
+    }
+    removed.push_back(k.path);
+    const size_t dot = k.path.rfind('.');
+    node_at(root, k.path.substr(0, dot)).remove(k.path.substr(dot + 1));
+  }
+}
+
 }  // namespace ibcc::net

@@ -197,21 +197,7 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
   root["cc"] = c;
   // Only what the run reads: the keys of the regimes it does not use are left out (read
   // back, they would be refused as having no effect).
-  std::vector<std::string> removed;
-  for (const OtherRegimeKey& k : keys_of_other_regimes(root)) {
-    if (std::any_of(removed.begin(), removed.end(), [&](const std::string& r) { return k.path.rfind(r + ".", 0) == 0; })) {
-      continue;  // gone with the map above it
-    }
-    removed.push_back(k.path);
-    const size_t dot = k.path.rfind('.');
-    YAML::Node parent = root;
-    for (size_t from = 0; from < dot;) {
-      const size_t next = std::min(k.path.find('.', from), dot);
-      parent.reset(parent[k.path.substr(from, next - from)]);
-      from = next + 1;
-    }
-    parent.remove(k.path.substr(dot + 1));
-  }
+  remove_keys_of_other_regimes(root);
 
   YAML::Emitter out;
   out << root;
