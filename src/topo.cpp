@@ -22,6 +22,7 @@
 #include "net/scenario_yaml.h"
 #include "net/topology.h"
 #include "net/units.h"
+#include "net/yaml_document.h"
 
 namespace ibcc {
 namespace {
@@ -161,7 +162,7 @@ void congestion_candidates(const Topology& t, const Scenario& s, unsigned show) 
 }
 
 void write_expanded(const std::string& file, const Scenario& s, const std::string& path) {
-  YAML::Node root = YAML::LoadFile(file);
+  YAML::Node root = net::parse_document(net::read_text_file(file, "scenario file"), file);
   YAML::Node topo(YAML::NodeType::Map);
   for (const auto& sw : s.switches) {
     YAML::Node n;

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include "net/scenario_yaml.h"
 #include "net/topology.h"
@@ -67,17 +67,27 @@ unsigned number(const std::string& text, unsigned max, const std::string& file, 
   return static_cast<unsigned>(v);
 }
 
+// A node description as a YAML comment: bytes outside printable ASCII become '?'.
+std::string printable(const std::string& desc) {
+  std::string out;
+  for (char c : desc) out += c >= 0x20 && c < 0x7f ? c : '?';
+  return out;
+}
+
 }  // namespace
 
 IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::string& lfts_file) {
   std::ifstream in(file);
   if (!in) throw ScenarioError(file + ": cannot open the ibnetdiscover output");
-  static const std::regex node_re(R"(^(Switch|Ca|Rt)\s+(\d+)\s+\"([^\"]+)\"\s*(#.*)?$)");
-  static const std::regex port_re(R"(^\[(\d+)\](\([0-9a-fA-F]+\))?\s+\"([^\"]+)\"\[(\d+)\](\([0-9a-fA-F]+\))?\s*(#.*)?$)");
-  static const std::regex kv_re(R"(^(vendid|devid|sysimgguid|switchguid|caguid|routerguid)=0x([0-9a-fA-F]+)(\(.*\))?\s*$)");
-  static const std::regex lid_re(R"(\blid\s+(\d+))");
-  static const std::regex speed_re(R"((\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR)\b)");
-  static const std::regex desc_re(R"(#\s*\"([^\"]*)\")");
+  // RE2, not std::regex: linear time and no recursion, whatever a line holds (libstdc++'s
+  // std::regex recursed once per character and overflowed the stack on a 30 kB line).
+  static const RE2 node_re(R"((Switch|Ca|Rt)\s+(\d+)\s+\"([^\"]+)\"\s*(#.*)?)", RE2::Latin1);
+  static const RE2 port_re(R"(\[(\d+)\](\([0-9a-fA-F]+\))?\s+\"([^\"]+)\"\[(\d+)\](\([0-9a-fA-F]+\))?\s*(#.*)?)", RE2::Latin1);
+  static const RE2 kv_re(R"((vendid|devid|sysimgguid|switchguid|caguid|routerguid)=0x([0-9a-fA-F]+)(\(.*\))?\s*)", RE2::Latin1);
+  static const RE2 lid_re(R"(\blid\s+(\d+))", RE2::Latin1);
+  static const RE2 speed_re(R"(((\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR))\b)", RE2::Latin1);
+  static const RE2 any_speed_re(R"((\b(\d+)x([A-Za-z][A-Za-z0-9]*)\b))", RE2::Latin1);
+  static const RE2 desc_re(R"(#\s*\"([^\"]*)\")", RE2::Latin1);
   std::vector<Node> nodes;
   std::map<std::string, size_t> by_id;
   std::string guid;
@@ -87,29 +97,29 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
   while (std::getline(in, text)) {
     ++n;
     while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) text.pop_back();
-    std::smatch m;
+    std::string m1, m2, m3, m4, m5, m6;
     if (text.empty()) {
       cur = nullptr;
       continue;
     }
     if (text[0] == '#') continue;
-    if (std::regex_match(text, m, kv_re)) {
-      if (m[1] == "switchguid" || m[1] == "caguid" || m[1] == "routerguid") guid = lower(m[2]);
+    if (RE2::FullMatch(text, kv_re, &m1, &m2, &m3)) {
+      if (m1 == "switchguid" || m1 == "caguid" || m1 == "routerguid") guid = lower(m2);
       continue;
     }
-    if (std::regex_match(text, m, node_re)) {
-      if (m[1] == "Rt") fail(file, n, "routers (Rt) are not supported: ibcc models one subnet");
+    if (RE2::FullMatch(text, node_re, &m1, &m2, &m3, &m4)) {
+      if (m1 == "Rt") fail(file, n, "routers (Rt) are not supported: ibcc models one subnet");
       Node node;
-      node.is_switch = m[1] == "Switch";
-      node.ports = number(m[2], 254, file, n, "port count");
-      node.id = m[3];
+      node.is_switch = m1 == "Switch";
+      node.ports = number(m2, 254, file, n, "port count");
+      node.id = m3;
       node.guid = guid;
       node.line = n;
-      const std::string comment = m[4];
-      std::smatch d;
-      if (std::regex_search(comment, d, desc_re)) node.desc = d[1];
-      if (node.is_switch && std::regex_search(comment, d, lid_re)) {
-        node.lid = number(d[1], 0xbfff, file, n, "lid (unicast)");
+      const std::string comment = m4;
+      std::string d;
+      if (RE2::PartialMatch(comment, desc_re, &d)) node.desc = d;
+      if (node.is_switch && RE2::PartialMatch(comment, lid_re, &d)) {
+        node.lid = number(d, 0xbfff, file, n, "lid (unicast)");
         if (node.lid == 0) fail(file, n, "lid 0 is not a unicast LID");
       }
       if (node.ports < 1 || node.ports > 254) fail(file, n, fmt::format("{}: port count 1..254 expected, got {}", node.id, node.ports));
@@ -120,37 +130,34 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
       guid.clear();
       continue;
     }
-    if (std::regex_match(text, m, port_re)) {
+    if (RE2::FullMatch(text, port_re, &m1, &m2, &m3, &m4, &m5, &m6)) {
       if (!cur) fail(file, n, "a port line outside a Switch or Ca block");
-      const unsigned p = number(m[1], 254, file, n, "port number");
+      const unsigned p = number(m1, 254, file, n, "port number");
       if (p < 1 || p > cur->ports) fail(file, n, fmt::format("{} has ports 1..{}, got [{}]", cur->id, cur->ports, p));
       if (cur->links.count(p)) fail(file, n, fmt::format("port [{}] of {} is listed twice", p, cur->id));
       Port port;
-      port.peer = m[3];
-      port.peer_port = number(m[4], 254, file, n, "peer port number");
+      port.peer = m3;
+      port.peer_port = number(m4, 254, file, n, "peer port number");
       port.line = n;
-      const std::string comment = m[6];
-      std::smatch s;
-      std::string rest = comment;
-      while (std::regex_search(rest, s, speed_re)) {  // the last width x speed of the line
-        port.width = s[1].str() + "x";
-        port.speed = s[2];
-        rest = s.suffix();
+      const std::string comment = m6;
+      std::string token, width, speed;
+      re2::StringPiece rest(comment);
+      while (RE2::FindAndConsume(&rest, speed_re, &token, &width, &speed)) {  // the last width x speed of the line
+        port.width = width + "x";
+        port.speed = speed;
         // Widths a scenario link can have; a speed outside speed_re (4xXDR) is caught below.
         if (port.width != "1x" && port.width != "4x" && port.width != "8x" && port.width != "12x") {
           fail(file, n, "link width " + port.width + ": expected 1x, 4x, 8x or 12x");
         }
       }
-      static const std::regex any_speed_re(R"(\b(\d+)x([A-Za-z][A-Za-z0-9]*)\b)");
-      for (std::sregex_iterator it(comment.begin(), comment.end(), any_speed_re), end; it != end; ++it) {
-        std::smatch t;
-        const std::string token = it->str();
-        if (!std::regex_match(token, t, speed_re)) {
+      for (re2::StringPiece all(comment); RE2::FindAndConsume(&all, any_speed_re, &token, &width, &speed);) {
+        if (!RE2::FullMatch(token, speed_re, nullptr, nullptr, nullptr)) {
           fail(file, n, "link speed " + token + ": expected WIDTHxSPEED with SPEED SDR, DDR, QDR, FDR10, FDR, EDR or HDR");
         }
       }
-      if (!cur->is_switch && std::regex_search(comment, s, lid_re) && cur->lid == 0) {
-        cur->lid = number(s[1], 0xbfff, file, n, "lid (unicast)");
+      std::string lid;
+      if (!cur->is_switch && RE2::PartialMatch(comment, lid_re, &lid) && cur->lid == 0) {
+        cur->lid = number(lid, 0xbfff, file, n, "lid (unicast)");
         if (cur->lid == 0) fail(file, n, "lid 0 is not a unicast LID");
       }
       cur->links[p] = port;
@@ -206,34 +213,39 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
 
   // Forwarding tables from dump_lfts output.
   std::map<std::string, std::map<unsigned, unsigned>> lfts;  // switch guid -> lid -> port
+  std::map<std::string, std::map<unsigned, int>> lft_lines;  // switch guid -> lid -> its line
   IbnetdiscoverImport result;
   if (!lfts_file.empty()) {
     std::ifstream lin(lfts_file);
     if (!lin) throw ScenarioError(lfts_file + ": cannot open the dump_lfts output");
-    static const std::regex head_re(R"(^Unicast lids \[0x[0-9a-fA-F]+-0x[0-9a-fA-F]+\] of switch Lid (\d+) guid 0x([0-9a-fA-F]+).*:$)");
-    static const std::regex entry_re(R"(^0x([0-9a-fA-F]+)\s+(\d+)\s*:.*$)");
+    static const RE2 head_re(R"(Unicast lids \[0x[0-9a-fA-F]+-0x[0-9a-fA-F]+\] of switch Lid (\d+) guid 0x([0-9a-fA-F]+).*:)", RE2::Latin1);
+    static const RE2 entry_re(R"(0x([0-9a-fA-F]+)\s+(\d+)\s*:.*)", RE2::Latin1);
     std::string sw;
     int ln = 0;
     while (std::getline(lin, text)) {
       ++ln;
       while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.pop_back();
       if (!text.empty() && text[0] == '#') continue;
-      std::smatch m;
-      if (std::regex_match(text, m, head_re)) {
-        sw = lower(m[2]);
+      std::string m1, m2;
+      if (RE2::FullMatch(text, head_re, &m1, &m2)) {
+        sw = lower(m2);
         if (std::none_of(nodes.begin(), nodes.end(), [&](const Node& x) { return x.is_switch && x.guid == sw; })) {
-          fail(lfts_file, ln, "switch guid 0x" + std::string(m[2]) + " is not in " + file);
+          fail(lfts_file, ln, "switch guid 0x" + m2 + " is not in " + file);
         }
         continue;
       }
-      if (std::regex_match(text, m, entry_re)) {
+      if (RE2::FullMatch(text, entry_re, &m1, &m2)) {
         if (sw.empty()) fail(lfts_file, ln, "an LFT entry before any 'Unicast lids ... of switch' line");
-        const unsigned lid = number(m[1], 0xbfff, lfts_file, ln, "LID (unicast)", 16);
-        const unsigned port = number(m[2], 254, lfts_file, ln, "port");
+        const unsigned lid = number(m1, 0xbfff, lfts_file, ln, "LID (unicast)", 16);
+        const unsigned port = number(m2, 254, lfts_file, ln, "port");
         if (lid == 0) fail(lfts_file, ln, "LID 0x0 is not a unicast LID");
         const auto swn = std::find_if(nodes.begin(), nodes.end(), [&](const Node& x) { return x.is_switch && x.guid == sw; });
         if (port > swn->ports) {
           fail(lfts_file, ln, fmt::format("port {}: switch {} has ports 1..{} (0 is the switch itself)", port, swn->id, swn->ports));
+        }
+        const auto [at, fresh] = lft_lines[sw].emplace(lid, ln);
+        if (!fresh) {
+          fail(lfts_file, ln, fmt::format("LID 0x{:04x} is listed twice for switch 0x{} (first at line {})", lid, sw, at->second));
         }
         lfts[sw][lid] = port;
         ++result.lft_entries;
@@ -287,7 +299,7 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
       }
       y << "}";
     }
-    y << "}  # " << node.id << " \"" << node.desc << "\"\n";
+    y << "}  # " << printable(node.id) << " \"" << printable(node.desc) << "\"\n";
   }
   y << "  hcas:\n";
   for (const auto& node : nodes) {
@@ -295,7 +307,7 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
     ++result.hcas;
     y << "    - {name: " << node.name;
     if (node.lid) y << ", lid: " << node.lid;
-    y << "}  # " << node.id << "\n";
+    y << "}  # " << printable(node.id) << "\n";
   }
   y << "  links:\n";
   for (const auto& l : links) {

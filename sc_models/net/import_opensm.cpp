@@ -85,14 +85,25 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     value.erase(value.find_last_not_of(" \t\r") + 1);
     const bool is_sl = std::find(sl_options.begin(), sl_options.end(), key) != sl_options.end();
     const bool is_cc = key == "congestion_control" || key.rfind("cc_", 0) == 0;
+    std::string lower_key = key;
+    for (char& c : lower_key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!is_cc && (lower_key == "congestion_control" || lower_key.rfind("cc_", 0) == 0)) {
+      // OpenSM's option names are case-sensitive: it would ignore this line, and so would we, silently.
+      throw ScenarioError(fmt::format("{}:{}: {}: OpenSM options are lower case (OpenSM ignores this one); write {}",
+                                      path, n, key, lower_key));
+    }
     if (!is_cc) continue;  // an option of the subnet manager itself
     any_cc = true;
     if (!is_sl && std::find(known.begin(), known.end(), key) == known.end()) {
       throw ScenarioError(fmt::format("{}:{}: {}: not a congestion-control option of OpenSM", path, n, key));
     }
     if (value.empty()) throw ScenarioError(fmt::format("{}:{}: {}: no value", path, n, key));
-    if (is_sl) per_sl[key].push_back({n, value});
-    else single[key] = {n, value};
+    if (is_sl) {
+      per_sl[key].push_back({n, value});
+    } else if (const auto [at, fresh] = single.emplace(key, Line{n, value}); !fresh) {
+      throw ScenarioError(fmt::format("{}:{}: {}: given twice (first at line {}); give each option once", path, n, key,
+                                      at->second.number));
+    }
   }
 
   if (in.bad()) throw ScenarioError(path + ": cannot read the OpenSM configuration");
@@ -170,6 +181,7 @@ OpenSmImport import_opensm_conf(const std::string& path) {
   }
   // "<SL> <value>" lines: every SL starts at 0 (OpenSM's default), then each line sets one.
   std::map<unsigned, std::map<std::string, uint64_t>> sls;
+  std::map<std::pair<std::string, unsigned>, int> sl_lines;  // (option, SL) -> its line
   const std::map<std::string, std::pair<std::string, uint64_t>> field = {
       {"cc_ca_cong_setting_ccti_timer", {"ccti_timer", 0xffff}},
       {"cc_ca_cong_setting_ccti_increase", {"ccti_increase", 0xff}},
@@ -183,6 +195,10 @@ OpenSmImport import_opensm_conf(const std::string& path) {
         throw ScenarioError(where(key, l) + ": expected \"<SL> <value>\", got '" + l.value + "'");
       }
       const unsigned sl = static_cast<unsigned>(number(where(key, l) + " (SL)", sl_text, 15));
+      if (const auto [at, fresh] = sl_lines.emplace(std::make_pair(key, sl), l.number); !fresh) {
+        throw ScenarioError(fmt::format("{}: SL {} given twice (first at line {}); give each SL once", where(key, l), sl,
+                                        at->second));
+      }
       sls[sl][field.at(key).first] = number(where(key, l), v_text, field.at(key).second);
     }
   }

@@ -258,8 +258,6 @@ inline std::pair<std::string, unsigned> endpoint(const Reader& rd, const YAML::N
 void read_traffic(LoaderState& st, const YAML::Node& n);      // scenario_traffic.cpp
 void reject_duplicate_flow_names(const Scenario& s);          // scenario_traffic.cpp
 void read_cc(LoaderState& st, const YAML::Node& n);           // scenario_cc.cpp
-// One YAML document, no key twice in a map (scenario_yaml.cpp).
-YAML::Node parse_document(const std::string& text, const std::string& name_for_errors);
 // The resolved scenario from a parsed document (which it changes: applies the overrides, writes
 // the resolved sections).
 std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors, const std::vector<Override>& overrides,

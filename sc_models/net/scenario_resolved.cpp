@@ -1,6 +1,7 @@
 // The resolved scenario (resolved.yaml): the document as read, with --set applied and every
 // default the reader used written in, so that a run can be repeated from it alone.
 #include "net/scenario_reader.h"
+#include "net/yaml_document.h"
 
 namespace ibcc::net {
 

@@ -22,6 +22,7 @@
 #include "net/units.h"
 
 #include "net/scenario_reader.h"
+#include "net/yaml_document.h"
 
 namespace ibcc::net {
 namespace {
@@ -316,12 +317,10 @@ YAML::Node apply_override(YAML::Node root, const Override& o) {
   if (parts.empty() || std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
     throw ScenarioError("--set " + o.key + "=" + o.value + ": expected KEY=VALUE with a dotted key like cc.switch.threshold");
   }
-  YAML::Node value;
-  try {
-    value = YAML::Load(o.value);
-  } catch (const YAML::Exception& e) {
-    throw ScenarioError("--set " + o.key + ": value is not valid YAML: " + e.what());
+  if (o.value.find_first_not_of(" \t") == std::string::npos) {
+    throw ScenarioError("--set " + o.key + "=: no value; give one, or " + o.key + "=null for the default");
   }
+  const YAML::Node value = parse_document(o.value, "--set " + o.key);
   // yaml-cpp's operator[] on a non-const node creates missing maps along the way; a path
   // through a scalar is an error. `name[N]` steps into the N-th entry of an existing list
   // (traffic.flows[0].sl).
@@ -384,26 +383,6 @@ YAML::Node apply_override(YAML::Node root, const Override& o) {
 }
 
 namespace {
-
-// A key given twice in one map: yaml-cpp keeps both and lookups see the first, so an
-// override appended to a map would be silently ignored. Rejected, naming both lines.
-void reject_duplicate_keys(const YAML::Node& n, const std::string& path, const std::string& file) {
-  if (n.IsMap()) {
-    std::map<std::string, int> seen;
-    for (const auto& kv : n) {
-      const std::string k = kv.first.IsScalar() ? kv.first.as<std::string>() : std::string("<complex key>");
-      const std::string p = Reader::join(path, k);
-      const auto [it, fresh] = seen.emplace(k, kv.first.Mark().line + 1);
-      if (!fresh) {
-        throw ScenarioError(fmt::format("{}:{}: {}: given twice (first at line {}); give each key once", file,
-                                        kv.first.Mark().line + 1, p, it->second));
-      }
-      reject_duplicate_keys(kv.second, p, file);
-    }
-  } else if (n.IsSequence()) {
-    for (size_t i = 0; i < n.size(); ++i) reject_duplicate_keys(n[i], fmt::format("{}[{}]", path, i), file);
-  }
-}
 
 Scenario load_node(YAML::Node root, const std::string& file, const std::vector<Override>& overrides);
 
@@ -482,63 +461,6 @@ Override parse_override(const std::string& kv) {
   if (eq == std::string::npos || eq == 0) throw ScenarioError("--set " + kv + ": expected KEY=VALUE");
   return Override(kv.substr(0, eq), kv.substr(eq + 1));
 }
-
-namespace {
-
-// Counts the documents of a YAML stream (where each starts), without building them.
-class DocumentCounter : public YAML::EventHandler {
- public:
-  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark.line + 1); }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-  std::vector<int> starts;
-};
-
-bool has_document_marker(const std::string& text) {
-  for (size_t at = 0; at < text.size();) {
-    if (text.compare(at, 3, "---") == 0 || text.compare(at, 3, "...") == 0) return true;
-    const size_t nl = text.find('\n', at);
-    if (nl == std::string::npos) break;
-    at = nl + 1;
-  }
-  return false;
-}
-}  // namespace
-
-// One YAML document, no key twice in a map. (Not YAML::LoadAll: yaml-cpp 0.7 loops forever
-// on some malformed streams, e.g. a lone ',', found by fuzz/; upstream fixed it in 2024.)
-YAML::Node parse_document(const std::string& text, const std::string& name_for_errors) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-    // A second document needs a "---" or "..." marker at the start of a line; without one
-    // the second pass (a whole parse again, which doubles the set-up of a big file) is moot.
-    if (root.IsMap() && has_document_marker(text)) {
-      // A second document would be silently ignored: look for one, stopping at the second.
-      std::istringstream in(text);
-      YAML::Parser parser(in);
-      DocumentCounter counter;
-      while (counter.starts.size() < 2 && parser.HandleNextDocument(counter)) {
-      }
-      if (counter.starts.size() > 1) {
-        throw ScenarioError(fmt::format("{}:{}: a second YAML document: a scenario is one document (remove the '---' "
-                                        "and what follows, or put it in its own file)",
-                                        name_for_errors, counter.starts[1]));
-      }
-    }
-  } catch (const YAML::ParserException& e) {
-    throw ScenarioError(fmt::format("{}:{}: not valid YAML: {}", name_for_errors, e.mark.line + 1, e.msg));
-  }
-  reject_duplicate_keys(root, "", name_for_errors);
-  return root;
-}
-
 
 namespace {
 // The file's own values must be valid even where the command line overrides them (a
