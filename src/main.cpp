@@ -10,6 +10,8 @@
 #include <optional>
 
 #include <cstdlib>
+#include <cstring>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -39,19 +41,36 @@ const int kQuietSystemC = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
 
 std::string joined_command(int argc, char** argv) { return argc > 0 ? argv[0] : "ibcc"; }
 
-// SIGINT/SIGTERM during `ibcc run`: the model stops at the next event boundary and the
-// results so far are written (result "interrupted", exit 130). A second signal ends at once.
+// One signal policy for every command. SIGINT, SIGTERM and SIGHUP (a closed terminal) are
+// caught from static initialisation on, before anything is read or written: `ibcc run` then
+// stops at the next event boundary and writes the results so far (result "interrupted",
+// exit 130; a second signal ends at once); `ibcc sweep` and `ibcc tune` install their own
+// handlers that end their runs with them; every other command gets the default action back
+// (and takes a signal that came during start-up).
 std::atomic<bool> g_stop{false};
+std::atomic<int> g_stop_signal{0};
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 extern "C" void on_stop_signal(int sig) {
   if (g_stop.exchange(true)) {
     std::signal(sig, SIG_DFL);
     std::raise(sig);
   }
+  g_stop_signal.store(sig);
+}
+const bool kStopHandlers = [] {
+  for (int sig : kStopSignals) std::signal(sig, on_stop_signal);
+  return true;
+}();
+// For a command that does not stop gracefully: the default action, and a signal that came
+// during start-up delivered now.
+void default_stop_signals() {
+  for (int sig : kStopSignals) std::signal(sig, SIG_DFL);
+  if (const int sig = g_stop_signal.load()) std::raise(sig);
 }
 
-// A sweep's child (IBCC_SWEEP_PARENT=<pid>) ends with its parent, even after kill -9 of it.
+// A sweep's child (IBCC_PARENT=<pid>) ends with its parent, even after kill -9 of it.
 void die_with_sweep_parent() {
-  const char* parent = std::getenv("IBCC_SWEEP_PARENT");
+  const char* parent = std::getenv("IBCC_PARENT");
   if (!parent) return;
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (std::to_string(getppid()) != parent) std::raise(SIGTERM);  // it died before prctl
@@ -176,11 +195,30 @@ void one_value_per_option(CLI::App& app) {
   }
 }
 
+int dispatch(int argc, char** argv);
+
+// What a command printed must have reached the standard output: a full disk or a closed pipe
+// is exit 1 with the reason, never exit 0 with a short or empty file.
+int finish_standard_output(int rc, int argc, char** argv) {
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed) return rc;
+  const int err = errno;
+  const std::string sub = argc > 1 && argv[1][0] != '-' ? std::string(" ") + argv[1] : "";
+  std::cerr << "ibcc" << sub << ": error: cannot write the standard output"
+            << (err ? std::string(": ") + std::strerror(err) : "") << "\n";
+  return rc == 0 ? 1 : rc;
+}
+
 }  // namespace
 
 // libsystemc provides main() and calls sc_main (see ../shared/notes/TOOLCHAIN.md).
-int sc_main(int argc, char** argv) {
+int sc_main(int argc, char** argv) { return finish_standard_output(dispatch(argc, argv), argc, argv); }
+
+namespace {
+int dispatch(int argc, char** argv) {
   (void)kQuietSystemC;
+  (void)kStopHandlers;
   // Before the model allocates: 2 MiB pages for its state where the kernel allows
   // (heap_pages.h; `ibcc run` asks again after the build and reports it in summary.json).
   ibcc::advise_heap_huge_pages();
@@ -404,6 +442,9 @@ int sc_main(int argc, char** argv) {
     if (rc != 0) suggest(app, argc, argv);
     return rc == 0 ? 0 : 2;
   }
+  if (!app.got_subcommand(run_cmd) && !app.got_subcommand(sweep_cmd) && !app.got_subcommand(tune_cmd)) {
+    default_stop_signals();
+  }
   if (app.get_subcommands().empty()) {
     std::cerr << "ibcc: a subcommand is required: run, sweep, tune, plot, topo, describe, keys, list, import or cosim (see ibcc --help)\n";
     return 2;
@@ -416,9 +457,7 @@ int sc_main(int argc, char** argv) {
                                                        : ibcc::net::keys_listing();
     try {
       if (keys_out.empty()) {
-        std::cout << text;
-        std::cout.flush();
-        if (!std::cout) throw ibcc::OutputError("cannot write the standard output");
+        std::cout << text;  // (sc_main checks that it reached the standard output)
       } else {
         ibcc::write_file_atomic(keys_out, text);
       }
@@ -472,6 +511,7 @@ int sc_main(int argc, char** argv) {
       std::cerr << "ibcc sweep: error: --jobs is for the local backend; with --backend slurm use --array-max\n";
       return 2;
     }
+    if (g_stop) return 130;  // a signal during start-up: nothing was run
     return ibcc::run_sweep(sweep, self_exe(argv[0]));
   }
   if (app.got_subcommand(tune_cmd)) {
@@ -485,15 +525,14 @@ int sc_main(int argc, char** argv) {
     }
     std::string cmdline;
     for (int i = 0; i < argc; ++i) cmdline += (i ? " " : "") + std::string(argv[i]);
+    if (g_stop) return 130;  // a signal during start-up: nothing was run
     return ibcc::run_tune(tune, self_exe(argv[0]), cmdline);
   }
   if (app.got_subcommand(run_cmd)) {
     die_with_sweep_parent();
     run.command = command;
     run.waves_vcd = waves_format == "vcd";
-    run.stop_flag = &g_stop;
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
+    run.stop_flag = &g_stop;  // (the handlers are installed since start-up)
     ibcc::ProgressBar bar(run.quiet);
     if (bar.enabled()) {
       run.progress = [&bar](double f, const std::string& what) {
@@ -515,9 +554,7 @@ int sc_main(int argc, char** argv) {
     if (!scenario_options("ibcc describe", describe_cc, describe_seed, describe_sets, &describe)) return 2;
     try {
       std::cout << ibcc::net::describe_scenario(describe);
-      std::cout.flush();
-      if (!std::cout) throw ibcc::OutputError("cannot write the standard output");
-      return 0;
+      return 0;  // (sc_main checks that it reached the standard output)
     } catch (const ibcc::net::ScenarioError& e) {
       std::cerr << "ibcc describe: error: " << e.what() << "\n";
       return 2;
@@ -537,3 +574,5 @@ int sc_main(int argc, char** argv) {
     return 1;
   }
 }
+
+}  // namespace

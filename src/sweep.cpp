@@ -287,7 +287,7 @@ bool run_points_slurm(const SweepOptions& opt, const std::string& self_exe, cons
       std::string cmd = slurm::shell_quote(self_exe);
       for (const auto& a : run_args(opt, p)) cmd += " " + slurm::shell_quote(a);
       write_file_atomic(task.string(), "#!/usr/bin/env bash\n# ibcc sweep: point " + p.dir.filename().string() + "\ncd " +
-                                           slurm::shell_quote(fs::current_path().string()) + "\nunset IBCC_SWEEP_PARENT\n" +
+                                           slurm::shell_quote(fs::current_path().string()) + "\nunset IBCC_PARENT\n" +
                                            cmd + " > " + slurm::shell_quote((p.dir / "log.txt").string()) +
                                            " 2>&1\necho $? > " + slurm::shell_quote(exit_file.string()) + "\n");
       list << task.string() << "\n";
@@ -347,7 +347,8 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
   sa.sa_handler = on_sweep_signal;  // no SA_RESTART: waitpid returns EINTR
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
-  setenv("IBCC_SWEEP_PARENT", std::to_string(getpid()).c_str(), 1);
+  sigaction(SIGHUP, &sa, nullptr);
+  setenv("IBCC_PARENT", std::to_string(getpid()).c_str(), 1);
   std::vector<Grid> grids;
   std::vector<Point> points;
   try {

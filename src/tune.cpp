@@ -39,6 +39,8 @@ int run_python(const std::vector<std::string>& args, const char* who) {
     if (std::string(*e).rfind("PYTHONPATH=", 0) != 0) env_strings.emplace_back(*e);
   }
   env_strings.push_back("PYTHONPATH=" + path);
+  // python ends with this process, even after kill -9 of it (ibcc.tune sets PR_SET_PDEATHSIG).
+  env_strings.push_back("IBCC_TUNE_PARENT=" + std::to_string(getpid()));
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -77,7 +79,10 @@ int run_python(const std::vector<std::string>& args, const char* who) {
     std::cerr << who << ": error: lost track of python3 (waitpid failed)\n";
     return 1;
   }
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return sig == SIGINT || sig == SIGTERM || sig == SIGHUP ? 130 : 128 + sig;  // interrupted: 130, as run and sweep
+  }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 

@@ -656,6 +656,7 @@ def run_workers_on_slurm(req, study, log):
     script = sdir / "worker.sh"
     write_text(script, "#!/usr/bin/env bash\n# ibcc tune: one worker of the study (a Slurm array task)\n"
                f"cd {shlex.quote(os.getcwd())}\n"
+               "unset IBCC_TUNE_PARENT IBCC_PARENT\n"
                f"export PYTHONPATH={shlex.quote(str(source))}${{PYTHONPATH:+:$PYTHONPATH}}\n"
                f"exec {shlex.quote(sys.executable)} -m ibcc.tune --worker "
                f"--request {shlex.quote(json.dumps(worker_req))}\n")
@@ -1143,7 +1144,9 @@ def run_child(cmd):
     (a SIGTERM that comes while it is being started waits until it is known)."""
     _SPAWN["busy"] = True
     try:
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # IBCC_PARENT: the ibcc run ends with this process, even after kill -9 of it (PR_SET_PDEATHSIG).
+        env = dict(os.environ, IBCC_PARENT=str(os.getpid()))
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         _CHILDREN.add(p)
     finally:
         _SPAWN["busy"] = False
@@ -1173,7 +1176,23 @@ def _terminate(signum, frame):
             p.wait(timeout=10)
         except (OSError, subprocess.TimeoutExpired):
             pass
-    os._exit(128 + signum)
+    os._exit(130)  # interrupted, whichever of SIGINT, SIGTERM, SIGHUP
+
+
+def _die_with_parent():
+    """Started by `ibcc tune` (IBCC_TUNE_PARENT): end with it, even after kill -9 of it, as a
+    sweep's runs do. Linux's PR_SET_PDEATHSIG sends SIGTERM here when the parent ends; the
+    handler then ends the running trial's ibcc too."""
+    parent = os.environ.get("IBCC_TUNE_PARENT")
+    if not parent:
+        return
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if str(os.getppid()) != parent:  # it ended before prctl
+        _terminate(signal.SIGTERM, None)
 
 
 def main(argv=None):
@@ -1185,6 +1204,8 @@ def main(argv=None):
     # SIGTERM (kill, `ibcc tune` passing one on, a Slurm job cancelled): the running trial's
     # ibcc is stopped too, and the same command resumes the trial.
     signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGHUP, _terminate)
+    _die_with_parent()
     try:
         (worker if args.worker else tune)(json.loads(args.request))
     except TuneError as e:
