@@ -186,9 +186,15 @@ void suggest(CLI::App& app, int argc, char** argv) {
 
 // Every repeatable option takes one value per occurrence (`--set k=v SCENARIO` leaves SCENARIO
 // to the positional), except those that name how many they take.
+// An empty value (--seed "", --out "", --waves "") is never what was meant: an error naming
+// the option, for every option of every subcommand, rather than a default silently restored.
 void one_value_per_option(CLI::App& app) {
+  const CLI::Validator not_empty(
+      [](std::string& v) { return v.empty() ? std::string("an empty value; give one, or leave the option out") : ""; },
+      "", "not empty");
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     for (CLI::Option* o : sub->get_options()) {
+      if (o->get_type_size_max() >= 1) o->check(not_empty);
       if (o->get_positional() || o->get_items_expected_max() <= 1 || o->get_items_expected_min() > 1) continue;
       o->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     }
@@ -243,7 +249,13 @@ int dispatch(int argc, char** argv) {
   cmd->add_option("--cycles", cosim.cycles, "Run at least this many clock cycles in total (cycles)")
       ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 50));
-  cmd->add_option("--seed", cosim.seed, "Random seed (printed with every mismatch)")->capture_default_str();
+  cmd->add_option("--seed", cosim.seed, "Random seed (printed with every mismatch)")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return parse_unsigned(v) ? std::string() : "expected an integer 0..2^64-1, got '" + v + "'";
+          },
+          "UINT64"));
   cmd->add_option("--waves", cosim.waves_dir,
                   "Write DIR/<block>_rtl.fst (RTL), DIR/<block>_ref.vcd (reference) and GTKWave save files");
   cmd->add_option("--coverage-json", cosim.coverage_json, "Write the functional coverage counters as JSON");
@@ -421,7 +433,8 @@ int dispatch(int argc, char** argv) {
       ->check(CLI::Range(1u, 100000u));
   tune_cmd->add_option("--jobs", tune.jobs, "Trials run at once (default 1)")->check(CLI::Range(1u, 256u));
   tune_cmd->add_option("--storage", tune.storage, "Optuna storage URL (default: sqlite:///OUT/study.db)");
-  tune_cmd->add_option("--seed", tune.seed, "Seed of the sampler (default 1)");
+  tune_cmd->add_option("--seed", tune.seed, "Seed of the sampler (default 1)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{4294967295u}, "0..2^32-1 (Optuna's samplers take a 32-bit seed)"));
   tune_cmd->add_option("--set", tune.sets, "KEY=VALUE for every run (as ibcc run --set)");
   tune_cmd->add_option("--sim-time", tune.sim_time, "Simulated time of every run, with a unit");
   tune_cmd->add_option("--window", tune.window, "Metrics window FROM..TO with units (default: second half)");

@@ -69,24 +69,16 @@ void Fabric::build() {
   // Every name is checked before any block is Verilated (which takes seconds each).
   for (size_t i = 0; i < rtl_ports_.size(); ++i) {
     const std::string& name = rtl_ports_[i];
-    const auto slash = name.find('/');
-    const int node = topo_.find(name.substr(0, slash));
+    const auto np = parse_node_port(name);
+    const int node = np ? topo_.find(np->node) : -1;
     bool ok = s_.cc.enabled && node >= 0;
-    if (ok && slash == std::string::npos) {
-      ok = !topo_.nodes[node].is_switch;
+    if (ok && np->port == 0) {
+      ok = !topo_.nodes[node].is_switch && s_.cc.reaction == Reaction::kIbcc;
     } else if (ok) {
-      unsigned port = 0;
-      try {
-        size_t used = 0;
-        port = static_cast<unsigned>(std::stoul(name.substr(slash + 1), &used));
-        ok = used == name.size() - slash - 1;
-      } catch (const std::exception&) {
-        ok = false;
-      }
-      ok = ok && topo_.nodes[node].is_switch && port >= 1 && port <= topo_.nodes[node].ports &&
-           topo_.wire[node][port].peer >= 0 && s_.cc.marking == Marking::kFecn;
+      const unsigned port = np->port;
+      ok = topo_.nodes[node].is_switch && port <= topo_.nodes[node].ports && topo_.wire[node][port].peer >= 0 &&
+           s_.cc.marking == Marking::kFecn;
     }
-    if (ok && slash == std::string::npos) ok = s_.cc.reaction == Reaction::kIbcc;
     if (!ok) {
       const int line = i < s_.cc.rtl_lines.size() ? s_.cc.rtl_lines[i] : 0;
       throw ScenarioError(fmt::format("{}{}: cc.rtl: no CC block named '{}' (expected SWITCH/PORT of a linked switch "

@@ -194,16 +194,12 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
   }
   auto can_feed = [&](unsigned sw, unsigned in, unsigned out) { return all_signals || passes.count({sw, in, out}) > 0; };
   for (const auto& p : ports) {
-    const auto slash = p.find('/');
-    const int node = slash == std::string::npos ? -1 : t.find(p.substr(0, slash));
-    unsigned port = 0;
-    try {
-      port = slash == std::string::npos ? 0 : static_cast<unsigned>(std::stoul(p.substr(slash + 1)));
-    } catch (const std::exception&) {
-      port = 0;
-    }
-    if (node < 0 || !t.nodes[node].is_switch || port < 1 || port > t.nodes[node].ports) {
-      throw ScenarioError("ports=" + p + ": expected SWITCH/PORT of this fabric");
+    const auto np = parse_node_port(p);
+    const int node = np && np->port ? t.find(np->node) : -1;
+    const unsigned port = np ? np->port : 0;
+    if (node < 0 || !t.nodes[node].is_switch || port > t.nodes[node].ports) {
+      throw ScenarioError("ports=" + p + ": expected SWITCH/PORT of this fabric (PORT 1.." +
+                          (node >= 0 ? std::to_string(t.nodes[node].ports) : std::string("254")) + " in decimal)");
     }
     if (t.wire[node][port].peer < 0) throw ScenarioError("ports=" + p + ": the port is not linked");
     const std::string peer = t.nodes[t.wire[node][port].peer].name;

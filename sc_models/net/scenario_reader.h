@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "net/topology.h"
+
 #include "net/scenario_keys.h"
 #include "net/scenario_yaml.h"
 #include "net/units.h"
@@ -100,6 +102,23 @@ class Reader {
   std::string str(const YAML::Node& n, const std::string& path) const {
     if (!n.IsScalar()) fail(n, path, "expected a scalar value");
     return n.as<std::string>();
+  }
+
+  // A name (of a switch, an HCA, a flow, a group): it appears in CSV columns, in comma lists
+  // (--trace flows=A,B) and, for nodes, as NODE/PORT; so no control character, comma, quote,
+  // leading or trailing space, and for a node no '/'.
+  std::string name(const YAML::Node& n, const std::string& path, bool node = false) const {
+    const std::string v = str(n, path);
+    if (v.empty()) fail(n, path, "expected a name, got an empty string");
+    for (unsigned char c : v) {
+      if (c < 0x20 || c == 0x7f) fail(n, path, fmt::format("a name cannot hold the control character 0x{:02x}", c));
+      if (c == ',' || c == '"' || c == '\'' || (node && c == '/')) {
+        fail(n, path, fmt::format("a name cannot hold '{}' (names appear in CSV columns, comma lists{}); got '{}'",
+                                  static_cast<char>(c), node ? " and NODE/PORT" : "", v));
+      }
+    }
+    if (v.front() == ' ' || v.back() == ' ') fail(n, path, "a name cannot start or end with a space; got '" + v + "'");
+    return v;
   }
 
   uint64_t uint(const YAML::Node& n, const std::string& path, uint64_t lo, uint64_t hi) const {
@@ -239,19 +258,9 @@ struct LoaderState {
 // "S1/3" -> (S1, 3); "H1" -> (H1, 1).
 inline std::pair<std::string, unsigned> endpoint(const Reader& rd, const YAML::Node& n, const std::string& path) {
   const std::string e = rd.str(n, path);
-  const auto slash = e.find('/');
-  if (slash == std::string::npos) return {e, 1};
-  const std::string port = e.substr(slash + 1);
-  unsigned long p = 0;
-  try {
-    size_t used = 0;
-    p = std::stoul(port, &used);  // range-checked below before it is narrowed
-    if (used != port.size() || port[0] == '-' || port[0] == '+') p = 0;
-  } catch (const std::exception&) {
-    p = 0;
-  }
-  if (p < 1 || p > 254) rd.fail(n, path, "expected NODE or NODE/PORT with PORT 1..254, got '" + e + "'");
-  return {e.substr(0, slash), static_cast<unsigned>(p)};
+  const auto np = parse_node_port(e);
+  if (!np) rd.fail(n, path, "expected NODE or NODE/PORT with PORT 1..254, got '" + e + "'");
+  return {np->node, np->port ? np->port : 1};
 }
 
 // Sections of the reader in other files.

@@ -50,7 +50,7 @@ void read_flow_common(const Reader& rd, const YAML::Node& n, const std::string& 
     if (rd.str(n["rate"], path + ".rate") == "saturate") f->rate_bps = 0;
     else f->rate_bps = rd.rate_bps(n["rate"], path + ".rate");
   }
-  if (n["group"]) f->group = rd.str(n["group"], path + ".group");
+  if (n["group"]) f->group = rd.name(n["group"], path + ".group");
   if (n["outstanding"]) f->outstanding = static_cast<unsigned>(rd.uint(n["outstanding"], path + ".outstanding"));
   if (n["qp_policy"]) {
     const std::string q = rd.choice(n["qp_policy"], path + ".qp_policy");
@@ -70,7 +70,7 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
     for (const auto& fl : flows) {
       rd.expect_map(fl, "traffic.flows[]");
       FlowSpec f;
-      f.name = fl["name"] ? rd.str(fl["name"], "traffic.flows[].name") : fmt::format("F{}", s.flows.size() + 1);
+      f.name = fl["name"] ? rd.name(fl["name"], "traffic.flows[].name") : fmt::format("F{}", s.flows.size() + 1);
       const std::string p = "traffic.flows[" + f.name + "]";
       f.src = rd.str(fl["src"], p + ".src");
       f.dst = rd.str(fl["dst"], p + ".dst");
@@ -103,7 +103,7 @@ void read_traffic(LoaderState& st, const YAML::Node& n) {
       ++index;
       rd.expect_map(pt, "traffic.patterns[]");
       const std::string type = rd.choice(pt["type"], "traffic.patterns[].type");
-      const std::string base = pt["name"] ? rd.str(pt["name"], "traffic.patterns[].name") : fmt::format("{}{}", type, index);
+      const std::string base = pt["name"] ? rd.name(pt["name"], "traffic.patterns[].name") : fmt::format("{}{}", type, index);
       const std::string p = "traffic.patterns[" + base + "]";
       FlowSpec proto;
       // Drawn destinations get a QP each unless told otherwise (a QP throttled toward a hot

@@ -252,7 +252,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
   for (const auto& sw : rd.list(n["switches"], "topology.switches")) {
     rd.expect_map(sw, "topology.switches[]");
     SwitchSpec spec;
-    spec.name = rd.str(sw["name"], "topology.switches[].name");
+    spec.name = rd.name(sw["name"], "topology.switches[].name", true);
     spec.ports = static_cast<unsigned>(rd.uint(sw["ports"], "topology.switches[" + spec.name + "].ports"));
     if (sw["lid"]) spec.lid = static_cast<uint16_t>(rd.uint(sw["lid"], "topology.switches[" + spec.name + "].lid"));
     if (const auto lft = sw["lft"]) {
@@ -271,10 +271,10 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
   for (const auto& h : rd.list(n["hcas"], "topology.hcas")) {
     HcaSpec spec;
     if (h.IsScalar()) {
-      spec.name = rd.str(h, "topology.hcas[]");
+      spec.name = rd.name(h, "topology.hcas[]", true);
     } else {
       rd.expect_map(h, "topology.hcas[]");
-      spec.name = rd.str(h["name"], "topology.hcas[].name");
+      spec.name = rd.name(h["name"], "topology.hcas[].name", true);
       if (h["lid"]) spec.lid = static_cast<uint16_t>(rd.uint(h["lid"], "topology.hcas[" + spec.name + "].lid"));
     }
     spec.line = rd.line_of(h);

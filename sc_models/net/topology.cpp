@@ -11,6 +11,21 @@
 #include "net/scenario_yaml.h"
 
 namespace ibcc::net {
+
+std::optional<NodePort> parse_node_port(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == 0 || text.empty()) return std::nullopt;
+  if (slash == std::string::npos) return NodePort{text, 0};
+  const std::string digits = text.substr(slash + 1);
+  if (digits.empty() || digits.size() > 3 || digits[0] == '0' ||
+      digits.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  const unsigned port = static_cast<unsigned>(std::stoul(digits));
+  if (port > 254) return std::nullopt;
+  return NodePort{text.substr(0, slash), port};
+}
+
 namespace {
 
 constexpr unsigned kInf = std::numeric_limits<unsigned>::max();

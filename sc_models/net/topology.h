@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,15 @@
 #include "net/shared_seq.h"
 
 namespace ibcc::net {
+
+// The one parser of "NODE/PORT" text (scenario links, cc.rtl, --rtl, --trace ports=):
+// "S1/3" -> {S1, 3}; "H1" -> {H1, 0}. Empty unless the node is not empty and PORT is 1..254 in
+// plain decimal: no sign, no leading zero, nothing after it.
+struct NodePort {
+  std::string node;
+  unsigned port = 0;  // 0: no "/PORT" given
+};
+std::optional<NodePort> parse_node_port(const std::string& text);
 
 struct PortWire {
   int peer = -1;          // node index, -1: unconnected
