@@ -457,6 +457,16 @@ std::vector<Override> overrides_of(const RunOptions& opt, std::vector<std::strin
 
 }  // namespace
 
+std::optional<std::string> window_error(const std::string& window, uint64_t sim_time_ps) {
+  const auto range = parse_time_range_ps(window);
+  if (!range) return "expected FROM..TO with times and units, e.g. 2.5s..5s";
+  if (range->second > sim_time_ps) {
+    return fmt::format("ends after the run ({}); expected FROM..TO inside 0..{}", format_time_ps(sim_time_ps),
+                       format_time_ps(sim_time_ps));
+  }
+  return std::nullopt;
+}
+
 std::string describe_scenario(const RunOptions& opt) {
   const std::vector<Override> ov = overrides_of(opt, nullptr);
   const std::string text = read_text_file(opt.scenario, "scenario file");
@@ -549,12 +559,11 @@ int run_scenario(const RunOptions& opt) {
   // Metrics window: --window FROM..TO, else the second half of the run.
   MetricsWindow window{s->sim.sim_time_ps / 2, 0};
   if (opt.window) {
-    const auto range = parse_time_range_ps(*opt.window);
-    if (!range || range->second > s->sim.sim_time_ps) {
-      std::cerr << "ibcc run: error: --window " << *opt.window
-                << ": expected FROM..TO with times and units inside the run, e.g. 2.5s..5s\n";
+    if (const auto why = window_error(*opt.window, s->sim.sim_time_ps)) {
+      std::cerr << "ibcc run: error: --window " << *opt.window << ": " << *why << "\n";
       return 2;
     }
+    const auto range = parse_time_range_ps(*opt.window);
     window = {range->first, range->second};
   }
   fabric->set_stats_window(window.from_ps, window.to_ps);

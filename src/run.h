@@ -50,6 +50,9 @@ struct Phase {
 // not be written, 2 bad input, kInterrupted when stopped through stop_flag.
 constexpr int kInterrupted = 130;
 int run_scenario(const RunOptions& opt);
+// Why `window` (--window FROM..TO) cannot be the metrics window of a run of `sim_time_ps`, or
+// nothing if it can.
+std::optional<std::string> window_error(const std::string& window, uint64_t sim_time_ps);
 // The resolved scenario of `opt` (scenario, --opensm-conf, --set, --cc, ...) as YAML, with the
 // reader's notes as comments: what `ibcc describe` prints. ScenarioError on bad input.
 std::string describe_scenario(const RunOptions& opt);

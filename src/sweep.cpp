@@ -28,6 +28,7 @@
 #include "net/metrics.h"
 #include "net/scenario_yaml.h"
 #include "progress.h"
+#include "run.h"
 #include "slurm.h"
 
 extern char** environ;
@@ -41,6 +42,9 @@ struct Grid {
   std::string key;
   std::vector<std::string> values;
 };
+
+// Points one sweep may hold (each a directory and a process): more is a mistake in a grid.
+constexpr double kMaxPoints = 100000;
 
 class SweepError : public std::runtime_error {
  public:
@@ -75,12 +79,23 @@ Grid parse_grid(const std::string& g) {
     } catch (const std::exception&) {
       throw SweepError("--grid " + g + ": FROM:TO:STEP must be numbers");
     }
+    if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(step)) {
+      throw SweepError("--grid " + g + ": FROM:TO:STEP must be finite numbers");
+    }
     if (step <= 0 || b < a || (b - a) / step > 10000) {
       throw SweepError("--grid " + g + ": expected FROM <= TO and 0 < STEP, at most 10000 values");
     }
+    const size_t count = static_cast<size_t>(std::floor((b - a) / step + 1e-9)) + 1;
     const bool integral = std::floor(a) == a && std::floor(step) == step;
-    for (double v = a; v <= b + step * 1e-9; v += step) {
+    if (integral && std::max(std::fabs(a), std::fabs(b)) > 9007199254740992.0) {
+      throw SweepError("--grid " + g + ": integers beyond 2^53 cannot be stepped exactly; list the values instead");
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const double v = a + static_cast<double>(i) * step;
       grid.values.push_back(integral ? fmt::format("{}", static_cast<long long>(std::llround(v))) : fmt::format("{:g}", v));
+      if (grid.values.size() > 1 && grid.values.back() == grid.values[grid.values.size() - 2]) {
+        throw SweepError("--grid " + g + ": STEP is too small to change " + grid.values.back() + "; list the values instead");
+      }
     }
   } else {
     grid.values = split(spec, ',');
@@ -112,6 +127,18 @@ std::string point_name(size_t index, const Point& p) {
 // Whether a point's results can be kept: a finished run (metrics.json complete, result ok)
 // made by this build from the scenario as it is now. Otherwise `why` says what is wrong
 // (empty when the point never ran).
+// The sha256 of the scenario file a point's run read (its summary.json), "" if unknown.
+std::string run_scenario_sha(const fs::path& dir) {
+  try {
+    const auto sum = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
+    for (const auto& in : sum.value("inputs", nlohmann::json::array())) {
+      if (in.value("role", "") == "scenario") return in.value("sha256", "");
+    }
+  } catch (const std::exception&) {
+  }
+  return "";
+}
+
 bool point_done(const Point& p, const std::string& scenario_sha, std::string* why) {
   why->clear();
   if (!fs::exists(p.dir / "metrics.json") && !fs::exists(p.dir / "summary.json")) return false;
@@ -134,11 +161,7 @@ bool point_done(const Point& p, const std::string& scenario_sha, std::string* wh
       *why = "it was made by " + sum.value("version", std::string("an older ibcc")) + ", this is " + version_string();
       return false;
     }
-    std::string sha;
-    for (const auto& in : sum.value("inputs", nlohmann::json::array())) {
-      if (in.value("role", "") == "scenario") sha = in.value("sha256", "");
-    }
-    if (sha != scenario_sha) {
+    if (run_scenario_sha(p.dir) != scenario_sha) {
       *why = "the scenario file changed since it ran";
       return false;
     }
@@ -160,7 +183,26 @@ std::string csv_field(const std::string& s) {
 }
 
 // sweep.csv from the points' metrics.json; the exit code (1 if a point failed).
-int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::vector<Point>& points, const fs::path& out) {
+int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::vector<Point>& points, const fs::path& out,
+           const std::string& scenario_sha) {
+  // One version of the scenario in one sweep.csv: a file edited while the sweep ran leaves
+  // points of two versions, which are not gathered (a rerun redoes the others' points).
+  std::vector<std::string> stale;
+  for (const auto& p : points) {
+    const std::string sha = fs::exists(p.dir / "summary.json") ? run_scenario_sha(p.dir) : scenario_sha;
+    if (sha != scenario_sha) stale.push_back(p.dir.filename().string());
+  }
+  std::string now;
+  try {
+    now = sha256_file(opt.scenario);
+  } catch (const std::exception&) {
+  }
+  if (!stale.empty() || now != scenario_sha) {
+    std::cerr << "ibcc sweep: error: " << opt.scenario << " changed while the sweep ran"
+              << (stale.empty() ? "" : fmt::format(" ({} points ran another version, first {})", stale.size(), stale[0]))
+              << "; sweep.csv is not written; run the same command again to rerun the points of the old version\n";
+    return 2;
+  }
   std::vector<std::map<std::string, double>> results(points.size());
   std::vector<bool> stalled(points.size(), false);  // a result: the point's flows stalled
   std::set<std::string> available;
@@ -358,7 +400,13 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       grids.push_back(parse_grid(g));
       if (!keys.insert(grids.back().key).second) throw SweepError("--grid " + grids.back().key + " is given twice");
     }
-    // The cross product, the first grid varying slowest.
+    // The cross product, the first grid varying slowest; its size known before it is built.
+    double total = 1;
+    for (const auto& g : grids) total *= static_cast<double>(g.values.size());
+    if (total > kMaxPoints) {
+      throw SweepError(fmt::format("the grids make {:.0f} points; a sweep runs at most {} (split it into several)", total,
+                                   kMaxPoints));
+    }
     points.push_back({});
     for (const auto& g : grids) {
       std::vector<Point> next;
@@ -378,6 +426,9 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       for (const auto& [k, v] : p.settings) ov.emplace_back(k, v, "--grid " + k + "=" + v);
       if (!opt.sim_time.empty()) ov.emplace_back("sim.time", opt.sim_time, "--sim-time " + opt.sim_time);
       const net::Scenario sc = net::load_scenario(opt.scenario, ov);
+      if (!opt.window.empty()) {
+        if (const auto why = net::window_error(opt.window, sc.sim.sim_time_ps)) throw SweepError("--window " + opt.window + ": " + *why);
+      }
       p.required = {"total"};
       for (const auto& f : sc.flows) p.required.push_back("throughput." + f.name);
       // The metric names these runs will have (net/metrics.h), checked before anything runs.
@@ -479,7 +530,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       std::cerr << "ibcc sweep: interrupted; the Slurm job is cancelled; run the same command to resume\n";
       return 130;
     }
-    return gather(opt, grids, points, out);
+    return gather(opt, grids, points, out, scenario_sha);
   }
   const unsigned jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
   if (!opt.quiet) {
@@ -534,7 +585,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
   }
   bar.finish();
 
-  return gather(opt, grids, points, out);
+  return gather(opt, grids, points, out, scenario_sha);
 }
 
 }  // namespace ibcc
