@@ -457,6 +457,40 @@ std::vector<Override> overrides_of(const RunOptions& opt, std::vector<std::strin
 
 }  // namespace
 
+namespace {
+// Bytes of memory available to this process now (/proc/meminfo MemAvailable), 0 if unknown.
+uint64_t memory_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return 0;
+}
+}  // namespace
+
+std::optional<std::string> memory_error(const Scenario& s) {
+  // Per flow: about 7 KB for the model's state (measured: clos648 uniform with 256 QPs per
+  // source, 166 k flows, 1.16 GB resident), rounded up. Per log interval, kept for the metrics:
+  // each flow's bytes and CCTI (or DCQCN rates), and each switch port's VL sample (ports.csv).
+  constexpr double kBytesPerFlow = 8192;
+  const bool rates = s.cc.reaction != Reaction::kIbcc;
+  double switch_port_vls = 0;
+  for (const auto& sw : s.switches) switch_port_vls += static_cast<double>(sw.ports) * s.fabric.vls;
+  const double intervals = std::ceil(static_cast<double>(s.sim.sim_time_ps) / static_cast<double>(s.sim.log_interval_ps));
+  const double per_interval = static_cast<double>(s.flows.size()) * (8 + 2 + (rates ? sizeof(Fabric::FlowRates) : 0)) +
+                              8 + 3 * 40 + switch_port_vls * sizeof(PortSample);  // (+ 3 vectors' headers and heap blocks)
+  const double need = static_cast<double>(s.flows.size()) * kBytesPerFlow + intervals * per_interval;
+  const uint64_t have = memory_available();
+  if (have == 0 || need <= 0.9 * static_cast<double>(have)) return std::nullopt;
+  return fmt::format("the run would need about {:.1f} GB ({} flows x {} KB, and {:.0f} log intervals (sim.time / "
+                     "sim.log_interval) x {:.0f} bytes of per-interval statistics), more than the {:.1f} GB this "
+                     "machine has free; give a longer sim.log_interval, a shorter sim.time or fewer flows",
+                     need / 1e9, s.flows.size(), kBytesPerFlow / 1024, intervals, per_interval, have / 1e9);
+}
+
 std::optional<std::string> window_error(const std::string& window, uint64_t sim_time_ps) {
   const auto range = parse_time_range_ps(window);
   if (!range) return "expected FROM..TO with times and units, e.g. 2.5s..5s";
@@ -502,6 +536,7 @@ int run_scenario(const RunOptions& opt) {
     auto doc = std::make_unique<ScenarioDocument>(text, opt.scenario);
     setup.stage("reading the scenario");
     s = std::make_unique<Scenario>(doc->load(ov));
+    if (const auto why = memory_error(*s)) throw ScenarioError(opt.scenario + ": " + *why);
     // Provenance first: what this run is made of is in --out before it starts.
     prov.inputs.push_back({{"role", "scenario"}, {"path", opt.scenario}, {"sha256", sha256_hex(text)}});
     if (!opt.opensm_conf.empty()) {

@@ -50,6 +50,8 @@ struct Phase {
 // not be written, 2 bad input, kInterrupted when stopped through stop_flag.
 constexpr int kInterrupted = 130;
 int run_scenario(const RunOptions& opt);
+// Why the run of `s` cannot fit in this machine's free memory (its estimate), or nothing.
+std::optional<std::string> memory_error(const Scenario& s);
 // Why `window` (--window FROM..TO) cannot be the metrics window of a run of `sim_time_ps`, or
 // nothing if it can.
 std::optional<std::string> window_error(const std::string& window, uint64_t sim_time_ps);

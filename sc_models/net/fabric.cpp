@@ -25,7 +25,8 @@ Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl)
   end_cycle_ = s.sim.sim_time_ps / ps_per_cycle_;
   log_cycles_ = std::max<uint64_t>(1, cycles(s.sim.log_interval_ps));
   uint64_t dl = s.sim.deadlock_timeout_ps;
-  if (dl == 0) dl = 1000000000ull + s.fabric.sink_hiccup.duration_ps;  // 1 ms
+  // Default: 1 ms (+ a sink hiccup), or 4 packet times on the slowest path if longer.
+  if (dl == 0) dl = std::max<uint64_t>(1000000000ull + s.fabric.sink_hiccup.duration_ps, 4 * slowest_packet_ps(s));
   deadlock_cycles_ = cycles(dl);
   stall_cycles_ = cycles(s.sim.stall_timeout_ps ? s.sim.stall_timeout_ps : 10 * dl);
   build();

@@ -95,7 +95,7 @@ std::vector<KeyDecl> scenario_key_table() {
       Time("sim.time").def("1ms").doc("simulated time"),
       Time("sim.log_interval").def("1ms").doc("statistics interval (flows.csv, ports.csv, ccti.csv)"),
       Uint("sim.seed", 0, UINT64_MAX).def("1").doc("seed of all random choices"),
-      Time("sim.deadlock_timeout").def("0s").def_doc("0s: 1ms (+ `fabric.hca.sink_hiccup.duration`)")
+      Time("sim.deadlock_timeout").def("0s").def_doc("0s: 1ms (+ `fabric.hca.sink_hiccup.duration`), or 4 packet times at the fabric's lowest rate if longer")
           .doc("no packet moved for this long while some wait: deadlock, exit 1; a switch input buffer that sent "
                "nothing for this long while holding packets, in a wait-for cycle of such buffers: partial deadlock, "
                "exit 1 naming the cycle (checked every quarter of this time at the log ticks)"),

@@ -187,13 +187,17 @@ class Reader {
 
   uint64_t time_ps(const YAML::Node& n, const std::string& path) const {
     const auto v = parse_time_ps(str(n, path));
-    if (!v) fail(n, path, "expected a time with a unit (ps, ns, us, ms, s), got '" + str(n, path) + "'");
+    if (!v) {
+      fail(n, path, "expected a time with a unit (ps, ns, us, ms, s) of at most 1000000s, got '" + str(n, path) + "'");
+    }
     return *v;
   }
 
   double rate_bps(const YAML::Node& n, const std::string& path) const {
     const auto v = parse_rate_bps(str(n, path));
-    if (!v || *v <= 0) fail(n, path, "expected a positive rate with a unit (Mb/s, Gb/s, ...), got '" + str(n, path) + "'");
+    if (!v || *v <= 0 || *v > 1e15) {
+      fail(n, path, "expected a positive rate with a unit (Mb/s, Gb/s, ...) of at most 1000Tb/s, got '" + str(n, path) + "'");
+    }
     return *v;
   }
 

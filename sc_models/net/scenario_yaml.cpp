@@ -223,27 +223,36 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
       const std::string path = std::string("topology.generate.") + key;
       return static_cast<unsigned>(g[key] ? rd.uint(g[key], path) : Reader::uint_default(path));
     };
+    // An IB subnet has unicast LIDs 1..0xBFFF, one per HCA port and switch: counted before
+    // anything is generated (a 32-ary 4-tree would be a million hosts).
+    auto check_lids = [&](double hosts, double switches, const std::string& what) {
+      if (hosts + switches > 0xbfff) {
+        rd.fail(g, "topology.generate", fmt::format("{} has {:.0f} hosts and {:.0f} switches; an IB subnet has at most "
+                                                    "{} LIDs", what, hosts, switches, 0xbfff));
+      }
+    };
     if (fam == "clos3") {
       ClosParams p{u("leaves"), u("spines"), u("switch_ports")};
       if (p.spines >= p.switch_ports) rd.fail(g, "topology.generate.spines", "a leaf needs at least one host port beside its spine uplinks");
       if (p.leaves > p.switch_ports) rd.fail(g, "topology.generate.leaves", "each spine has one port per leaf: leaves <= switch_ports");
+      check_lids(1.0 * p.leaves * (p.switch_ports - p.spines), 1.0 * p.leaves + p.spines,
+                 fmt::format("a 3-stage Clos of {} leaves and {} spines", p.leaves, p.spines));
       generate_clos3(p, link, &s);
     } else if (fam == "fattree") {
       FatTreeParams p{u("radix"), u("levels")};
       if (p.radix % 2) rd.fail(g["radix"] ? g["radix"] : g, "topology.generate.radix", fmt::format("expected an even number of ports (half down, half up), got {}", p.radix));
-      uint64_t hosts = 2, switches = 2 * p.levels - 1;
+      double hosts = 2, switches = 2.0 * p.levels - 1;
       for (unsigned i = 0; i < p.levels; ++i) hosts *= p.radix / 2;
       for (unsigned i = 1; i < p.levels; ++i) switches *= p.radix / 2;
-      if (hosts + switches > 0xbfff) {
-        rd.fail(g, "topology.generate", fmt::format("a fat tree of radix {} and {} levels has {} hosts and {} switches; "
-                                                    "at most {} LIDs exist", p.radix, p.levels, hosts, switches, 0xbfff));
-      }
+      check_lids(hosts, switches, fmt::format("a fat tree of radix {} and {} levels", p.radix, p.levels));
       generate_fattree(p, link, &s);
     } else if (fam == "kary_ntree") {
       KaryNtreeParams p{u("k"), u("n")};
+      check_lids(std::pow(p.k, p.n), p.n * std::pow(p.k, p.n - 1.0), fmt::format("a {}-ary {}-tree", p.k, p.n));
       generate_kary_ntree(p, link, &s);
     } else if (fam == "mesh" || fam == "torus") {
       MeshParams p{u("x"), u("y"), u("hcas_per_switch"), fam == "torus"};
+      check_lids(1.0 * p.x * p.y * p.hcas_per_switch, 1.0 * p.x * p.y, fmt::format("a {}x{} {}", p.x, p.y, fam));
       generate_mesh(p, link, &s);
     }
     return;
@@ -447,6 +456,15 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
     }
   }
   reject_keys_of_other_regimes(rd, root, &s.notes);
+  // A deadlock is a wait that never ends; a packet on the slowest path of the fabric takes its
+  // time to move, and a timeout shorter than that would call a slow path a deadlock.
+  if (s.sim.deadlock_timeout_ps && s.sim.deadlock_timeout_ps < slowest_packet_ps(s)) {
+    rd.fail(root["sim"]["deadlock_timeout"], "sim.deadlock_timeout",
+            fmt::format("{} is shorter than a packet's time on the slowest path of this fabric ({}: {} bytes at the "
+                        "lowest link, inject or sink rate); a slow path is not a deadlock: give at least that",
+                        format_time_ps(s.sim.deadlock_timeout_ps), format_time_ps(slowest_packet_ps(s)),
+                        s.fabric.mtu + s.fabric.data_header_bytes));
+  }
   if (s.fabric.sl_to_vl.empty()) {
     for (unsigned sl = 0; sl < 16; ++sl) s.fabric.sl_to_vl.push_back(sl % s.fabric.vls);
   }
@@ -455,6 +473,18 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
 }
 
 }  // namespace
+
+uint64_t slowest_packet_ps(const Scenario& s) {
+  double rate = 0;
+  auto lower = [&](double r) {
+    if (r > 0 && (rate == 0 || r < rate)) rate = r;
+  };
+  for (const auto& l : s.links) lower(l.data_bps);
+  lower(s.fabric.hca_inject_bps);
+  lower(s.fabric.hca_sink_bps);
+  if (rate == 0) return 0;
+  return static_cast<uint64_t>(std::ceil((s.fabric.mtu + s.fabric.data_header_bytes) * 8.0 / rate * 1e12));
+}
 
 Override parse_override(const std::string& kv) {
   const auto eq = kv.find('=');

@@ -32,6 +32,10 @@ Override parse_override(const std::string& key_equals_value);
 
 Scenario load_scenario(const std::string& path, const std::vector<Override>& overrides = {});
 
+// A full data packet's time at the lowest rate of the fabric (its links, fabric.hca.inject_rate
+// and sink_rate), in ps: the least a deadlock timeout may be.
+uint64_t slowest_packet_ps(const Scenario& s);
+
 // A scenario's text parsed once (one YAML document, no key twice in a map), to read and then
 // to write resolved from the same parse: a big scenario (10^5 flows) spends most of its
 // set-up in the YAML parser. load() checks the file's own values, then applies the overrides

@@ -46,8 +46,8 @@ const std::vector<UnitScale>& freq_units() {
 
 std::optional<uint64_t> parse_time_ps(const std::string& text) {
   const auto v = parse_with(text, time_units(), false);
-  if (!v || *v > 1.8e19) return std::nullopt;
-  return static_cast<uint64_t>(std::llround(*v));
+  if (!v || *v > kMaxTimePs) return std::nullopt;
+  return static_cast<uint64_t>(std::round(*v));
 }
 
 std::optional<std::pair<uint64_t, uint64_t>> parse_time_range_ps(const std::string& text) {

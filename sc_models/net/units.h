@@ -23,6 +23,9 @@ const std::vector<UnitScale>& size_units();
 const std::vector<UnitScale>& freq_units();
 
 // Time in picoseconds: ps, ns, us, ms, s.
+// The longest time a value may give, in ps (10^6 s, 11.6 days: far beyond any run, and far
+// inside the model's 64-bit picosecond and cycle counters).
+constexpr double kMaxTimePs = 1e18;
 std::optional<uint64_t> parse_time_ps(const std::string& text);
 // Rate in bits per second: b/s, Kb/s, Mb/s, Gb/s, Tb/s (decimal prefixes).
 std::optional<double> parse_rate_bps(const std::string& text);
