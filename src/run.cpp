@@ -506,6 +506,8 @@ std::string describe_scenario(const RunOptions& opt) {
   const std::string text = read_text_file(opt.scenario, "scenario file");
   ScenarioDocument doc(text, opt.scenario);
   const Scenario s = doc.load(ov);
+  // The checks `ibcc run` makes before it simulates: the wiring, LIDs, routes and RTL blocks.
+  check_rtl_blocks(s, build_topology(s));
   std::string out = doc.resolved_yaml(ov, s);
   for (const auto& n : s.notes) out += "# note: " + n + "\n";
   return out;

@@ -45,6 +45,8 @@ def every_interval_delivers(out, interval_us=1000.0):
 
 def main():
     ibcc, src, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    import shutil
+    shutil.rmtree(out, ignore_errors=True)  # a study of an earlier build would be refused, not resumed
     os.makedirs(out, exist_ok=True)
 
     # 1. The starving corner of the 648-port sweep.

@@ -411,7 +411,11 @@ class Runner:
             cmd += ["--set", f"{k}={v}"]
         p = run_child(cmd)
         if p.returncode == 2:
-            raise TuneError(f"{shlex.join(cmd)}: {p.stderr.strip()}")
+            # Every parameter's range was checked before the first trial (validate); bad input
+            # now is this combination's (kmin above kmax inside the space): the trial fails
+            # with the reason, the study goes on.
+            last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "exit 2"
+            raise TrialRunError(f"not a valid combination: {last.replace('ibcc run: error: ', '')}")
         if p.returncode in (130, -2, -15, 143):  # interrupted (SIGINT/SIGTERM): not the configuration's fault
             raise KeyboardInterrupt
         if p.returncode == 1 and (Path(out_dir) / "metrics.json").is_file():
@@ -948,6 +952,9 @@ def round_trip(runner, scenario, fragment_path, chosen_cc, non_opensm_sets):
 # ------------------------------------------------------------------------------------------
 
 
+_LOCK = {}  # the --out lock's open file, held until the process ends
+
+
 def tune(request):
     import optuna
     req = request if isinstance(request, Request) else Request.from_dict(request)
@@ -969,6 +976,15 @@ def tune(request):
     validate(req, params, runner)
     out = Path(req.out)
     out.mkdir(parents=True, exist_ok=True)
+    # One `ibcc tune` at a time in --out (its Slurm workers share the study through the
+    # storage, not through a second tune): a second would take the first's running trials
+    # for interrupted ones. The lock goes with the process, kill -9 included.
+    _LOCK["file"] = open(out / ".ibcc-tune.lock", "a")
+    try:
+        fcntl.flock(_LOCK["file"], fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise TuneError(f"--out {req.out}: another ibcc tune is running into it (lock {out / '.ibcc-tune.lock'}); "
+                        "wait for it, or give another --out") from None
     spec = spec_of(req, params, objectives)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study, storage = open_study(req, params, objectives, spec)
@@ -1217,6 +1233,14 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("ibcc tune: interrupted; run the same command again to resume", file=sys.stderr)
         return 130
+    except Exception as e:  # noqa: BLE001 - the study's storage failed (a full disk, a read-only file system)
+        if not type(e).__module__.startswith(("sqlalchemy", "optuna")):
+            raise
+        reason = str(getattr(e, "orig", None) or e).splitlines()[0]
+        req = json.loads(args.request)
+        where = req.get("storage") or f"sqlite:///{Path(req['out']).resolve() / 'study.db'}"
+        print(f"ibcc tune: error: the study's storage {where} failed: {reason}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -68,25 +68,7 @@ void Fabric::build() {
   // CC block (after the HCAs are built).
   rtl_used_.assign(rtl_ports_.size(), false);
   // Every name is checked before any block is Verilated (which takes seconds each).
-  for (size_t i = 0; i < rtl_ports_.size(); ++i) {
-    const std::string& name = rtl_ports_[i];
-    const auto np = parse_node_port(name);
-    const int node = np ? topo_.find(np->node) : -1;
-    bool ok = s_.cc.enabled && node >= 0;
-    if (ok && np->port == 0) {
-      ok = !topo_.nodes[node].is_switch && s_.cc.reaction == Reaction::kIbcc;
-    } else if (ok) {
-      const unsigned port = np->port;
-      ok = topo_.nodes[node].is_switch && port <= topo_.nodes[node].ports && topo_.wire[node][port].peer >= 0 &&
-           s_.cc.marking == Marking::kFecn;
-    }
-    if (!ok) {
-      const int line = i < s_.cc.rtl_lines.size() ? s_.cc.rtl_lines[i] : 0;
-      throw ScenarioError(fmt::format("{}{}: cc.rtl: no CC block named '{}' (expected SWITCH/PORT of a linked switch "
-                                      "port with cc.marking: fecn, or the name of an HCA with cc.reaction: ibcc; cc.enabled)",
-                                      s_.file, line > 0 ? fmt::format(":{}", line) : "", name));
-    }
-  }
+  check_rtl_blocks(s_, topo_);
   auto rtl_here = [&](unsigned node, unsigned port) {
     const std::string name = fmt::format("{}/{}", topo_.nodes[node].name, port);
     return rtl_named(name);

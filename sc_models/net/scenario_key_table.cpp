@@ -113,7 +113,7 @@ std::vector<KeyDecl> scenario_key_table() {
       Uint("fabric.sl_to_vl[]", 0, 14).form("0..`vls` − 1").doc("the VL of this SL"),
       Enum("fabric.routing", "shortest|updown|dor|explicit").def("shortest")
           .doc("how forwarding tables are made (`explicit`: `topology.switches[].lft`)"),
-      List("fabric.updown_roots").def_doc("the generator's top level, else the first switch").doc("roots of up*/down* ranking"),
+      List("fabric.updown_roots").only("fabric.routing", "updown").def_doc("the generator's top level, else the first switch").doc("roots of up*/down* ranking"),
       Str("fabric.updown_roots[]").doc("a switch name"),
       Enum("fabric.flow_control", "credits|pfc|none").def("credits")
           .doc("link-level flow control: IB's credits (a sender never sends what the buffer cannot take), "

@@ -408,6 +408,15 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
   st.link_defaults.propagation_ps = 5000;
   Reader& rd = st.rd;
   rd.expect_map(root, "");
+  for (const char* key : {"name", "description"}) {
+    if (!root[key]) continue;
+    const std::string v = rd.str(root[key], key);
+    for (unsigned char c : v) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+        rd.fail(root[key], key, fmt::format("cannot hold the control character 0x{:02x}", c));
+      }
+    }
+  }
   s.name = root["name"] ? rd.str(root["name"], "name") : file;
   if (const auto sim = root["sim"]) {
     rd.expect_map(sim, "sim");

@@ -26,6 +26,28 @@ std::optional<NodePort> parse_node_port(const std::string& text) {
   return NodePort{text.substr(0, slash), port};
 }
 
+void check_rtl_blocks(const Scenario& s, const Topology& t) {
+  for (size_t i = 0; i < s.cc.rtl.size(); ++i) {
+    const std::string& name = s.cc.rtl[i];
+    const auto np = parse_node_port(name);
+    const int node = np ? t.find(np->node) : -1;
+    bool ok = s.cc.enabled && node >= 0;
+    if (ok && np->port == 0) {
+      ok = !t.nodes[node].is_switch && s.cc.reaction == Reaction::kIbcc;
+    } else if (ok) {
+      const unsigned port = np->port;
+      ok = t.nodes[node].is_switch && port <= t.nodes[node].ports && t.wire[node][port].peer >= 0 &&
+           s.cc.marking == Marking::kFecn;
+    }
+    if (!ok) {
+      const int line = i < s.cc.rtl_lines.size() ? s.cc.rtl_lines[i] : 0;
+      throw ScenarioError(fmt::format("{}{}: cc.rtl: no CC block named '{}' (expected SWITCH/PORT of a linked switch "
+                                      "port with cc.marking: fecn, or the name of an HCA with cc.reaction: ibcc; cc.enabled)",
+                                      s.file, line > 0 ? fmt::format(":{}", line) : "", name));
+    }
+  }
+}
+
 namespace {
 
 constexpr unsigned kInf = std::numeric_limits<unsigned>::max();

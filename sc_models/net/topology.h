@@ -67,6 +67,9 @@ struct Topology {
 
 // Checks the wiring, assigns LIDs and computes (or takes) the forwarding tables.
 Topology build_topology(const Scenario& s);
+// Each name of cc.rtl is a CC block of this fabric (a linked switch port with FECN marking, or
+// an HCA with IB CC); else ScenarioError naming the line.
+void check_rtl_blocks(const Scenario& s, const Topology& t);
 
 // A flow's uniform destination names (FlowSpec::uniform_dsts) as node ids, -1 for a name
 // that is no node. The flows of one pattern share one list of names: it is looked up once,
