@@ -358,3 +358,13 @@ add_test(NAME docs_validation_tables
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/validation_tables.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/validation_tables --check --jobs 2)
 set_tests_properties(docs_validation_tables PROPERTIES LABELS "docs;validation" TIMEOUT 600)
+
+# The hostile-input suite (verif/hostile.py): about 2,000 generated cases against every input
+# of ibcc (each key at and beyond its range, YAML attacks, both importers, every command's
+# options, full standard output, a full tmpfs when run as root, signals, kill -9), each with
+# its expected class of outcome; prints the count per class.
+add_test(NAME hostile_inputs
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/hostile.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+                 ${CMAKE_BINARY_DIR}/test-out/hostile --jobs 2
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(hostile_inputs PROPERTIES LABELS "hostile" TIMEOUT 900 RUN_SERIAL TRUE)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "net/import_ibnetdiscover.h"
 #include "net/import_opensm.h"
@@ -36,6 +37,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         back.cc.ca.cct != s.cc.ca.cct || back.flows.size() != s.flows.size()) {
       __builtin_trap();
     }
+#elif defined(FUZZ_TARGET_set)
+    // --set KEY=VALUE lines (one per input line) applied to a small valid scenario: the
+    // override parser and the YAML layer under it (aliases, duplicate keys, encodings).
+    static const std::string base =
+        "sim: {time: 100us, log_interval: 10us}\ntopology:\n  switches: [{name: S1, ports: 4}]\n  hcas: [H1, H2]\n"
+        "  links: [{a: H1, b: S1/1}, {a: H2, b: S1/2}]\ntraffic:\n  flows: [{name: F1, src: H1, dst: H2}]\n";
+    std::vector<Override> ov;
+    std::string text(reinterpret_cast<const char*>(data), size);
+    for (size_t at = 0; at <= text.size() && ov.size() < 8;) {
+      size_t nl = text.find('\n', at);
+      if (nl == std::string::npos) nl = text.size();
+      ov.push_back(parse_override(text.substr(at, nl - at)));
+      at = nl + 1;
+    }
+    (void)load_scenario_text(base, "base.yaml", ov);
 #elif defined(FUZZ_TARGET_opensm)
     (void)opensm_as_yaml(import_opensm_conf(as_file(data, size, ".conf")));
 #elif defined(FUZZ_TARGET_ibnetdiscover)

@@ -57,8 +57,16 @@ extern "C" void on_stop_signal(int sig) {
   }
   g_stop_signal.store(sig);
 }
+// A file mapped in memory (fstapi maps its work files) that cannot be backed on a full disk
+// raises SIGBUS on the write: said as a failed write (exit 1), not a crash.
+extern "C" void on_bus_error(int) {
+  static const char msg[] = "ibcc: error: a file mapped in memory could not be written (a full disk?): bus error\n";
+  (void)!write(2, msg, sizeof msg - 1);
+  _exit(1);
+}
 const bool kStopHandlers = [] {
   for (int sig : kStopSignals) std::signal(sig, on_stop_signal);
+  std::signal(SIGBUS, on_bus_error);
   return true;
 }();
 // For a command that does not stop gracefully: the default action, and a signal that came
@@ -448,6 +456,12 @@ int dispatch(int argc, char** argv) {
   tune_cmd->add_flag("--quiet", tune.quiet, "No progress bar or report");
 
   one_value_per_option(app);
+  // A usage error in ibcc's words, like every other error: "ibcc SUBCOMMAND: error: ...".
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    std::string who = "ibcc";
+    for (const CLI::App* sub : a->get_subcommands()) who += " " + sub->get_name();
+    return who + ": error: " + e.what() + "\nRun with --help for more information.\n";
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -512,6 +526,10 @@ int dispatch(int argc, char** argv) {
     }
   }
   if (app.got_subcommand(topo_cmd)) {
+    if (topo_routes.size() % 2) {
+      std::cerr << "ibcc topo: error: --route takes two names, SRC DST; got " << topo_routes.size() << "\n";
+      return 2;
+    }
     for (size_t i = 0; i + 1 < topo_routes.size(); i += 2) topo.routes.emplace_back(topo_routes[i], topo_routes[i + 1]);
     return ibcc::run_topo(topo);
   }

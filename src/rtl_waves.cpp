@@ -1,5 +1,7 @@
 #include "rtl_waves.h"
 
+#include "common/wave_files.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,8 +48,9 @@ std::vector<RtlWaveFile> open_rtl_waves(net::Fabric& fabric, const std::string& 
   return files;
 }
 
-void close_rtl_waves(net::Fabric& fabric) {
+void close_rtl_waves(net::Fabric& fabric, const std::vector<RtlWaveFile>& files) {
   for (const auto& b : fabric.rtl_blocks()) b.engine->close();
+  for (const auto& f : files) check_fst_file(f.fst, 0);  // Verilator's writer reports no write errors
 }
 
 }  // namespace ibcc

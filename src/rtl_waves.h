@@ -22,6 +22,6 @@ struct RtlWaveFile {
 std::vector<RtlWaveFile> open_rtl_waves(net::Fabric& fabric, const std::string& dir, uint64_t from_ps,
                                         uint64_t to_ps);
 // Ends every block's FST (flushes it).
-void close_rtl_waves(net::Fabric& fabric);
+void close_rtl_waves(net::Fabric& fabric, const std::vector<RtlWaveFile>& files);
 
 }  // namespace ibcc

@@ -690,8 +690,12 @@ int run_scenario(const RunOptions& opt) {
     fabric->run();
   } catch (const ModelError& e) {
     std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
-    if (waves) waves->finish();  // the waves up to the failure are what one debugs it with
-    close_rtl_waves(*fabric);
+    try {
+      if (waves) waves->finish();  // the waves up to the failure are what one debugs it with
+      close_rtl_waves(*fabric, rtl_waves);
+    } catch (const OutputError& w) {
+      std::cerr << "ibcc run: error: " << w.what() << "\n";
+    }
     // What was measured up to the failure is still useful for debugging; a stall is a result
     // of the configuration (sweeps and tunes record it as such).
     const bool stalled = dynamic_cast<const StallError*>(&e) != nullptr;
@@ -703,8 +707,13 @@ int run_scenario(const RunOptions& opt) {
     return 1;
   }
   if (waves) {
-    waves->finish();
-    close_rtl_waves(*fabric);
+    try {
+      waves->finish();
+      close_rtl_waves(*fabric, rtl_waves);
+    } catch (const OutputError& e) {
+      std::cerr << "ibcc run: error: " << e.what() << "\n";
+      return 1;
+    }
     if (!opt.quiet) {
       std::cout << "waves: " << waves->vcd_path() << ", open with: gtkwave " << waves->gtkw_path() << "\n";
       for (const auto& f : rtl_waves) {

@@ -1,6 +1,8 @@
 // Co-simulation harness: phases, scoreboard, mismatch report.
 #include "tb/cosim_harness.h"
 
+#include "common/wave_files.h"
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -219,6 +221,10 @@ void CosimHarness::close_waves() {
   rtl().close_trace();
   if (ref_vcd_) sc_core::sc_close_vcd_trace_file(ref_vcd_);
   ref_vcd_ = nullptr;
+  // Their writers report no write errors: read back (a full disk is an error, not exit 0).
+  const std::string base = opts_.waves_dir + "/" + opts_.block;
+  check_fst_file(base + "_rtl.fst", half_periods_ ? (half_periods_ - 1) * (kClockPeriodPs / 2) : 0);
+  check_vcd_file(base + "_ref.vcd");
   write_block_gtkw(opts_.waves_dir, opts_.block, wave_groups(true), wave_groups(false),
                    {first_mismatch_ps_, kClockPeriodPs});
 }

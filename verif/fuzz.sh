@@ -9,14 +9,15 @@ cmake -S "$src/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAK
 cmake --build "$build" -j"$(nproc)" >/dev/null
 seeds() {
   case $1 in
-    scenario) echo "$src/tests/scenarios/bad $src/tests/scenarios/faults $src/topologies/seed-testbed $src/topologies/dynamics" ;;
+    scenario) echo "$src/tests/scenarios/bad $src/tests/scenarios/faults $src/tests/fuzz/yaml $src/topologies/seed-testbed $src/topologies/dynamics" ;;
+    set) echo "$src/tests/fuzz/set" ;;
     opensm) echo "$src/tests/opensm/bad $src/topologies/opensm" ;;
     ibnetdiscover) echo "$src/tests/ibnetdiscover/bad $src/topologies/ibnetdiscover" ;;
     lfts) echo "$src/tests/ibnetdiscover/bad $src/topologies/ibnetdiscover" ;;
   esac
 }
 status=0
-for t in scenario opensm ibnetdiscover lfts; do
+for t in scenario set opensm ibnetdiscover lfts; do
   corpus=$build/corpus-$t
   mkdir -p "$corpus"
   # shellcheck disable=SC2046

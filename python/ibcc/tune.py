@@ -528,7 +528,10 @@ def open_study(req, params, objectives, spec, worker=0):
         study = optuna.create_study(study_name=STUDY_NAME, storage=storage, directions=directions, sampler=sampler,
                                     load_if_exists=True)
     except Exception as e:  # a bad URL, an unreachable database
-        raise TuneError(f"--storage {storage}: {e}") from e
+        reason = str(getattr(e, "orig", None) or e).splitlines()[0]
+        if any(w in reason for w in ("disk is full", "readonly", "read-only", "I/O error", "unable to open")):
+            raise OSError(f"the study's storage {storage} cannot be written: {reason}") from None
+        raise TuneError(f"--storage {storage}: {reason}") from e
     old = study.user_attrs.get("spec")
     if old is None:
         study.set_user_attr("spec", spec)

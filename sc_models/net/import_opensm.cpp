@@ -134,6 +134,18 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     if (!single.count(key)) return "0";
     return std::to_string(number(where(key, single[key]), single[key].value, max));
   };
+  // Every value is checked, applied or not: a Threshold of 16 is wrong whatever Control_Map says.
+  const std::pair<const char*, uint64_t> sw_ranges[] = {{"cc_sw_cong_setting_threshold", 15},
+                                                        {"cc_sw_cong_setting_packet_size", 255},
+                                                        {"cc_sw_cong_setting_marking_rate", 0xffff}};
+  for (const auto& [key, max] : sw_ranges) {
+    if (!single.count(key)) continue;
+    (void)sw_value(key, max);
+    const uint64_t bit = std::string(key) == "cc_sw_cong_setting_marking_rate" ? 0x10u : 0x4u;
+    if (!(sw_map & bit)) {
+      imp.notes.push_back(where(key, single[key]) + fmt::format(": not applied, Control_Map bit {} is clear", bit == 0x10u ? 4 : 2));
+    }
+  }
   if (sw_map & 0x4u) {
     imp.overrides.emplace_back("cc.switch.threshold", sw_value("cc_sw_cong_setting_threshold", 15),
                                single.count("cc_sw_cong_setting_threshold") ? where("cc_sw_cong_setting_threshold", single["cc_sw_cong_setting_threshold"]) : path + ": cc_sw_cong_setting_threshold (default 0)");

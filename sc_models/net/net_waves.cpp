@@ -1,5 +1,7 @@
 #include "net/net_waves.h"
 
+#include "common/wave_files.h"
+
 #include <cerrno>
 #include <cstring>
 
@@ -128,7 +130,10 @@ class FstWriter : public DumpWriter {
     handles_.push_back(fstWriterCreateVar(ctx_, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, width, shown.c_str(), 0));
   }
   void end_definitions() override {}
-  void time(uint64_t t_ps, bool) override { fstWriterEmitTimeChange(ctx_, t_ps); }
+  void time(uint64_t t_ps, bool) override {
+    fstWriterEmitTimeChange(ctx_, t_ps);
+    last_ps_ = t_ps;
+  }
   void value(unsigned index, unsigned width, uint64_t v) override {
     const std::string bits = bits_of(v, width);
     fstWriterEmitValueChange(ctx_, handles_[index], bits.c_str());
@@ -136,15 +141,13 @@ class FstWriter : public DumpWriter {
   void close() override {
     fstWriterClose(ctx_);
     ctx_ = nullptr;
-    // fstapi reports no write errors: the file must at least be there and hold its header.
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path_, ec);
-    if (ec || size == 0) throw OutputError("cannot write " + path_ + (ec ? ": " + ec.message() : ": empty after closing"));
+    check_fst_file(path_, last_ps_);  // fstapi reports no write errors: read it back
   }
 
  private:
   std::string path_;
   void* ctx_ = nullptr;
+  uint64_t last_ps_ = 0;
   std::vector<fstHandle> handles_;
 };
 
