@@ -321,6 +321,9 @@ set_tests_properties(tlm_link_tap PROPERTIES LABELS network TIMEOUT 600)
 # inputs and the bad-input cases; a finding fails the test and leaves its input in build/fuzz.
 add_test(NAME fuzz_parsers COMMAND ${CMAKE_SOURCE_DIR}/verif/fuzz.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 60)
 set_tests_properties(fuzz_parsers PROPERTIES LABELS fuzz TIMEOUT 900)
+# The fuzzers find the alias walk the YAML layer replaced, planted back into a copy of the sources.
+add_test(NAME fuzz_planted_regression COMMAND ${CMAKE_SOURCE_DIR}/verif/fuzz_plant.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 120)
+set_tests_properties(fuzz_planted_regression PROPERTIES LABELS fuzz TIMEOUT 600)
 
 # ASan + UBSan build of ibcc and the test binaries (build/sanitize), running the unit and
 # network tests and a short co-simulation of each block; any sanitizer report fails.
