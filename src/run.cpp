@@ -505,9 +505,18 @@ std::string describe_scenario(const RunOptions& opt) {
   const std::vector<Override> ov = overrides_of(opt, nullptr);
   const std::string text = read_text_file(opt.scenario, "scenario file");
   ScenarioDocument doc(text, opt.scenario);
-  const Scenario s = doc.load(ov);
-  // The checks `ibcc run` makes before it simulates: the wiring, LIDs, routes and RTL blocks.
+  Scenario s = doc.load(ov);
+  // The checks `ibcc run` makes before it simulates, by building the same fabric (wiring,
+  // LIDs, routes, flows, buffers, PFC thresholds); the RTL blocks are checked by name, not
+  // Verilated.
   check_rtl_blocks(s, build_topology(s));
+  {
+    Scenario without_rtl = s;
+    without_rtl.cc.rtl.clear();
+    without_rtl.cc.rtl_lines.clear();
+    const Fabric fabric("fabric", without_rtl, nullptr);
+    s.notes.insert(s.notes.end(), fabric.notes().begin(), fabric.notes().end());
+  }
   std::string out = doc.resolved_yaml(ov, s);
   for (const auto& n : s.notes) out += "# note: " + n + "\n";
   return out;

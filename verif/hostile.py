@@ -341,6 +341,32 @@ def generate(ibcc, src, work, schema):
     ]
     for argv, expect, names in opts:
         cases.append(Case("options", " ".join(argv[:1] + argv[2:]), argv, expect, names, timeout=120))
+    dcqcn = "topologies/dcqcn/incast.yaml"
+    opts2 = [
+        (["describe", BASE, "--set", "cc.ca.per_sl=[{sl: 0, ccti_timer: 10}, {sl: 0, ccti_timer: 20}]"], "bad", ["SL 0"]),
+        (["describe", BASE, "--set", "cc.ports=[{port: S1/1, threshold: 3}, {port: S1/1, threshold: 5}]"], "bad", ["S1/1"]),
+        (["describe", BASE, "--set", "fabric.flow_control=pfc", "--set", "fabric.pfc.xoff=1MB"], "bad", ["fabric.pfc.xoff"]),
+        (["describe", BASE, "--set", "traffic.flows[0].src=H1", "--set", "traffic.flows[0].dst=H1"], "bad", ["same HCA"]),
+        (["describe", BASE, "--set", "cc.rtl=[S9/1]"], "bad", ["S9/1"]),
+        (["describe", BASE, "--set", "fabric.routing=updown", "--set", "fabric.updown_roots=[NOPE]"], "bad", ["NOPE"]),
+        (["run", BASE, "--out", "o", "--sim-time", "10us", "--rtl", "S1/04"], "bad", ["S1/04"]),
+        (["run", BASE, "--out", "o", "--sim-time", "10us", "--rtl", "S1/+4"], "bad", ["S1/+4"]),
+        (["run", BASE, "--out", "o", "--sim-time", "10us", "--rtl", "S1/4294967300"], "bad", ["S1/4294967300"]),
+        (["run", BASE, "--out", "o", "--sim-time", "10us", "--waves", "o/w", "--trace", "ports=S1/4xyz"], "bad", ["S1/4xyz"]),
+        (["run", BASE, "--out", "o", "--sim-time", "10us", "--waves", "o/w", "--trace", "ports=S1/0"], "bad", ["S1/0"]),
+        (["run", BASE, "--out", "o", "--sim-time", "10us", "--waves", "o/w", "--trace", "flows=NOPE"], "bad", ["NOPE"]),
+        (["tune", dcqcn, "--out", "o", "--space", "cc.ecn.kmin=1KB:300KB", "--space", "cc.ecn.kmax=20KB:400KB",
+          "--trials", "8", "--seed", "3", "--sim-time", "40ms", "--set", "sim.log_interval=1ms", "--objective", "total",
+          "--quiet"], "ok", []),
+    ]
+    for argv, expect, names in opts2:
+        cases.append(Case("options", " ".join(argv[:1] + argv[2:]), argv, expect, names, timeout=300,
+                          check=tune_failed_trials if argv[0] == "tune" else None))
+    # Two commands into one --out: the second is refused while the first runs; both end well.
+    for argv in (["sweep", BASE, "--out", "o", "--grid", "cc.switch.threshold=1,2", "--sim-time", "3s", "--quiet"],
+                 ["tune", BASE, "--out", "o", "--space", "cc.switch.threshold=1:15", "--trials", "2", "--sim-time", "2s", "--quiet"]):
+        cases.append(Case("concurrent", f"two {argv[0]}s into one --out", argv, "bad", ["another"], timeout=300,
+                          setup=lambda d, argv=argv: start_first(d, argv), check=first_completes))
     for sub in ("run", "describe", "topo", "sweep", "tune", "cosim", "import", "keys", "list", "plot"):
         for bad in ("--no-such-option", "--out"):
             cases.append(Case("options", f"{sub} {bad}", [sub, bad], "bad", []))
@@ -427,6 +453,36 @@ def merge_yaml(base_text, parts, value):
         indent = 2 * (depth + 1)
     lines.insert(at, " " * indent + parts[-1] + ": " + value)
     return "\n".join(lines) + "\n"
+
+
+def tune_failed_trials(d, p):
+    """A space whose corners are valid and interior not: the study completes; the invalid
+    combinations are FAIL trials that give their reason."""
+    import csv
+    rows = list(csv.DictReader(open(d / "o" / "tune.csv")))
+    bad = [r for r in rows if r["state"] == "FAIL"]
+    if not bad or not all("valid combination" in r["error"] for r in bad):
+        return f"expected FAIL trials naming an invalid combination, got {[(r['state'], r['error'][:60]) for r in rows]}"
+    return None
+
+
+FIRST = {}
+
+
+def start_first(d, argv):
+    """The first command, in the background; the case's own command is the second."""
+    ibcc = FIRST["ibcc"]
+    args = [str(Path(FIRST["src"]) / a) if a.startswith("topologies/") else (str(d / a) if a == "o" else a) for a in argv]
+    FIRST[str(d)] = subprocess.Popen([ibcc] + args, cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(2.0)
+
+
+def first_completes(d, p):
+    first = FIRST.pop(str(d))
+    _, err = first.communicate(timeout=600)
+    if first.returncode != 0:
+        return f"the first command ended with exit {first.returncode}: {err.decode(errors='replace').strip()[-300:]}"
+    return None
 
 
 def fill_tmpfs(path, room):
@@ -579,11 +635,12 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     BASE_TEXT[0] = (Path(src) / BASE).read_text()
+    FIRST.update(ibcc=ibcc, src=src)
     schema = json.loads(subprocess.run([ibcc, "keys", "--json-schema"], capture_output=True, text=True, check=True).stdout)
     cases = [c for c in generate(ibcc, src, work, schema) if args.only in c.group + " " + c.name]
     # The full-disk cases share one tmpfs, and the signal and kill cases time themselves:
     # they run one at a time after the others.
-    serial = [i for i, c in enumerate(cases) if c.group in ("full disk", "signals", "kill -9")]
+    serial = [i for i, c in enumerate(cases) if c.group in ("full disk", "signals", "kill -9", "concurrent")]
     parallel = [i for i in range(len(cases)) if i not in set(serial)]
     results = {}
     t0 = time.monotonic()

@@ -597,6 +597,8 @@ def make_objective(req, params, objectives, runner):
             raise RuntimeError(str(e)) from e  # a result, but never a candidate: the study goes on
         except TrialRunError as e:
             trial.set_user_attr("error", str(e))
+            if not req.quiet:
+                print(f"ibcc tune: trial {trial.number} failed: {e}", file=sys.stderr, flush=True)
             raise RuntimeError(str(e)) from e  # the trial fails; the study goes on
         trial.set_user_attr("per_scenario", per)
         return worst[0] if len(worst) == 1 else worst
@@ -686,7 +688,7 @@ def worker(request):
     req = Request.from_dict(request)
     params = parse_space(req.space, load_schema(req.ibcc))
     objectives = parse_objectives(req.objectives)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # (a failed trial is said below, in one line)
     index = int(os.environ.get("SLURM_ARRAY_TASK_ID", "0"))
     study, _ = open_study(req, params, objectives, spec_of(req, params, objectives), worker=index)
 
@@ -989,7 +991,7 @@ def tune(request):
         raise TuneError(f"--out {req.out}: another ibcc tune is running into it (lock {out / '.ibcc-tune.lock'}); "
                         "wait for it, or give another --out") from None
     spec = spec_of(req, params, objectives)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # (a failed trial is said below, in one line)
     study, storage = open_study(req, params, objectives, spec)
     recovered = recover_interrupted(study)
     done = len(finished_trials(study))

@@ -141,6 +141,12 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
       if (p["marking_rate"]) o.marking_rate = static_cast<unsigned>(rd.uint(p["marking_rate"], "cc.ports[].marking_rate"));
       if (p["victim_mask"]) o.victim_mask = rd.boolean(p["victim_mask"], "cc.ports[].victim_mask");
       o.line = rd.line_of(p);
+      for (const auto& other : cc.ports) {
+        if (other.switch_name == o.switch_name && other.port == o.port) {
+          rd.fail(p["port"], "cc.ports[].port", fmt::format("{}/{} is given twice (first at line {}); give each port once",
+                                                            o.switch_name, o.port, other.line));
+        }
+      }
       cc.ports.push_back(o);
     }
   }
@@ -171,6 +177,9 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
       for (const auto& e : per) {
         rd.expect_map(e, "cc.ca.per_sl[]");
         const unsigned sl = static_cast<unsigned>(rd.uint(e["sl"], "cc.ca.per_sl[].sl"));
+        for (const auto& [other, settings] : cc.ca.per_sl) {
+          if (other == sl) rd.fail(e["sl"], "cc.ca.per_sl[].sl", fmt::format("SL {} is given twice; give each SL once", sl));
+        }
         cc.ca.per_sl.emplace_back(sl, read_sl_settings(rd, e, "cc.ca.per_sl[" + std::to_string(sl) + "]", cc.ca.sl_default,
                                                        &st.s->notes));
       }

@@ -512,8 +512,13 @@ Scenario load_checked(YAML::Node root, const std::string& name_for_errors, const
   } catch (const YAML::Exception& e) {
     // A shape the reader did not check for before using it (a map where a list belongs, ...):
     // still bad input, reported as such with where yaml-cpp says it is.
-    if (e.mark.is_null()) throw ScenarioError(fmt::format("{}: malformed scenario: {}", name_for_errors, e.msg));
-    throw ScenarioError(fmt::format("{}:{}: malformed scenario: {}", name_for_errors, e.mark.line + 1, e.msg));
+    // (in ibcc's words: yaml-cpp's "bad conversion" is a value of the wrong type)
+    const std::string what = e.msg.rfind("bad conversion", 0) == 0 ? "a value of the wrong type (a list or map where a "
+                                                                      "value belongs, or the reverse)"
+                             : e.msg.rfind("invalid node", 0) == 0 ? "a key or entry that is not there"
+                                                                    : e.msg;
+    if (e.mark.is_null()) throw ScenarioError(fmt::format("{}: malformed scenario: {}", name_for_errors, what));
+    throw ScenarioError(fmt::format("{}:{}: malformed scenario: {}", name_for_errors, e.mark.line + 1, what));
   }
 }
 }  // namespace
