@@ -113,18 +113,29 @@ class RunDir {
       fs::remove(p, ec);
       if (ec) throw OutputError("cannot remove " + p.string() + ": " + ec.message());
     }
+    fs::remove(dir_ / ".ibcc-files", ec);  // what it listed is gone
+    if (ec) throw OutputError("cannot remove " + (dir_ / ".ibcc-files").string() + ": " + ec.message());
   }
   std::string path(const char* name) const { return (dir_ / name).string(); }
 
-  // The files of an earlier run in --out (what a run writes, PNGs, temporaries); without
+  // The files of an earlier run in --out (what a run writes, its plots, temporaries); without
   // --force, ScenarioError naming them.
   static std::vector<fs::path> earlier_results(const RunOptions& opt) {
     std::vector<fs::path> old;
     std::error_code ec;
+    // Besides a run's own files, only what ibcc recorded writing here (`ibcc plot`'s PNGs, in
+    // .ibcc-files): a user's my_plot.png in --out is not ibcc's to remove.
+    std::set<std::string> written;
+    {
+      std::ifstream manifest(fs::path(opt.out_dir) / ".ibcc-files");
+      for (std::string line; std::getline(manifest, line);) {
+        if (!line.empty() && line.find('/') == std::string::npos) written.insert(line);
+      }
+    }
     for (const auto& e : fs::directory_iterator(opt.out_dir, ec)) {
       const std::string name = e.path().filename().string();
       const auto& files = run_output_files();
-      if (std::find(files.begin(), files.end(), name) != files.end() || e.path().extension() == ".png" ||
+      if (std::find(files.begin(), files.end(), name) != files.end() || written.count(name) ||
           (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0)) {
         old.push_back(e.path());
       }
@@ -312,6 +323,10 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                   {"message_us", latency_json(f, st.message_latency)},
                   {"fecn_marked", st.fecn_marked},
                   {"becn_received", st.becn_received}});
+    if (fl.spec.pingpong) {
+      jf.back()["answer_bytes"] = st.answer_bytes;
+      jf.back()["answer_packets"] = st.answer_packets;
+    }
     if (s.fabric.lossy) jf.back()["dropped_packets"] = st.dropped_packets;
     if (gbn) {
       jf.back()["gbn"] = {{"retransmitted_packets", st.retransmitted_packets}, {"discarded_packets", st.discarded_packets},

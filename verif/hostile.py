@@ -362,6 +362,11 @@ def generate(ibcc, src, work, schema):
     for argv, expect, names in opts2:
         cases.append(Case("options", " ".join(argv[:1] + argv[2:]), argv, expect, names, timeout=300,
                           check=tune_failed_trials if argv[0] == "tune" else None))
+    # --force removes what ibcc wrote, not a user's file beside it.
+    cases.append(Case("options", "--force keeps a user's file", ["run", BASE, "--out", "o", "--sim-time", "50us", "--quiet",
+                                                                  "--force"], "ok", [],
+                      files={"o/my_plot.png": b"mine", "o/summary.json": b"{}"},
+                      check=lambda d, p: None if (d / "o" / "my_plot.png").read_bytes() == b"mine" else "my_plot.png was removed"))
     # Two commands into one --out: the second is refused while the first runs; both end well.
     for argv in (["sweep", BASE, "--out", "o", "--grid", "cc.switch.threshold=1,2", "--sim-time", "3s", "--quiet"],
                  ["tune", BASE, "--out", "o", "--space", "cc.switch.threshold=1:15", "--trials", "2", "--sim-time", "2s", "--quiet"]):

@@ -135,10 +135,23 @@ def check_layout(fig):
         raise LayoutError("; ".join(bad))
 
 
+MANIFEST = ".ibcc-files"  # the files ibcc wrote into a directory: what --force may remove
+
+
+def record_written(path):
+    """Adds `path`'s name to its directory's manifest (once)."""
+    manifest = path.parent / MANIFEST
+    names = set(manifest.read_text().split("\n")) if manifest.exists() else set()
+    if path.name not in names:
+        with open(manifest, "a") as f:
+            f.write(path.name + "\n")
+
+
 def save(fig, path):
     check_layout(fig)
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
+    record_written(path)
     return path.name
 
 

@@ -446,8 +446,9 @@ void Hca::sink_done() {
       Flow& f = ctx_.flows()[e.flow];
       FlowStats& st = f.stats;
       const uint64_t now = ctx_.now();
-      st.delivered_bytes += e.payload_bytes;
-      st.delivered_packets++;
+      // A ping-pong answer is counted apart: the flow's delivered bytes are what its source sent.
+      (e.reply ? st.answer_bytes : st.delivered_bytes) += e.payload_bytes;
+      (e.reply ? st.answer_packets : st.delivered_packets)++;
       st.progress_cycle = now;
       st.interval_bytes += e.payload_bytes;
       const bool record = ctx_.in_stats_window();

@@ -230,6 +230,8 @@ struct FlowStats {
   uint64_t delivered_bytes = 0;
   uint64_t delivered_packets = 0;
   uint64_t dropped_packets = 0;  // lossy fabrics: its packets a buffer dropped
+  uint64_t answer_bytes = 0;     // ping-pong: the answers delivered back to the source
+  uint64_t answer_packets = 0;
   uint64_t discarded_packets = 0;  // Go-Back-N: see below
   // Last time the flow moved: a packet delivered, or its first packet in flight after none
   // (the per-flow stall check, Fabric::stalled_flows).
