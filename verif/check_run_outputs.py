@@ -71,17 +71,21 @@ def main():
           "reproduces the run byte for byte; describe prints the same")
 
     # 2. An earlier run's results are not mixed with new ones.
+    # (a plot as `ibcc plot` leaves it: the PNG, listed in .ibcc-files; and a user's own file)
     (out / "throughput.png").write_text("old picture")
+    (out / ".ibcc-files").write_text("throughput.png\n")
+    (out / "my_notes.png").write_text("mine")
     res = run(cmd)
     if res.returncode != 2 or "--force" not in res.stderr:
         fail(f"rerun into a used --out: exit {res.returncode}: {res.stderr}")
     res = run(cmd + ["--force"])
-    if res.returncode != 0 or (out / "throughput.png").exists():
-        fail(f"--force rerun: exit {res.returncode}, old PNG left: {(out / 'throughput.png').exists()}")
+    if res.returncode != 0 or (out / "throughput.png").exists() or not (out / "my_notes.png").exists():
+        fail(f"--force rerun: exit {res.returncode}, old PNG left: {(out / 'throughput.png').exists()}, "
+             f"user's file kept: {(out / 'my_notes.png').exists()}")
     res = run([ibcc, "run", str(s1), "--out", str(s1), "--quiet"])
     if res.returncode != 2 or "is not a directory" not in res.stderr:
         fail(f"--out on a file: exit {res.returncode}: {res.stderr}")
-    print("PASS a used --out is refused without --force; --force clears the old results; --out on a file is exit 2")
+    print("PASS a used --out is refused without --force; --force clears the old results (not a user's file); --out on a file is exit 2")
 
     # 3. Interrupted: SIGINT and SIGTERM once the first intervals are out.
     for sig in (signal.SIGINT, signal.SIGTERM):
