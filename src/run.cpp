@@ -524,12 +524,12 @@ std::string describe_scenario(const RunOptions& opt) {
   // The checks `ibcc run` makes before it simulates, by building the same fabric (wiring,
   // LIDs, routes, flows, buffers, PFC thresholds); the RTL blocks are checked by name, not
   // Verilated.
-  check_rtl_blocks(s, build_topology(s));
   {
     Scenario without_rtl = s;
     without_rtl.cc.rtl.clear();
     without_rtl.cc.rtl_lines.clear();
     const Fabric fabric("fabric", without_rtl, nullptr);
+    check_rtl_blocks(s, fabric.topology());
     s.notes.insert(s.notes.end(), fabric.notes().begin(), fabric.notes().end());
   }
   std::string out = doc.resolved_yaml(ov, s);
