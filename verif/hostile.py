@@ -31,7 +31,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,8 +168,7 @@ def generate(ibcc, src, work, schema):
         ctx = regimes.context(key, samples[key])
         parts = key.split(".")
         fname = f"k_{re.sub(r'[^A-Za-z0-9]+', '_', key)}_{len(cases)}.yaml"
-        body = BASE_TEXT[0]
-        ytext = merge_yaml(body, parts, v)
+        ytext = merge_yaml(BASE_TEXT[0], parts, v)
         if ytext is None:
             continue
         argv = ["describe", fname] + sum((["--set", s] for s in ctx), [])
@@ -226,7 +224,8 @@ def generate(ibcc, src, work, schema):
     y.append(("unclosed quote", b'name: "abc\n', "bad", []))
     y.append(("10000 flows", small + b"".join(b"    - {name: G%d, src: H1, dst: H2}\n" % i for i in range(10000)), "ok", []))
     y.append(("anchor on every flow", small.replace(b"{name: F1, src: H1, dst: H3}", b"&f1 {name: F1, src: H1, dst: H3}"), "ok", []))
-    y.append(("alias of a flow (duplicate name)", small + b"    - *f1\n" if False else small.replace(b"- {name: F2, src: H2, dst: H3}", b"- &f {name: F2, src: H2, dst: H3}\n    - *f"), "bad", ["F2"]))
+    y.append(("alias of a flow (duplicate name)",
+              small.replace(b"- {name: F2, src: H2, dst: H3}", b"- &f {name: F2, src: H2, dst: H3}\n    - *f"), "bad", ["F2"]))
     for name, text, expect, names in y:
         fname = "s_" + re.sub(r"[^A-Za-z0-9]+", "_", name) + ".yaml"
         for cmd in ("describe", "topo", "run"):
@@ -619,10 +618,6 @@ def check(c, d, p, err, hung, wall):
     if c.check:
         return c.check(d, p)
     return None
-
-
-def classify(c):
-    return c.expect
 
 
 def main():
