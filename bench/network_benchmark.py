@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Speed and memory of the network model (issue 3, section 7):
+"""Speed and memory of the network model against its targets:
 
   * topologies/clos648/hotspot.yaml with CC on: wall seconds per simulated millisecond,
     simulated packet-hops per wall second, peak memory (VmHWM of the process);

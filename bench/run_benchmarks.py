@@ -16,7 +16,7 @@ import statistics
 import subprocess
 import sys
 
-# Co-simulated cycles/s, median of the repeats (issue 12, item 6).
+# Co-simulated cycles/s, median of the repeats, against the targets.
 TARGET_COSIM = {"fecn": 1.0e6, "ccti": 1.5e6}
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How the network model's cost grows with the fabric (issue 11): one table of
+"""How the network model's cost grows with the fabric: one table of
 
   hosts | topology | traffic | set-up s | wall s per simulated ms | us per delivered packet | peak MB
 

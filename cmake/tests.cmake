@@ -15,7 +15,7 @@ target_link_libraries(ibcc_unit_tests PRIVATE ibcc_cc GTest::gtest GTest::gtest_
 target_compile_options(ibcc_unit_tests PRIVATE ${IBCC_WARNINGS})
 gtest_discover_tests(ibcc_unit_tests PROPERTIES LABELS unit TIMEOUT 120)
 
-# The DCQCN cores (issue 14): their own binary so that they carry the dcqcn label.
+# The DCQCN cores: their own binary so that they carry the dcqcn label.
 add_executable(ibcc_dcqcn_tests tests/test_dcqcn.cpp)
 target_link_libraries(ibcc_dcqcn_tests PRIVATE ibcc_cc GTest::gtest GTest::gtest_main)
 target_compile_options(ibcc_dcqcn_tests PRIVATE ${IBCC_WARNINGS})
@@ -33,7 +33,7 @@ target_link_libraries(ibcc_net_tests PRIVATE ibcc_net ibcc_heap GTest::gtest)
 target_compile_options(ibcc_net_tests PRIVATE ${IBCC_WARNINGS})
 gtest_discover_tests(ibcc_net_tests PROPERTIES LABELS network TIMEOUT 120)
 
-# The Ethernet and lossy regimes on the small fabric (issue 14), labelled by regime.
+# The Ethernet and lossy regimes on the small fabric, labelled by regime.
 add_executable(ibcc_regime_tests tests/net/main.cpp tests/net/test_pfc_dcqcn.cpp)
 target_compile_definitions(ibcc_regime_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_include_directories(ibcc_regime_tests PRIVATE ${CMAKE_SOURCE_DIR})
@@ -93,9 +93,9 @@ add_test(NAME tune_study
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tune.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune)
 set_tests_properties(tune_study PROPERTIES LABELS "tune;workflow" TIMEOUT 900)
 
-# Issue 14, lossy regime: the seed chapter's analytic Go-Back-N model reproduces its Table 4.1
+# Lossy regime: the seed chapter's analytic Go-Back-N model reproduces its Table 4.1
 # predicted column (Eqs. 4.9/4.10) within ±0.005, and its estimators (Eqs. 4.11-4.13).
-# DCQCN and DCQCN+ reproductions of the dcqcn-plus dissertation (issue 14): the 2:1 incast's
+# DCQCN and DCQCN+ reproductions of the dcqcn-plus dissertation: the 2:1 incast's
 # convergence and the N-flow incast sweep, each checking the seed's trend.
 add_test(NAME dcqcn_incast2
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
@@ -106,13 +106,13 @@ add_test(NAME dcqcn_incast_sweep
           ${CMAKE_BINARY_DIR}/test-out/dcqcn sweep --flows 80,240,480,720)
 set_tests_properties(dcqcn_incast_sweep PROPERTIES LABELS "dcqcn;validation" TIMEOUT 900)
 
-# The chapter's many-to-one gather on the model's lossy switch under Go-Back-N (issue 14).
+# The chapter's many-to-one gather on the model's lossy switch under Go-Back-N.
 add_test(NAME gbn_gather
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_gbn_gather.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/gbn_gather)
 set_tests_properties(gbn_gather PROPERTIES LABELS "lossy;validation" TIMEOUT 600)
 
-# One scenario three ways: IB CC over credits, DCQCN over PFC, lossy with Go-Back-N (issue 14).
+# One scenario three ways: IB CC over credits, DCQCN over PFC, lossy with Go-Back-N.
 add_test(NAME regimes_side_by_side
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/compare_regimes.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/regimes)
@@ -144,7 +144,7 @@ set_tests_properties(config_reference_generated PROPERTIES LABELS "network;unit;
 add_test(NAME docs_walk_names_exist COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_walk_names.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs_walk_names_exist PROPERTIES LABELS "docs;unit" TIMEOUT 60)
 
-# --- Model code: no file over 600 lines, nothing under sc_models/ prints or exits (issue 11) -
+# --- Model code: no file over 600 lines, nothing under sc_models/ prints or exits ---------
 add_test(NAME model_code_rules COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_model_code.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(model_code_rules PROPERTIES LABELS "unit;docs" TIMEOUT 60)
 
@@ -302,7 +302,7 @@ add_test(NAME synth_yosys COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/veri
          ${CMAKE_BINARY_DIR}/synth --jobs 2)
 set_tests_properties(synth_yosys PROPERTIES LABELS synth TIMEOUT 2400 RUN_SERIAL TRUE)
 
-# Issue 8's fabric studies: the 648-port hotspot study, the seed ping-pong trend, the CC
+# Fabric studies: the 648-port hotspot study, the seed ping-pong trend, the CC
 # dynamics trade-off on three contributors and a victim.
 foreach(study clos648 pingpong dynamics)
   add_test(NAME study_${study}
@@ -311,7 +311,7 @@ foreach(study clos648 pingpong dynamics)
   set_tests_properties(study_${study} PROPERTIES LABELS "network;validation" TIMEOUT 900)
 endforeach()
 
-# Issue 12: a user's SystemC module bound into a fabric link through the ports' TLM-2.0 sockets.
+# A user's SystemC module bound into a fabric link through the ports' TLM-2.0 sockets.
 add_test(NAME tlm_link_tap
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tlm_link_tap.py $<TARGET_FILE:ibcc_tlm_link_tap>
           $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/tlm_link_tap)
@@ -335,7 +335,7 @@ add_test(NAME bench_scaling_smoke COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_D
          ${CMAKE_BINARY_DIR} --hosts 128,648 --sim-time 5us --flows 2000)
 set_tests_properties(bench_scaling_smoke PROPERTIES LABELS "workflow" TIMEOUT 300)
 
-# Issue 14: `ibcc tune` over the new strategies' keys (times, sizes, strategy names) on the
+# `ibcc tune` over the new strategies' keys (times, sizes, strategy names) on the
 # DCQCN 2:1 incast; ConnectX-4 as the seed hardware reference; no opensm.conf for DCQCN.
 add_test(NAME tune_dcqcn
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tune_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune_dcqcn)

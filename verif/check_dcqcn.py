@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""DCQCN and DCQCN+ reproductions of the dcqcn-plus-dissertation (issue 14), each a check of
+"""DCQCN and DCQCN+ reproductions of the dcqcn-plus-dissertation, each a check of
 the seed's trend with a stated, relative tolerance:
 
   incast2  2:1 incast (its section 6.2, Figure 10; topologies/dcqcn/incast2.yaml): both flows

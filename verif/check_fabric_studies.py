@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fabric studies of issue 8, as checks anyone can run; each prints what it measured.
+"""Fabric studies, as checks anyone can run; each prints what it measured.
 
   check_fabric_studies.py IBCC SOURCE_DIR OUTDIR clos648|pingpong|dynamics
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The seed chapter's many-to-one gather under Go-Back-N on a lossy switch
-(../shared/seeds/congestive-loss-gbn-chapter.txt, section 4.3; issue 14), run on the network
+(../shared/seeds/congestive-loss-gbn-chapter.txt, section 4.3), run on the network
 model (topologies/lossy/gather.yaml: P senders stream to one root through one drop-tail
 switch, W_FC packets per window, timeout TO in packet times) and checked against the trends
 the chapter measured, each a relative check:

@@ -2,7 +2,7 @@
 """The seed chapter's analytic Go-Back-N model (python/ibcc/gbn_model.py) against its
 Table 4.1 (verif/data/gbn_table_4_1.csv): Eq. 4.10 with B_L = 95 and each row's P, W_FC,
 TO and estimated transition probabilities must give the table's predicted column within
-±0.005 (issue 14). Also checks that the tolerance discriminates (B_L = 90 breaks it) and that
+±0.005. Also checks that the tolerance discriminates (B_L = 90 breaks it) and that
 the estimators of Eqs. 4.11-4.13 recover known probabilities from a synthetic trace.
 
 Usage: check_gbn_model.py    (exit 0 pass, 1 fail)
@@ -18,7 +18,7 @@ from ibcc.gbn_model import Transitions, estimate_transitions, output_efficiency,
 
 TABLE = os.path.join(ROOT, "verif", "data", "gbn_table_4_1.csv")
 B_L = 95          # the IBM 8275-416's buffer per output port (the chapter, 4.3.3.1)
-TOLERANCE = 0.005  # issue 14: the predicted column within ±0.005
+TOLERANCE = 0.005  # the predicted column within ±0.005
 
 
 def rows():

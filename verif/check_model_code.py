@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The model code's house rules (issue 11), checked on every file under sc_models/:
+"""The model code's house rules, checked on every file under sc_models/:
 
   - no file is longer than 600 lines (one class per hardware unit, each in its own file);
   - nothing prints or ends the process: model code reports through exceptions and return

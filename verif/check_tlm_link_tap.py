@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 12 item 2: a user's SystemC module bound into a fabric link through the ports'
+"""A user's SystemC module bound into a fabric link through the ports'
 TLM-2.0 sockets (tb/tlm_link_tap.cpp) and run.
 
   check_tlm_link_tap.py TAP_BIN IBCC_BIN SOURCE_DIR OUT_DIR

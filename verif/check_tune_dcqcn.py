@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CTest `tune_dcqcn` (labels tune, dcqcn): `ibcc tune` over the parameters of issue 14's
+"""CTest `tune_dcqcn` (labels tune, dcqcn): `ibcc tune` over the parameters of the
 strategies, on the DCQCN 2:1 incast (topologies/dcqcn/incast2.yaml).
 
   check_tune_dcqcn.py IBCC WORK_DIR

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One scenario three ways (issue 14): the seed test bed's scenario 1
+"""One scenario three ways: the seed test bed's scenario 1
 (topologies/seed-testbed/scenario1.yaml: a victim F1 and contributors into a slow sink) as
 IB CC over credits, DCQCN over PFC, and a lossy fabric (output-buffered drop-tail switches)
 under Go-Back-N, side by side: victim throughput, the contributors' goodput and fairness,

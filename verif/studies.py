@@ -1,4 +1,4 @@
-"""What the study checkers of issue 14 share (check_dcqcn.py, check_gbn_gather.py,
+"""What the study checkers share (check_dcqcn.py, check_gbn_gather.py,
 compare_regimes.py): running `ibcc run` for a summary, reading a variable back from a VCD
 dump, and the PASS / FAIL / DIFFERS bookkeeping."""
 import argparse

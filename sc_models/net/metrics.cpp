@@ -118,7 +118,7 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
     if (t > w.from_ps && t <= end_ps) peak = std::max(peak, p.peak);
   }
   m["peak_buffer_credits"] = peak;
-  // The other regimes' figures (issue 14), where the scenario has them.
+  // The other regimes' figures, where the scenario has them.
   const Scenario& sc = f.scenario();
   if (sc.egress_measured()) {
     uint64_t egress = 0;

@@ -1,4 +1,4 @@
-// Traffic patterns, settings in the units people use, and the latency statistics (issue 8).
+// Traffic patterns, settings in the units people use, and the latency statistics.
 #include <gtest/gtest.h>
 
 #include <map>
