@@ -145,7 +145,7 @@ add_test(NAME docs_walk_names_exist COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE
 set_tests_properties(docs_walk_names_exist PROPERTIES LABELS "docs;unit" TIMEOUT 60)
 
 # --- Model code: no file over 600 lines, nothing under sc_models/ prints or exits ---------
-add_test(NAME model_code_rules COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_model_code.py ${CMAKE_SOURCE_DIR})
+add_test(NAME model_code_rules COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_model_code.py ${CMAKE_SOURCE_DIR} --planted)
 set_tests_properties(model_code_rules PROPERTIES LABELS "unit;docs" TIMEOUT 60)
 
 # The man page and bash completion generated from --help cover every subcommand and option.
@@ -371,3 +371,7 @@ add_test(NAME hostile_inputs
                  ${CMAKE_BINARY_DIR}/test-out/hostile --jobs 2
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(hostile_inputs PROPERTIES LABELS "hostile" TIMEOUT 900 RUN_SERIAL TRUE)
+
+# The layout tables of README.md and docs/architecture.md name every folder, and only real ones.
+add_test(NAME docs_layout_tables COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_layout.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(docs_layout_tables PROPERTIES LABELS "docs")

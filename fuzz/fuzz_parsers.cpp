@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "net/import_ibnetdiscover.h"
-#include "net/import_opensm.h"
-#include "net/scenario_yaml.h"
+#include "net/scenario/import_ibnetdiscover.h"
+#include "net/scenario/import_opensm.h"
+#include "net/scenario/scenario_yaml.h"
 
 namespace {
 

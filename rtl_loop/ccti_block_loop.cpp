@@ -1,5 +1,5 @@
 // The Verilated CCTI block behind net::RtlCctiEngine. Compiled at run time by
-// net/rtl_loop.cpp, together with a Verilation of rtl/ccti_block.sv for one parameter set
+// net/rtl_loop/rtl_loop.cpp, together with a Verilation of rtl/ccti_block.sv for one parameter set
 // (IBCC_LOOP_* definitions), into a shared object the network model loads.
 #include "Vccti_block.h"
 #include "Vccti_block___024root.h"  // flow_ccti(): the flow RAM and the SL counters, observed

@@ -1,5 +1,5 @@
 // The Verilated FECN marker behind net::RtlMarkerEngine. Compiled at run time by
-// net/rtl_loop.cpp, together with a Verilation of rtl/fecn_marker.sv for one parameter set
+// net/rtl_loop/rtl_loop.cpp, together with a Verilation of rtl/fecn_marker.sv for one parameter set
 // (IBCC_LOOP_* definitions), into a shared object the network model loads.
 #include "Vfecn_marker.h"
 #include "loop_driver.h"

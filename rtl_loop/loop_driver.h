@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "net/rtl_engine.h"
+#include "net/fabric/rtl_engine.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 

@@ -19,13 +19,13 @@
 #include <vector>
 #include <systemc>
 
-#include "net/import_ibnetdiscover.h"
+#include "net/scenario/import_ibnetdiscover.h"
 #include "common/heap_pages.h"
 #include "common/output_files.h"
 #include "common/version.h"
-#include "net/import_opensm.h"
+#include "net/scenario/import_opensm.h"
 #include "run.h"
-#include "net/scenario_keys.h"
+#include "net/scenario/scenario_keys.h"
 #include "progress.h"
 #include "sweep.h"
 #include "tune.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "net/fabric.h"
+#include "net/fabric/fabric.h"
 
 namespace ibcc {
 

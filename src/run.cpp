@@ -18,13 +18,13 @@
 #include "common/output_files.h"
 #include "common/provenance.h"
 #include "common/version.h"
-#include "net/fabric.h"
-#include "net/import_opensm.h"
-#include "net/metrics.h"
-#include "net/net_waves.h"
-#include "net/rtl_loop.h"
-#include "net/switch.h"
-#include "net/units.h"
+#include "net/fabric/fabric.h"
+#include "net/scenario/import_opensm.h"
+#include "net/observe/metrics.h"
+#include "net/observe/net_waves.h"
+#include "net/rtl_loop/rtl_loop.h"
+#include "net/fabric/switch.h"
+#include "net/scenario/units.h"
 #include "progress.h"
 #include "rtl_waves.h"
 #include "tb/rtl_variant.h"
@@ -685,7 +685,7 @@ int run_scenario(const RunOptions& opt) {
       std::cerr << "ibcc run: error: --trace " << e.what() << "\n";
       return 2;
     }
-    fabric->waves = waves.get();
+    fabric->probe = waves.get();
     try {
       rtl_waves = open_rtl_waves(*fabric, opt.waves_dir, from, to);
     } catch (const std::runtime_error& e) {

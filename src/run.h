@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "net/scenario_yaml.h"
+#include "net/scenario/scenario_yaml.h"
 
 namespace ibcc::net {
 

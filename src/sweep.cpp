@@ -25,8 +25,8 @@
 #include "common/output_files.h"
 #include "common/provenance.h"
 #include "common/version.h"
-#include "net/metrics.h"
-#include "net/scenario_yaml.h"
+#include "net/observe/metrics.h"
+#include "net/scenario/scenario_yaml.h"
 #include "progress.h"
 #include "run.h"
 #include "slurm.h"
@@ -431,7 +431,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       }
       p.required = {"total"};
       for (const auto& f : sc.flows) p.required.push_back("throughput." + f.name);
-      // The metric names these runs will have (net/metrics.h), checked before anything runs.
+      // The metric names these runs will have (net/observe/metrics.h), checked before anything runs.
       const std::set<std::string> names = net::metric_names(sc);
       for (const auto& m : opt.metrics) {
         if (names.count(m)) continue;

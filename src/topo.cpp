@@ -19,10 +19,10 @@
 
 #include <fmt/format.h>
 
-#include "net/scenario_yaml.h"
-#include "net/topology.h"
-#include "net/units.h"
-#include "net/yaml_document.h"
+#include "net/scenario/scenario_yaml.h"
+#include "net/scenario/topology.h"
+#include "net/scenario/units.h"
+#include "net/scenario/yaml_document.h"
 
 namespace ibcc {
 namespace {

@@ -1,7 +1,7 @@
 // Example: a SystemC module of one's own, bound to a fabric port with standard TLM-2.0
 // sockets. LinkTap sits in the middle of one link (say the cable between switch S2's port 1
 // and HCA H4) and forwards both ways: packets on the forward path, credits on the backward
-// path (the link protocol of sc_models/net/link_socket.h). It counts what crosses it and can
+// path (the link protocol of sc_models/net/fabric/link_socket.h). It counts what crosses it and can
 // lengthen the link by `extra` core cycles each way, as a retimer or a longer cable would.
 //
 //   ibcc_tlm_link_tap SCENARIO NODE PORT EXTRA_CYCLES SIM_TIME
@@ -22,10 +22,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "net/fabric.h"
-#include "net/link_socket.h"
-#include "net/scenario_yaml.h"
-#include "net/units.h"
+#include "net/fabric/fabric.h"
+#include "net/fabric/link_socket.h"
+#include "net/scenario/scenario_yaml.h"
+#include "net/scenario/units.h"
 
 namespace {
 

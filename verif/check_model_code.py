@@ -6,17 +6,52 @@
     values, and printing, exit codes and CLI option names live in src/. Flagged: std::cout,
     std::cerr, std::clog, printf/fprintf/puts/perror, fmt::print, exit/_Exit/quick_exit/
     abort/std::terminate and SystemC's SC_REPORT_* (which prints), outside comments and
-    string literals.
+    string literals;
+  - the layers' include rules (INCLUDE_RULES): the CC cores (sc_models/cc/) include nothing
+    of the network model; the model (net/fabric/) includes the scenario's data headers but
+    not its reader, and of the observers only the probe it reports to and the histograms it
+    fills; the data (scenario.h, topology, units) include neither reader nor model; the
+    reader includes no model; the observers (net/observe/) reach the model only through
+    fabric.h; the RTL loop (net/rtl_loop/) only through the engine interface it implements.
 
-Usage: check_model_code.py SOURCE_DIR      (exit 0: all hold, 1: lists what breaks them)
+Usage: check_model_code.py SOURCE_DIR [--planted]   (exit 0: all hold, 1: lists what breaks them)
+  --planted: also check that the rules catch a planted violation (the model including the
+  scenario reader) in a copy of the tree; exit 1 if they do not.
 """
 import os
 import re
+import shutil
 import sys
+import tempfile
 
 MAX_LINES = 600
 FORBIDDEN = re.compile(r"\bstd::(cout|cerr|clog)\b|(?<![\w:.>])(printf|fprintf|puts|perror|exit|_Exit|quick_exit|abort)\s*\("
                        r"|\bstd::(exit|_Exit|quick_exit|abort|terminate)\b|\bfmt::print\b|\bSC_REPORT_\w+")
+
+
+READER = ("net/scenario/scenario_yaml.h", "net/scenario/scenario_reader.h", "net/scenario/scenario_keys.h",
+          "net/scenario/yaml_document.h", "net/scenario/import_ibnetdiscover.h", "net/scenario/import_opensm.h")
+DATA_FILES = ("scenario.h", "topology.h", "topology.cpp", "topology_gen.cpp", "units.h", "units.cpp", "shared_seq.h")
+# (which files, the rule's name, is an include allowed?) for includes of the form "cc/..." or "net/...".
+INCLUDE_RULES = [
+    (lambda rel: rel.startswith("sc_models/cc/"), "cores do not include the network model",
+     lambda inc: not inc.startswith("net/")),
+    (lambda rel: rel.startswith("sc_models/net/fabric/"), "the model does not include the scenario reader, and of "
+     "the observers only observe/probe.h and observe/latency_histogram.h",
+     lambda inc: inc not in READER and (not inc.startswith("net/observe/")
+                                        or inc in ("net/observe/probe.h", "net/observe/latency_histogram.h"))),
+    (lambda rel: rel.startswith("sc_models/net/scenario/") and os.path.basename(rel) in DATA_FILES,
+     "the scenario's data include neither its reader nor the model, observers or RTL loop",
+     lambda inc: inc not in READER and not inc.startswith(("net/fabric/", "net/observe/", "net/rtl_loop/"))),
+    (lambda rel: rel.startswith("sc_models/net/scenario/"), "the scenario reader does not include the model",
+     lambda inc: not inc.startswith(("net/fabric/", "net/observe/", "net/rtl_loop/"))),
+    (lambda rel: rel.startswith("sc_models/net/observe/"), "observers reach the model only through fabric/fabric.h",
+     lambda inc: not inc.startswith("net/fabric/") or inc == "net/fabric/fabric.h"),
+    (lambda rel: rel.startswith("sc_models/net/rtl_loop/"), "the RTL loop reaches the model only through "
+     "fabric/rtl_engine.h", lambda inc: not inc.startswith(("net/fabric/", "net/observe/"))
+     or inc == "net/fabric/rtl_engine.h"),
+]
+INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:cc|net)/[^"]+)"', re.M)
 
 
 def code_only(text):
@@ -50,17 +85,16 @@ def code_only(text):
     return "".join(out)
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    root = os.path.join(sys.argv[1], "sc_models")
+def check(source):
+    """(problems, files) of the tree at `source`."""
+    root = os.path.join(source, "sc_models")
     problems, files = [], 0
     for d, _, names in sorted(os.walk(root)):
         for name in sorted(names):
             if not name.endswith((".h", ".cpp", ".hpp", ".cc")):
                 continue
             path = os.path.join(d, name)
-            rel = os.path.relpath(path, sys.argv[1])
+            rel = os.path.relpath(path, source)
             with open(path, encoding="utf-8") as f:
                 text = f.read()
             files += 1
@@ -71,9 +105,36 @@ def main():
                 for m in FORBIDDEN.finditer(line):
                     problems.append(f"{rel}:{no}: '{m.group(0).strip()}' (model code reports through exceptions and "
                                     f"return values; printing and exit codes live in src/)")
+            for m in INCLUDE.finditer(text):
+                for applies, name, allowed in INCLUDE_RULES:
+                    if applies(rel) and not allowed(m.group(1)):
+                        no = text.count("\n", 0, m.start()) + 1
+                        problems.append(f"{rel}:{no}: includes {m.group(1)} ({name})")
+    return problems, files
+
+
+def main():
+    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--planted"):
+        sys.exit(__doc__)
+    problems, files = check(sys.argv[1])
     for p in problems:
         print("FAIL", p)
     print(f"{files} files under sc_models/: {'all within the rules' if not problems else f'{len(problems)} problems'}")
+    if len(sys.argv) == 3:
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(os.path.join(sys.argv[1], "sc_models"), os.path.join(tmp, "sc_models"))
+            victim = os.path.join(tmp, "sc_models", "net", "fabric", "switch.cpp")
+            with open(victim, encoding="utf-8") as f:
+                text = f.read()
+            with open(victim, "w", encoding="utf-8") as f:
+                f.write('#include "net/scenario/scenario_yaml.h"\n' + text)
+            planted, _ = check(tmp)
+        caught = any(p.startswith("sc_models/net/fabric/switch.cpp:1: includes net/scenario/scenario_yaml.h")
+                     for p in planted)
+        print(("PASS" if caught else "FAIL") + " a planted include of the scenario reader in the model "
+              f"(net/fabric/switch.cpp) is {'caught' if caught else 'not caught'}")
+        if not caught:
+            return 1
     return 1 if problems or files == 0 else 0
 
 

@@ -10,7 +10,7 @@ src=$(realpath "$1") work=$(realpath -m "$2")/fuzz-plant seconds=$3
 rm -rf "$work"
 mkdir -p "$work/src"
 cp -r "$src/sc_models" "$src/fuzz" "$src/tests" "$work/src/"
-python3 - "$work/src/sc_models/net/yaml_document.cpp" <<'PY'
+python3 - "$work/src/sc_models/net/scenario/yaml_document.cpp" <<'PY'
 import sys
 p = sys.argv[1]
 s = open(p).read()

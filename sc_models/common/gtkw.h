@@ -1,6 +1,6 @@
 // GTKWave save files (.gtkw): the dump, the time window and marker, and the signals in named
 // groups. Shared by the co-simulation's waves (tb/waves.cpp) and the network model's
-// (sc_models/net/net_waves.cpp).
+// (sc_models/net/observe/net_waves.cpp).
 #pragma once
 
 #include <cstdint>

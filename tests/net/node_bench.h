@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "net/link.h"
-#include "net/node_context.h"
-#include "net/scenario_yaml.h"
-#include "net/topology.h"
+#include "net/fabric/link.h"
+#include "net/fabric/node_context.h"
+#include "net/scenario/scenario_yaml.h"
+#include "net/scenario/topology.h"
 
 namespace ibcc::net::testing {
 

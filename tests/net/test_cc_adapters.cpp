@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "net/cc_adapters.h"
+#include "net/fabric/cc_adapters.h"
 
 namespace ibcc::net {
 namespace {

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "net/event_calendar.h"
+#include "net/fabric/event_calendar.h"
 
 namespace {
 

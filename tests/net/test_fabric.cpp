@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "net/fabric.h"
-#include "net/scenario_yaml.h"
+#include "net/fabric/fabric.h"
+#include "net/scenario/scenario_yaml.h"
 #include "tests/net/base_scenario.h"
 
 namespace ibcc::net {

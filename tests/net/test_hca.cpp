@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "net/hca.h"
+#include "net/fabric/hca.h"
 #include "tests/net/base_scenario.h"
 #include "tests/net/node_bench.h"
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "net/node_context.h"
-#include "net/packet.h"
+#include "net/fabric/node_context.h"
+#include "net/fabric/packet.h"
 
 namespace {
 

@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "net/fabric.h"
-#include "net/hca.h"
-#include "net/switch.h"
-#include "net/scenario_yaml.h"
+#include "net/fabric/fabric.h"
+#include "net/fabric/hca.h"
+#include "net/fabric/switch.h"
+#include "net/scenario/scenario_yaml.h"
 #include "tests/net/base_scenario.h"
 
 namespace ibcc::net {

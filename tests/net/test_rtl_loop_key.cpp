@@ -10,7 +10,7 @@
 
 #include <unistd.h>
 
-#include "net/rtl_loop.h"
+#include "net/rtl_loop/rtl_loop.h"
 
 namespace ibcc::net {
 namespace {

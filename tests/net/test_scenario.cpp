@@ -3,9 +3,9 @@
 
 #include <set>
 
-#include "net/scenario_yaml.h"
+#include "net/scenario/scenario_yaml.h"
 #include "tests/net/base_scenario.h"
-#include "net/units.h"
+#include "net/scenario/units.h"
 
 namespace ibcc::net {
 namespace {

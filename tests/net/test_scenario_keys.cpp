@@ -6,9 +6,9 @@
 #include <functional>
 #include <string>
 
-#include "net/scenario_keys.h"
-#include "net/scenario_yaml.h"
-#include "net/units.h"
+#include "net/scenario/scenario_keys.h"
+#include "net/scenario/scenario_yaml.h"
+#include "net/scenario/units.h"
 
 namespace ibcc::net {
 namespace {

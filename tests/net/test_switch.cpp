@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "net/switch.h"
+#include "net/fabric/switch.h"
 #include "tests/net/base_scenario.h"
 #include "tests/net/node_bench.h"
 

@@ -6,8 +6,8 @@
 #include <tuple>
 #include <vector>
 
-#include "net/scenario_yaml.h"
-#include "net/topology.h"
+#include "net/scenario/scenario_yaml.h"
+#include "net/scenario/topology.h"
 
 namespace ibcc::net {
 namespace {

@@ -5,11 +5,11 @@
 #include <random>
 #include <set>
 
-#include "net/fabric.h"
-#include "net/latency_histogram.h"
-#include "net/metrics.h"
-#include "net/scenario_yaml.h"
-#include "net/topology.h"
+#include "net/fabric/fabric.h"
+#include "net/observe/latency_histogram.h"
+#include "net/observe/metrics.h"
+#include "net/scenario/scenario_yaml.h"
+#include "net/scenario/topology.h"
 #include "tests/net/base_scenario.h"
 
 namespace ibcc::net {

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "net/vl_arbiter.h"
+#include "net/fabric/vl_arbiter.h"
 
 namespace ibcc::net {
 namespace {

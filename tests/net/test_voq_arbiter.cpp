@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "net/voq_arbiter.h"
+#include "net/fabric/voq_arbiter.h"
 
 namespace ibcc::net {
 namespace {

@@ -1,0 +1,526 @@
+// The fabric: building the nodes from the topology, the event calendar that drives them, and
+// the statistics of each log interval. Invariants and the deadlock report: fabric_checks.cpp.
+#include "net/fabric/fabric.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "net/fabric/hca.h"
+#include "net/rtl_loop/rtl_loop.h"
+#include "net/fabric/switch.h"
+
+namespace ibcc::net {
+
+Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl)
+    : sc_module(name), NodeContext(s, build_topology(s)), rtl_(rtl), rtl_ports_(s.cc.rtl) {
+  if (!rtl_ports_.empty() && !rtl_) {
+    throw ScenarioError(fmt::format("{}: cc.rtl names blocks for the RTL, but this fabric was built without an RTL "
+                                    "loop (net::RtlLoop)", s.file));
+  }
+  end_cycle_ = s.sim.sim_time_ps / ps_per_cycle_;
+  log_cycles_ = std::max<uint64_t>(1, cycles(s.sim.log_interval_ps));
+  uint64_t dl = s.sim.deadlock_timeout_ps;
+  // Default: 1 ms (+ a sink hiccup), or 4 packet times on the slowest path if longer.
+  if (dl == 0) dl = std::max<uint64_t>(1000000000ull + s.fabric.sink_hiccup.duration_ps, 4 * slowest_packet_ps(s));
+  deadlock_cycles_ = cycles(dl);
+  stall_cycles_ = cycles(s.sim.stall_timeout_ps ? s.sim.stall_timeout_ps : 10 * dl);
+  build();
+  SC_METHOD(pump);
+}
+
+Fabric::~Fabric() = default;
+
+void Fabric::build() {
+  const unsigned nvl = s_.fabric.vls;
+  const uint64_t tick_cycles = std::max<uint64_t>(2, cycles(1024000));  // 1.024 us
+  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
+    const auto& tn = topo_.nodes[n];
+    if (tn.is_switch) {
+      auto sw = std::make_unique<Switch>(tn.name.c_str(), *this, n, tn.ports);
+      sw->latency = cycles(s_.fabric.switch_latency_ps);
+      sw->fill_from_head = s_.fabric.fill_from_head;
+      sw->credit_in_order = s_.fabric.credit_in_order;
+      sw->oldest_first = s_.fabric.oldest_first;
+      add_node(std::move(sw));
+    } else {
+      add_node(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed));
+    }
+  }
+  wire_ports();
+  // Credits must hold an MTU packet, or nothing could ever move.
+  const uint32_t mtu_credits = credits_of(wire_bytes(s_.fabric.mtu));
+  if (s_.fabric.switch_buffer_per_vl / 64 < mtu_credits || s_.fabric.hca_buffer_per_vl / 64 < mtu_credits) {
+    throw ScenarioError(fmt::format("{}: fabric.*.buffer_per_vl must hold at least one MTU packet ({} bytes)", s_.file,
+                                    mtu_credits * 64));
+  }
+  // CC units on every switch output and in every HCA.
+  for (const auto& o : s_.cc.ports) {
+    const int sw = topo_.find(o.switch_name);
+    if (sw < 0 || !topo_.nodes[sw].is_switch) throw ScenarioError(fmt::format("{}:{}: cc.ports[].port: no switch named '{}'", s_.file, o.line, o.switch_name));
+    if (o.port > topo_.nodes[sw].ports) throw ScenarioError(fmt::format("{}:{}: cc.ports[].port: {} has ports 1..{}", s_.file, o.line, o.switch_name, topo_.nodes[sw].ports));
+  }
+  // RTL in the loop: the switch ports and HCAs named, each checked to exist and to have a
+  // CC block (after the HCAs are built).
+  rtl_used_.assign(rtl_ports_.size(), false);
+  // Every name is checked before any block is Verilated (which takes seconds each).
+  check_rtl_blocks(s_, topo_);
+  auto rtl_here = [&](unsigned node, unsigned port) {
+    const std::string name = fmt::format("{}/{}", topo_.nodes[node].name, port);
+    return rtl_named(name);
+  };
+  if (s_.egress_drop_tail()) {
+    for (unsigned n = 0; n < topo_.num_switches; ++n) {
+      Switch& sw = static_cast<Switch&>(*nodes_[n]);
+      const uint64_t out_limit = s_.fabric.switch_output_buffer ? s_.fabric.switch_output_buffer : s_.fabric.switch_buffer_per_vl;
+      const uint64_t pool = s_.fabric.switch_shared_buffer ? s_.fabric.switch_shared_buffer
+                                                           : s_.fabric.switch_buffer_per_vl * sw.ports();
+      sw.set_egress_limits(out_limit, s_.fabric.buffering == FabricParams::Buffering::kShared ? pool : 0);
+    }
+  }
+  for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    Switch& sw = static_cast<Switch&>(*nodes_[n]);
+    const unsigned marker_inputs = std::max(1u, sw.number_marker_inputs());
+    for (unsigned p = 1; p <= sw.ports(); ++p) {
+      const OutPort& op = sw.out[p];
+      if (op.peer < 0 || !s_.cc.enabled) continue;
+      if (s_.ecn_marking()) {
+        cc::EcnMarkerParams ep;
+        ep.kmin_bytes = s_.cc.ecn.kmin_bytes;
+        ep.kmax_bytes = s_.cc.ecn.kmax_bytes;
+        ep.pmax_q16 = static_cast<uint32_t>(std::clamp(std::llround(s_.cc.ecn.pmax * 65536.0), 1LL, 65536LL));
+        ep.num_priorities = nvl;
+        ep.seed = port_seed(n, p);
+        sw.attach_ecn(p, std::make_unique<cc::EcnMarker>(ep));
+        continue;
+      }
+      const PortCcOverride* ovr = nullptr;
+      for (const auto& o : s_.cc.ports) {
+        if (o.switch_name == topo_.nodes[n].name && o.port == p) ovr = &o;
+      }
+      bool victim = (s_.cc.sw.victim_mask_hca_ports && !topo_.nodes[op.peer].is_switch) ||
+                    std::find(s_.cc.sw.victim_ports.begin(), s_.cc.sw.victim_ports.end(), p) != s_.cc.sw.victim_ports.end();
+      if (ovr && ovr->victim_mask) victim = *ovr->victim_mask;
+      cc::FecnMarkerParams mp;
+      mp.num_inputs = marker_inputs;
+      mp.num_vls = nvl;
+      mp.fill_width = 16;
+      mp.port_num = p;
+      mp.tick_cycles = static_cast<uint32_t>(tick_cycles);
+      std::unique_ptr<RtlMarkerEngine> engine;
+      if (rtl_ && rtl_here(n, p)) {
+        engine = rtl_->marker(mp);
+        rtl_blocks_.push_back({fmt::format("{}/{}", topo_.nodes[n].name, p), true, engine.get(), mp.num_inputs,
+                               mp.num_vls, mp.fill_width, 0});
+      }
+      note_unreachable_trip(ovr && ovr->threshold ? *ovr->threshold : s_.cc.sw.threshold, sw.in[p].capacity,
+                            ovr && ovr->threshold ? fmt::format("cc.ports[{}/{}].threshold", topo_.nodes[n].name, p)
+                                                  : std::string("cc.switch.threshold"));
+      // Random marking draws from a generator of its own per port, seeded from the scenario's
+      // seed (a 16-bit LFSR must not start at 0).
+      const uint32_t seed = port_seed(n, p);
+      const uint16_t lfsr_seed = static_cast<uint16_t>((seed ^ (seed >> 16)) & 0xffffu) | 1u;
+      sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity, std::move(engine),
+                                                       lfsr_seed));
+    }
+  }
+  // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs
+  // (names resolved once per list: UniformDestinations).
+  std::map<const void*, std::shared_ptr<const std::vector<uint16_t>>> shared_lids;
+  UniformDestinations uniform(topo_);
+  for (const auto& fs : s_.flows) {
+    Flow f;
+    f.spec = fs;
+    f.sl = static_cast<uint8_t>(fs.sl);
+    const int src = topo_.find(fs.src);
+    auto bad = [&](const std::string& what) { throw ScenarioError(fmt::format("{}:{}: traffic flow {}: {}", s_.file, fs.line, fs.name, what)); };
+    if (src < 0 || topo_.nodes[src].is_switch) bad("src '" + fs.src + "' is not an HCA");
+    f.src = static_cast<unsigned>(src);
+    std::string why;
+    auto check_route = [&](unsigned dst) {
+      if (topo_.route(f.src, dst, &why).empty()) bad("no route: " + why);
+    };
+    if (!fs.dst.empty()) {
+      const int dst = topo_.find(fs.dst);
+      if (dst < 0 || topo_.nodes[dst].is_switch) bad("dst '" + fs.dst + "' is not an HCA");
+      if (dst == src) bad("src and dst are the same HCA");
+      f.dst = dst;
+      Flow::Lane lane;
+      lane.dlid = topo_.nodes[dst].lid;
+      lane.qp = fs.qp;
+      f.lanes.push_back(lane);
+      check_route(static_cast<unsigned>(dst));
+    } else {
+      if (!fs.uniform_dsts.empty()) {
+        const SharedSeq<int> ids = uniform.of(fs);
+        auto& lids = shared_lids[ids.all().get()];
+        if (!lids) {
+          std::vector<uint16_t> all;
+          all.reserve(ids.all()->size());
+          for (size_t k = 0; k < ids.all()->size(); ++k) {
+            const int dst = (*ids.all())[k];
+            if (dst < 0 || topo_.nodes[dst].is_switch) bad("unknown destination " + (*fs.uniform_dsts.all())[k]);
+            all.push_back(topo_.nodes[dst].lid);
+          }
+          lids = std::make_shared<const std::vector<uint16_t>>(std::move(all));
+        }
+        f.uniform_lids = fs.uniform_dsts.same_view(lids);
+        for (uint16_t dlid : f.uniform_lids) {
+          const unsigned dst = static_cast<unsigned>(topo_.lid_node[dlid]);
+          if (dst == f.src) bad("src and dst are the same HCA");
+          if (!topo_.reaches(f.src, dst)) check_route(dst);  // the error names what is wrong
+        }
+      }
+      for (const auto& d : fs.hot_dsts) {
+        const int dst = topo_.find(d);
+        if (dst < 0) bad("unknown hotspot " + d);
+        f.hot_lids.push_back(topo_.nodes[dst].lid);
+      }
+      if (f.uniform_lids.empty() && f.hot_lids.empty()) bad("no destinations");
+      if (f.uniform_lids.empty()) f.spec.hot_share = 1.0;
+      f.lanes.resize(fs.outstanding);
+    }
+    if (!fs.dst.empty()) {
+      f.lanes.resize(fs.pingpong ? 1 : fs.outstanding, f.lanes.front());
+      if (fs.qp_policy == QpPolicy::kPerSl) {
+        for (auto& lane : f.lanes) lane.qp = fs.sl;
+      }
+    }
+    f.start_cycle = cycles(fs.start_ps);
+    f.stop_cycle = fs.stop_ps == UINT64_MAX ? UINT64_MAX : cycles(fs.stop_ps);
+    if (fs.rate_bps > 0) f.rate_cycles_per_byte = 8.0 * 1e12 / fs.rate_bps / static_cast<double>(ps_per_cycle_);
+    f.next_message_cycle = static_cast<double>(f.start_cycle);
+    flows_.push_back(std::move(f));
+  }
+  const uint32_t qps = s_.cc.ca.num_qps;
+  const bool ibcc_sources = s_.cc.reaction == Reaction::kIbcc;
+  for (unsigned n = topo_.num_switches; n < topo_.nodes.size(); ++n) {
+    Hca& h = static_cast<Hca&>(*nodes_[n]);
+    const OutPort& op = h.out[1];
+    h.cc_enabled = s_.cc.enabled;
+    h.becn_in_ack = ibcc_sources && s_.cc.ca.becn_in_ack;
+    const double link_cpb = op.cycles_per_byte;
+    h.host_cycles_per_byte = s_.fabric.hca_inject_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_inject_bps / ps_per_cycle_ : link_cpb;
+    h.sink_cycles_per_byte = s_.fabric.hca_sink_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_sink_bps / ps_per_cycle_ : link_cpb;
+    h.hiccup_period = s_.fabric.sink_hiccup.period_ps ? cycles(s_.fabric.sink_hiccup.period_ps) : 0;
+    h.hiccup_duration = cycles(s_.fabric.sink_hiccup.duration_ps);
+    h.completion_cycles = cycles(s_.fabric.hca_completion_latency_ps);
+    h.transport = s_.fabric.transport;
+    h.send_jitter = cycles(s_.fabric.hca_send_jitter_ps);
+    h.gbn_window = s_.fabric.gbn_window;
+    h.gbn_timeout = std::max<uint64_t>(1, cycles(s_.fabric.gbn_timeout_ps));
+    if (s_.cc.enabled && !ibcc_sources) {
+      h.dcqcn = std::make_unique<DcqcnPort>(dcqcn_rp_params(link_cpb, h.host_cycles_per_byte), dcqcn_np_params());
+    } else if (s_.cc.enabled) {
+      cc::CctiBlockParams cp;
+      cp.num_qps = qps;
+      cp.cct_entries = 128;
+      cp.tick_cycles = static_cast<uint32_t>(tick_cycles);
+      // T_pkt of the Omni-Path IRD formula: an MTU packet on this HCA's link (or host
+      // interface, if slower).
+      const double cpb = std::max(link_cpb, h.host_cycles_per_byte);
+      const uint32_t mtu_tx = static_cast<uint32_t>(std::ceil(wire_bytes(s_.fabric.mtu) * cpb));
+      std::unique_ptr<RtlCctiEngine> engine;
+      if (rtl_ && rtl_named(topo_.nodes[n].name)) {
+        engine = rtl_->ccti(cp);
+        rtl_blocks_.push_back({topo_.nodes[n].name, false, engine.get(), 0, 0, 0, cp.num_qps});
+      }
+      h.attach_ccti(std::make_unique<CctiPort>(cp, s_.cc.ca, mtu_tx, std::move(engine)));
+    }
+  }
+  // Credits that come back while a port sends wait for it (OutPort::defer_credits) where
+  // their event could change nothing else: not with DCQCN at an HCA (a credit event lets its
+  // reaction point issue due CNPs), not on a link without credits, not with the fault.
+  if (!s_.faults.ignore_credits) {
+    for (unsigned n = 0; n < nodes_.size(); ++n) {
+      Node& node = *nodes_[n];
+      if (n >= topo_.num_switches && static_cast<Hca&>(node).dcqcn) continue;
+      for (unsigned p = 1; p < node.out.size(); ++p) {
+        OutPort& o = node.out[p];
+        o.defer_credits = o.peer >= 0 && !o.uncredited;
+      }
+    }
+  }
+  for (size_t i = 0; i < rtl_ports_.size(); ++i) {
+    if (!rtl_used_[i]) throw std::logic_error("cc.rtl: '" + rtl_ports_[i] + "' passed the check but got no block");
+  }
+  for (unsigned i = 0; i < flows_.size(); ++i) {
+    Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
+    h.flows.push_back(i);
+  }
+  if (s_.cc.enabled && s_.cc.reaction == Reaction::kIbcc && !s_.cc.ca.sl_based) note_shared_ccti_entries();
+  if (s_.faults.leak_credit_return || s_.faults.lose_packet) {
+    // The HCA with the first flow's destination misbehaves once.
+    for (const auto& f : flows_) {
+      if (f.dst < 0) continue;
+      Hca& h = static_cast<Hca&>(*nodes_[f.dst]);
+      h.leak_one_credit = s_.faults.leak_credit_return;
+      h.lose_one_packet = s_.faults.lose_packet;
+      break;
+    }
+  }
+}
+
+void Fabric::start_of_simulation() {
+  for (unsigned n = 0; n < nodes_.size() && failure_.empty(); ++n) {
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.out.size() && p < node.in.size(); ++p) {
+      const OutPort& o = node.out[p];
+      if (o.peer < 0 || (o.fw && node.in[p].bw)) continue;
+      failure_ = fmt::format("the link {}/{} - {}/{} was claimed (claim_link) but its sockets at {}/{} are not bound",
+                             node.basename(), p, nodes_[static_cast<unsigned>(o.peer)]->basename(), o.peer_port,
+                             node.basename(), p);
+      break;
+    }
+    for (unsigned p = 1; run_ahead_ && p < node.out.size() && failure_.empty(); ++p) {
+      const OutPort& o = node.out[p];
+      if (!o.user_bound) continue;
+      failure_ = fmt::format("the link {}/{} - {}/{} was claimed (claim_link), so the fabric cannot run ahead of the "
+                             "SystemC kernel (set_run_ahead)", node.basename(), p,
+                             nodes_[static_cast<unsigned>(o.peer)]->basename(), o.peer_port);
+    }
+  }
+}
+
+void Fabric::pump() {
+  if (!failure_.empty()) {  // found before the first event (start_of_simulation)
+    sc_core::sc_stop();
+    return;
+  }
+  try {
+    now_ = sc_core::sc_time_stamp().value() / ps_per_cycle_;
+    for (;;) {
+      if (!queue_.empty() && queue_.next_cycle() == now_) {
+        run_cycle<true>(now_, [this](const Event& e) {
+          if (e.kind == EventKind::kLogTick) log_tick();
+          else nodes_[e.node]->handle(e);
+        });
+      }
+      if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {
+        interrupted_ = true;
+        sc_core::sc_stop();
+        return;
+      }
+      if (queue_.empty()) return;
+      const uint64_t next = queue_.next_cycle();
+      if (next > end_cycle_) {
+        sc_core::sc_stop();
+        return;
+      }
+      if (!run_ahead_) {
+        next_trigger(sc_core::sc_time::from_value((next - now_) * ps_per_cycle_));
+        return;
+      }
+      now_ = next;  // (set_run_ahead: the next busy cycle without the kernel)
+    }
+  } catch (const std::exception& ex) {
+    failure_ = ex.what();
+    failure_is_stall_ = dynamic_cast<const StallError*>(&ex) != nullptr;
+    sc_core::sc_stop();
+  }
+}
+
+void Fabric::run() {
+  for (unsigned n = topo_.num_switches; n < nodes_.size(); ++n) {
+    Hca& h = static_cast<Hca&>(*nodes_[n]);
+    uint64_t first = UINT64_MAX;
+    for (unsigned fi : h.flows) first = std::min(first, flows_[fi].start_cycle);
+    if (first != UINT64_MAX) h.wake(first);
+  }
+  for (uint64_t t = log_cycles_; t <= end_cycle_; t += log_cycles_) schedule(t, EventKind::kLogTick, 0);
+  if (end_cycle_ % log_cycles_) schedule(end_cycle_, EventKind::kLogTick, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start(sc_core::sc_time::from_value(end_cycle_ * ps_per_cycle_ + 1));
+  wall_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+  if (failure_is_stall_) throw StallError(failure_);
+  if (!failure_.empty()) throw ModelError(failure_);
+  check_invariants();
+}
+
+void Fabric::note_shared_ccti_entries() {
+  // QP level: QP q uses CCTI entry q mod num_qps, so two QPs of one HCA whose numbers differ by
+  // a multiple of it share one CCTI (and one IRD pacing). Said, naming the first HCA found
+  // (each HCA costs at most num_qps + 1 distinct QPs before a shared entry shows).
+  const uint32_t n = s_.cc.ca.num_qps;
+  std::vector<int64_t> owner(n);
+  for (unsigned node = topo_.num_switches; node < topo_.nodes.size(); ++node) {
+    std::fill(owner.begin(), owner.end(), -1);
+    std::vector<uint32_t> qps;
+    bool shared = false;
+    auto use = [&](uint32_t q) {
+      qps.push_back(q);
+      int64_t& o = owner[q % n];
+      if (o >= 0 && o != q) shared = true;
+      o = q;
+    };
+    for (unsigned fi : static_cast<const Hca&>(*nodes_[node]).flows) {
+      const Flow& f = flows_[fi];
+      switch (f.spec.qp_policy) {
+        case QpPolicy::kPerFlow: use(f.spec.qp); break;
+        case QpPolicy::kPerSl: use(f.spec.sl); break;
+        case QpPolicy::kPerDestination:
+          if (f.dst >= 0) use(f.spec.qp + topo_.nodes[f.dst].lid);
+          for (size_t k = 0; k < f.uniform_lids.size() && !shared; ++k) use(f.spec.qp + f.uniform_lids[k]);
+          for (size_t k = 0; k < f.hot_lids.size() && !shared; ++k) use(f.spec.qp + f.hot_lids[k]);
+          break;
+      }
+      if (!shared) continue;
+      // All of this HCA's QPs, for the note.
+      for (unsigned fj : static_cast<const Hca&>(*nodes_[node]).flows) {
+        const Flow& g = flows_[fj];
+        if (g.spec.qp_policy != QpPolicy::kPerDestination) continue;
+        for (uint16_t lid : g.uniform_lids) qps.push_back(g.spec.qp + lid);
+        for (uint16_t lid : g.hot_lids) qps.push_back(g.spec.qp + lid);
+      }
+      std::sort(qps.begin(), qps.end());
+      qps.erase(std::unique(qps.begin(), qps.end()), qps.end());
+      std::vector<bool> entry(n);
+      size_t entries = 0;
+      for (uint32_t q : qps) {
+        entries += entry[q % n] ? 0 : 1;
+        entry[q % n] = true;
+      }
+      notes_.push_back(fmt::format("cc.ca.num_qps {}: the flows of {} (the first HCA found) use {} QPs, which share {} "
+                                   "CCTI entries (QP q uses entry q mod {}): QPs that share an entry share one CCTI "
+                                   "and one IRD pacing",
+                                   n, topo_.nodes[node].name, qps.size(), entries, n));
+      return;
+    }
+  }
+}
+
+void Fabric::note_unreachable_trip(unsigned threshold, uint32_t capacity, const std::string& key) {
+  // Per VoQ, a Threshold trips at (16 - T)/16 of the VL buffer; a VoQ of MTU packets holds
+  // whole packets only. (The summed mappings add VoQs up and reach any level with two inputs.)
+  if (threshold == 0 || s_.cc.sw.mapping != cc::ThresholdMapping::kPerVoq) return;
+  const uint32_t pkt = credits_of(wire_bytes(s_.fabric.mtu));
+  const uint64_t trip = (uint64_t{cc::enter_level16(threshold)} * capacity + 15) / 16;
+  const uint64_t most = uint64_t{capacity / pkt} * pkt;
+  if (most >= trip) return;
+  const std::string note = fmt::format(
+      "{} {} trips at {} of a VL buffer's {} credits (per_voq), but a VoQ of MTU packets ({} credits each) holds at most "
+      "{}: its ports never mark unless smaller packets fill a VoQ (a higher Threshold trips earlier)",
+      key, threshold, trip, capacity, pkt, most);
+  if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+}
+
+cc::DcqcnRpParams Fabric::dcqcn_rp_params(double link_cpb, double host_cpb) const {
+  const DcqcnSpec& q = s_.cc.dcqcn;
+  auto kbps = [](double bps) { return static_cast<uint64_t>(std::llround(bps / 1000.0)); };
+  cc::DcqcnRpParams p;
+  p.variant = s_.cc.reaction == Reaction::kDcqcnPlus ? cc::DcqcnVariant::kPlus : cc::DcqcnVariant::kDcqcn;
+  p.core_clock_hz = s_.fabric.core_clock_hz;
+  p.line_rate_kbps = kbps(8.0 * static_cast<double>(s_.fabric.core_clock_hz) / std::max(link_cpb, host_cpb));
+  if (kbps(q.min_rate_bps) >= p.line_rate_kbps) {
+    // No cut could then lower the rate: DCQCN would be switched off without a word.
+    throw ScenarioError(fmt::format("{}: cc.dcqcn.min_rate: {:g} Gb/s is at or above an HCA's line rate ({:g} Gb/s): "
+                                    "DCQCN's rate cuts could never take effect (expected well below it, e.g. 10Mb/s)",
+                                    s_.file, q.min_rate_bps / 1e9, static_cast<double>(p.line_rate_kbps) / 1e6));
+  }
+  p.min_rate_kbps = std::max<uint64_t>(1, kbps(q.min_rate_bps));
+  p.g_shift = q.g_shift;
+  p.alpha_init_q20 = static_cast<uint32_t>(std::llround(q.alpha_init * (1u << 20)));
+  p.alpha_timer_cycles = std::max<uint64_t>(1, cycles(q.alpha_timer_ps));
+  p.rate_timer_cycles = std::max<uint64_t>(1, cycles(q.rate_timer_ps));
+  p.byte_counter_bytes = q.byte_counter_bytes;
+  p.fast_recovery_steps = q.fast_recovery_steps;
+  p.ai_rate_kbps = kbps(q.ai_rate_bps);
+  p.hai_rate_kbps = kbps(q.hai_rate_bps);
+  p.reduce_period_cycles = cycles(q.reduce_period_ps);
+  p.lambda_q8 = static_cast<uint32_t>(std::max(1LL, std::llround(q.lambda * 256.0)));
+  p.mtu_bytes = wire_bytes(s_.fabric.mtu);
+  p.rl_kbps = q.increase_bound_bps > 0 ? kbps(q.increase_bound_bps) : 0;
+  return p;
+}
+
+cc::DcqcnNpParams Fabric::dcqcn_np_params() const {
+  const DcqcnSpec& q = s_.cc.dcqcn;
+  cc::DcqcnNpParams p;
+  p.variant = s_.cc.reaction == Reaction::kDcqcnPlus ? cc::DcqcnVariant::kPlus : cc::DcqcnVariant::kDcqcn;
+  p.min_interval_cycles = cycles(q.cnp_interval_ps);
+  p.gen_cycles = cycles(q.cnp_generation_ps);
+  p.active_window_cycles = std::max<uint64_t>(1, cycles(q.active_window_ps));
+  return p;
+}
+
+void Fabric::log_tick() {
+  std::vector<uint64_t> row(flows_.size());
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    row[i] = flows_[i].stats.interval_bytes;
+    flows_[i].stats.interval_bytes = 0;
+  }
+  interval_bytes.push_back(std::move(row));
+  if (s_.cc.reaction == Reaction::kIbcc) {
+    std::vector<uint16_t> ccti(flows_.size(), 0);
+    for (size_t i = 0; i < flows_.size(); ++i) {
+      Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
+      // The flow's highest CCTI over its messages in progress (one QP each).
+      if (h.ccti) {
+        for (const auto& lane : flows_[i].lanes) {
+          ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->observe_ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl)));
+        }
+      }
+    }
+    interval_ccti.push_back(std::move(ccti));
+  } else {
+    std::vector<FlowRates> rates(flows_.size());
+    for (size_t i = 0; i < flows_.size(); ++i) {
+      Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
+      if (!h.dcqcn) continue;
+      FlowRates& r = rates[i];
+      uint64_t sum = 0;
+      for (const auto& lane : flows_[i].lanes) {
+        // The RP is advanced to now as its next packet or CNP would advance it (lazily: an
+        // observation changes nothing a later event would not, DcqcnLazy tests).
+        const uint64_t kbps = h.dcqcn->rate_kbps(now_, lane.qp);
+        r.min_kbps = r.qps ? std::min(r.min_kbps, kbps) : kbps;
+        r.max_kbps = std::max(r.max_kbps, kbps);
+        sum += kbps;
+        ++r.qps;
+      }
+      r.mean_kbps = r.qps ? sum / r.qps : 0;
+    }
+    interval_rates.push_back(std::move(rates));
+  }
+  interval_end_cycle.push_back(now_);
+  for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    Switch& sw = static_cast<Switch&>(*nodes_[n]);
+    for (unsigned p = 1; p <= sw.ports(); ++p) {
+      if (sw.out[p].peer < 0) continue;
+      MarkerPort* m = sw.marker(p);
+      if (m && now_ > 0) m->advance_to(now_ - 1);
+      const cc::EcnMarker* ecn = sw.ecn(p);
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        InPort& ip = sw.in[p];
+        MarkerPort::Stats st = m ? m->take_stats(v) : MarkerPort::Stats{};
+        bool congested = m && m->congested(v);
+        if (ecn) {  // ECN: marks of the interval; "congested" while the egress queue is above Kmin
+          st.marks = sw.take_ecn_marks(p, v);
+          congested = sw.egress_bytes(p, v) > ecn->params().kmin_bytes;
+        }
+        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, congested, st.congested_edges,
+                                st.marks});
+        ip.vl[v].peak = ip.vl[v].used;
+      }
+    }
+  }
+  check_invariants();
+  if (pool_.live() > 0 && now_ - last_progress_ > deadlock_cycles_) {
+    throw ModelError(deadlock_report());
+  }
+  // A partial deadlock: some flows stuck while others keep the fabric busy. Found from the
+  // buffers (one blocked for the deadlock timeout and part of a wait-for cycle) or from
+  // the flows (one with packets in flight that delivered nothing for the stall timeout).
+  blocked_buffer_check();
+  if (now_ - last_stall_check_ >= stall_cycles_ / 4) {
+    last_stall_check_ = now_;
+    const std::vector<unsigned> stuck = stalled_flows(stall_cycles_);
+    if (!stuck.empty()) throw StallError(stall_report(stuck));
+  }
+  if (on_log_tick) on_log_tick(ps(now_));
+}
+
+}  // namespace ibcc::net

@@ -1,0 +1,175 @@
+// The network model: switches and HCAs as SystemC modules exchanging TLM-2.0 payloads over
+// credit-controlled links. Event-driven at core-clock resolution: every action (a head
+// arriving, a transmission ending, credits coming back, a flow's next packet) is an event at
+// an exact cycle in one calendar; an idle port has no events and costs nothing. The SystemC
+// kernel's time follows the calendar (one SC_METHOD wakes at each busy cycle; with
+// set_run_ahead it runs the busy cycles in one activation).
+//
+// Walk of one packet (docs/architecture.md has it with line references):
+//   Hca::try_send -> transmit -> out socket->nb_transport_fw (BEGIN_REQ, delay = propagation)
+//   -> Switch::on_arrive (buffer, route by LFT, VoQ, marker fill) -> Switch::arbitrate
+//   -> MarkerPort::depart (FECN) -> transmit -> ... -> Hca::on_arrive (sink, CNP on FECN)
+//   -> Hca::sink_done (credits back) ; the CNP returns -> CctiPort::becn -> IRD grows.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+#include <cstdint>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "cc/dcqcn_np.h"
+#include "cc/dcqcn_rp.h"
+#include "net/fabric/cc_adapters.h"
+#include "net/fabric/node_context.h"
+#include "net/scenario/scenario.h"
+
+namespace ibcc::net {
+
+class RtlLoop;
+
+class Switch;
+class Hca;
+
+struct PortSample {  // ports.csv
+  uint64_t t_cycle;
+  unsigned node, port, vl;
+  uint32_t occupancy, peak;
+  bool congested;            // the output's state at the sample
+  uint64_t congested_cycles; // cycles of the interval the output's VL spent congested (counted, not sampled)
+  uint64_t fecn_marks;       // packets the output marked on this VL in the interval
+};
+
+class Fabric : public sc_core::sc_module, public NodeContext {
+ public:
+  SC_HAS_PROCESS(Fabric);
+  // `rtl` (optional): builds the Verilated blocks for the switch ports ("SWITCH/PORT": the
+  // FECN marker) and HCAs (a name: the CCTI block) in `s.cc.rtl`, which then decide in
+  // place of the C++ cores (ibcc run --rtl).
+  Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl = nullptr);
+
+  // The Verilated blocks in the loop (cc.rtl): switch ports, then HCAs, with what their
+  // waveform views need.
+  struct RtlBlock {
+    std::string name;  // SWITCH/PORT or the HCA
+    bool marker;       // the FECN marker (else the CCTI block)
+    RtlEngine* engine;
+    unsigned num_inputs = 0, num_vls = 0, fill_width = 0;  // marker
+    unsigned num_qps = 0;                                   // CCTI block
+  };
+  const std::vector<RtlBlock>& rtl_blocks() const { return rtl_blocks_; }
+  ~Fabric() override;
+
+  // Runs to the scenario's sim time; throws ModelError on a broken invariant or deadlock.
+  // Returns early, at an event boundary with every invariant holding, once *stop_flag (set
+  // with set_stop_flag) becomes true: interrupted() then says so and now() how far it got.
+  void run();
+  // A flag another context may set at any time (a signal handler: a lock-free atomic).
+  void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
+  // For a simulation whose only SystemC process is this fabric's (ibcc run): the calendar
+  // then runs from busy cycle to busy cycle inside one activation of the kernel instead of
+  // waking the kernel for each (the same events in the same order; the kernel's time stays
+  // behind). A claimed link (a user's module between the ends) needs the kernel's time:
+  // the run then fails before the first event (ModelError from run()).
+  void set_run_ahead(bool on) { run_ahead_ = on; }
+  bool interrupted() const { return interrupted_; }
+
+  uint64_t wall_ns = 0;
+  std::vector<std::vector<uint64_t>> interval_bytes;  // per log interval, per flow
+  std::vector<uint64_t> interval_end_cycle;
+  std::vector<PortSample> port_samples;
+  std::vector<std::vector<uint16_t>> interval_ccti;  // per log interval, per flow: CCTI at its end
+  // DCQCN reaction points (cc.reaction dcqcn | dcqcn_plus), per log interval, per flow: its
+  // QPs' rates at the interval end (empty under IB CC).
+  struct FlowRates {
+    uint32_t qps = 0;
+    uint64_t mean_kbps = 0, min_kbps = 0, max_kbps = 0;
+  };
+  std::vector<std::vector<FlowRates>> interval_rates;
+
+  // Called after every log interval (progress display).
+  std::function<void(uint64_t now_ps)> on_log_tick;
+
+  // Invariants: throws ModelError naming the first that fails.
+  void check_invariants() const;
+  std::string deadlock_report() const;
+
+  // A switch input buffer (node, input port, VL) and, in a wait-for graph, what it waits on.
+  struct BufferId {
+    unsigned node = 0, port = 0, vl = 0;
+    bool operator<(const BufferId& o) const {
+      return std::tie(node, port, vl) < std::tie(o.node, o.port, o.vl);
+    }
+    bool operator==(const BufferId& o) const { return node == o.node && port == o.port && vl == o.vl; }
+  };
+  // A cycle of switch input buffers none of which can ever send again: each head packet waits
+  // for credits that only the next buffer of the cycle could free, and that buffer is stuck
+  // too. Empty if there is none. Not cheap: called only once a buffer has been blocked for
+  // the deadlock timeout or flows have stalled.
+  std::vector<BufferId> deadlock_cycle() const;
+  // Flows that delivered nothing for `cycles` while they had packets in flight.
+  std::vector<unsigned> stalled_flows(uint64_t cycles) const;
+  std::string stall_report(const std::vector<unsigned>& stuck) const;
+  // The most bytes any switch output port's egress buffer held (output and shared buffering).
+  uint64_t peak_egress_bytes() const;
+  // What the build found worth saying about the scenario (a trip level no VoQ can reach).
+  const std::vector<std::string>& notes() const { return notes_; }
+  std::string cycle_report(const std::vector<BufferId>& cycle) const;
+
+ private:
+  RtlLoop* rtl_ = nullptr;
+  std::vector<std::string> rtl_ports_;
+  std::vector<bool> rtl_used_;
+  std::vector<RtlBlock> rtl_blocks_;
+  // Whether `name` (SWITCH/PORT or an HCA) is one the RTL goes in; marks it used.
+  bool rtl_named(const std::string& name) {
+    bool hit = false;
+    for (size_t i = 0; i < rtl_ports_.size(); ++i) {
+      if (rtl_ports_[i] == name) hit = rtl_used_[i] = true;
+    }
+    return hit;
+  }
+  void pump();
+  void before_end_of_elaboration() override { bind_links(); }
+  // A claimed link whose sockets nobody bound fails the run (failure_).
+  void start_of_simulation() override;
+  void log_tick();
+  void build();
+  // The DCQCN cores of an HCA whose link moves a byte in `link_cpb` cycles and whose host
+  // interface in `host_cpb` (the line rate is the slower), from cc.dcqcn.
+  cc::DcqcnRpParams dcqcn_rp_params(double link_cpb, double host_cpb) const;
+  cc::DcqcnNpParams dcqcn_np_params() const;
+  // A random generator's seed of its own for output `port` of switch `node`, from sim.seed:
+  // runs repeat, and two seeds differ.
+  uint32_t port_seed(unsigned node, unsigned port) const {
+    return static_cast<uint32_t>((s_.sim.seed * 0x9E3779B97F4A7C15ULL + node * 1000003ULL + port) >> 17) | 1u;
+  }
+
+  void note_unreachable_trip(unsigned threshold, uint32_t capacity, const std::string& key);
+  void note_shared_ccti_entries();
+  std::vector<std::string> notes_;
+
+  uint64_t end_cycle_;
+  uint64_t log_cycles_;
+  uint64_t deadlock_cycles_;
+  uint64_t stall_cycles_;  // a flow with packets in flight delivering nothing for this long: stalled
+  uint64_t last_stall_check_ = 0;
+  uint64_t last_blocked_check_ = 0;
+  // Throws ModelError naming the cycle when a switch input buffer has held packets without
+  // sending any for the deadlock timeout and the wait-for graph of the stuck buffers has a
+  // cycle (checked every quarter of the timeout, at the log ticks).
+  void blocked_buffer_check();
+  std::string failure_;
+  bool failure_is_stall_ = false;  // failure_ is a StallError's
+  const std::atomic<bool>* stop_flag_ = nullptr;
+  bool run_ahead_ = false;
+  bool interrupted_ = false;
+};
+
+}  // namespace ibcc::net

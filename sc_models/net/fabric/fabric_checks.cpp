@@ -1,0 +1,229 @@
+// The model's own checks: invariants after every log interval, stalled flows, and the
+// wait-for cycle of a deadlock with its report.
+#include "net/fabric/fabric.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "net/fabric/hca.h"
+#include "net/fabric/switch.h"
+
+namespace ibcc::net {
+
+void Fabric::check_invariants() const {
+  auto fail = [&](const std::string& what) {
+    throw ModelError(fmt::format("invariant broken at {} us: {}", static_cast<double>(ps(now_)) / 1e6, what));
+  };
+  if (injected != delivered + dropped + discarded + pool_.live()) {
+    fail(fmt::format("packets not conserved: {} injected != {} delivered + {} dropped + {} discarded + {} in flight",
+                     injected, delivered, dropped, discarded, pool_.live()));
+  }
+  if (dropped && !s_.fabric.lossy) fail(fmt::format("{} packets dropped in a lossless fabric", dropped));
+  uint64_t held = on_wire;
+  for (unsigned n = 0; n < nodes_.size(); ++n) {
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.out.size(); ++p) {
+      const OutPort& op = node.out[p];
+      if (op.peer < 0) continue;
+      const InPort& peer_in = nodes_[op.peer]->in[op.peer_port];
+      if (op.uncredited) {
+        // PFC has no credits to conserve: a sender is open or paused, and the buffer's bound
+        // (the lossless invariant) is checked by accept() at every arrival.
+        for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+          if (op.vls[v].credits != 0 && op.vls[v].credits != OutPort::kPfcOpen) {
+            fail(fmt::format("PFC state of {}/{} VL{} is {}, neither paused nor open", node.basename(), p, v, op.vls[v].credits));
+          }
+          if (peer_in.vl[v].used > peer_in.capacity) {
+            fail(fmt::format("buffer overflow at {}/{} VL{}", nodes_[op.peer]->basename(), op.peer_port, v));
+          }
+        }
+        continue;
+      }
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        const uint32_t on_wire = op.vls[v].sent - peer_in.vl[v].arrived;  // (both count mod 2^32)
+        const uint64_t sum = uint64_t{op.vls[v].credits} + on_wire + peer_in.vl[v].used + op.vls[v].returning;
+        if (sum != op.capacity) {
+          fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
+                           "returning = {}, buffer is {}",
+                           node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.vls[v].credits, on_wire,
+                           peer_in.vl[v].used, op.vls[v].returning, sum, op.capacity));
+        }
+      }
+    }
+  }
+  for (unsigned n = topo_.num_switches; n < nodes_.size(); ++n) {
+    const Hca& h = static_cast<const Hca&>(*nodes_[n]);
+    held += h.sink_queue_packets() + h.cnp_queue_packets();
+  }
+  // Packets held in switches are counted through the VoQs.
+  uint64_t voq_packets = 0;
+  for (unsigned n = 0; n < topo_.num_switches; ++n) voq_packets += static_cast<const Switch&>(*nodes_[n]).queued_packets();
+  held += voq_packets;
+  if (held != pool_.live()) {
+    fail(fmt::format("packets not conserved: {} in flight but {} found on wires, in VoQs, sinks and CNP queues", pool_.live(), held));
+  }
+}
+
+std::vector<unsigned> Fabric::stalled_flows(uint64_t cycles) const {
+  std::vector<unsigned> out;
+  for (unsigned i = 0; i < flows_.size(); ++i) {
+    const FlowStats& st = flows_[i].stats;
+    // (a dropped packet is resolved too: it is no longer in flight)
+    if (st.injected_packets > st.delivered_packets + st.dropped_packets + st.discarded_packets &&
+        now_ - st.progress_cycle > cycles) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
+std::vector<Fabric::BufferId> Fabric::deadlock_cycle() const {
+  // The stuck buffers: start from every non-empty switch input buffer whose heads all wait
+  // for credits, and drop, until nothing changes, any that waits on a buffer not in the set
+  // (that one can drain, and free the credits). What remains can never move.
+  std::map<BufferId, std::vector<BufferId>> waits;
+  for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    const Switch& sw = static_cast<const Switch&>(*nodes_[n]);
+    for (unsigned p = 1; p <= sw.ports(); ++p) {
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        if (sw.in[p].vl[v].used == 0) continue;
+        std::vector<unsigned> outs;
+        bool can_move = false;
+        sw.waits_of(p, v, &outs, &can_move);
+        if (can_move || outs.empty()) continue;
+        std::vector<BufferId> next;
+        for (unsigned o : outs) next.push_back({static_cast<unsigned>(sw.out[o].peer), sw.out[o].peer_port, v});
+        waits[{n, p, v}] = next;
+      }
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = waits.begin(); it != waits.end();) {
+      const bool free = std::any_of(it->second.begin(), it->second.end(),
+                                    [&](const BufferId& b) { return b.node >= topo_.num_switches || !waits.count(b); });
+      if (free) {
+        it = waits.erase(it);
+        changed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  if (waits.empty()) return {};
+  // A cycle inside the stuck set: follow first waits from any member until one repeats.
+  std::vector<BufferId> path{waits.begin()->first};
+  std::map<BufferId, size_t> at{{path[0], 0}};
+  for (;;) {
+    const BufferId next = waits.at(path.back()).front();
+    const auto seen = at.find(next);
+    if (seen != at.end()) return std::vector<BufferId>(path.begin() + static_cast<long>(seen->second), path.end());
+    at[next] = path.size();
+    path.push_back(next);
+  }
+}
+
+void Fabric::blocked_buffer_check() {
+  if (now_ - last_blocked_check_ < deadlock_cycles_ / 4) return;
+  last_blocked_check_ = now_;
+  uint64_t longest = 0;
+  const Node* at = nullptr;
+  unsigned at_port = 0, at_vl = 0;
+  for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    const Node& sw = *nodes_[n];
+    for (unsigned p = 1; p < sw.in.size(); ++p) {
+      const InPort& ip = sw.in[p];
+      for (unsigned v = 0; v < ip.vl.size(); ++v) {
+        if (ip.vl[v].used == 0 || now_ - ip.vl[v].moved <= longest) continue;
+        longest = now_ - ip.vl[v].moved;
+        at = &sw;
+        at_port = p;
+        at_vl = v;
+      }
+    }
+  }
+  if (longest <= deadlock_cycles_) return;
+  const auto cycle = deadlock_cycle();
+  if (cycle.empty()) return;  // blocked behind something that will move: congestion, not deadlock
+  throw ModelError(fmt::format("blocked: {} port {} VL{} has sent nothing for {} us at {} us\n", at->basename(), at_port,
+                               at_vl, static_cast<double>(ps(longest)) / 1e6, static_cast<double>(ps(now_)) / 1e6) +
+                   cycle_report(cycle));
+}
+
+std::string Fabric::cycle_report(const std::vector<BufferId>& cycle) const {
+  std::string out = "partial deadlock: a cycle of switch input buffers that can never send (each waits for credits of the next):";
+  for (const BufferId& b : cycle) {
+    out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", nodes_[b.node]->basename(), b.port, b.vl,
+                       nodes_[b.node]->in[b.port].vl[b.vl].used, nodes_[b.node]->in[b.port].capacity);
+  }
+  return out;
+}
+
+std::string Fabric::stall_report(const std::vector<unsigned>& stuck) const {
+  std::string names;
+  for (size_t i = 0; i < stuck.size() && i < 12; ++i) names += (i ? ", " : "") + flows_[stuck[i]].spec.name;
+  if (stuck.size() > 12) names += fmt::format(", ... ({} flows)", stuck.size());
+  std::string out = fmt::format("stalled: {} delivered nothing for {} us at {} us while packets of theirs were in flight",
+                                names, static_cast<double>(ps(stall_cycles_)) / 1e6, static_cast<double>(ps(now_)) / 1e6);
+  out += fmt::format(" (sim.stall_timeout, {} us, sets how long counts as stalled)",
+                     static_cast<double>(ps(stall_cycles_)) / 1e6);
+  const auto cycle = deadlock_cycle();
+  if (!cycle.empty()) return out + "\n" + cycle_report(cycle);
+  out += "; no cycle of stuck buffers found (starved rather than deadlocked). Where they wait:";
+  for (size_t i = 0; i < stuck.size() && i < 4; ++i) {
+    unsigned listed = 0;
+    for (unsigned n = 0; n < topo_.num_switches && listed < 4; ++n) {
+      const auto& sw = static_cast<const Switch&>(*nodes_[n]);
+      for (const std::string& line : sw.where_flow_waits(static_cast<int32_t>(stuck[i]), 4 - listed)) {
+        out += fmt::format("\n  {}: {}", flows_[stuck[i]].spec.name, line);
+        ++listed;
+      }
+    }
+    if (listed == 0) out += fmt::format("\n  {}: in no switch queue (at a link or an HCA)", flows_[stuck[i]].spec.name);
+  }
+  return out;
+}
+
+std::string Fabric::deadlock_report() const {
+  std::string out = fmt::format("deadlock: no packet has moved for {} us at {} us while {} packets wait. Blocked:",
+                                static_cast<double>(ps(now_ - last_progress_)) / 1e6, static_cast<double>(ps(now_)) / 1e6,
+                                pool_.live());
+  unsigned listed = 0;
+  for (unsigned n = 0; n < nodes_.size() && listed < 32; ++n) {
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.in.size() && listed < 32; ++p) {
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        if (node.in[p].vl[v].used == 0) continue;
+        out += fmt::format("\n  {} port {} VL{}: {} of {} credits buffered", node.basename(), p, v, node.in[p].vl[v].used, node.in[p].capacity);
+        ++listed;
+      }
+    }
+  }
+  for (unsigned n = 0; n < nodes_.size(); ++n) {
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.out.size(); ++p) {
+      const OutPort& op = node.out[p];
+      for (unsigned v = 0; v < s_.fabric.vls && op.peer >= 0; ++v) {
+        if (op.vls[v].credits == 0 && listed < 64) {
+          out += fmt::format("\n  {} port {} VL{}: no credits toward {}/{}", node.basename(), p, v, nodes_[op.peer]->basename(), op.peer_port);
+          ++listed;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+uint64_t Fabric::peak_egress_bytes() const {
+  uint64_t peak = 0;
+  for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    const auto& sw = static_cast<const Switch&>(node(n));
+    for (unsigned p = 1; p <= sw.ports(); ++p) peak = std::max(peak, sw.egress_peak(p));
+  }
+  return peak;
+}
+
+}  // namespace ibcc::net

@@ -1,0 +1,484 @@
+// The HCA's injection, IRD pacing, CNPs, ping-pong answers and sink.
+#include "net/fabric/hca.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "net/observe/probe.h"
+
+namespace ibcc::net {
+
+void Hca::handle(const Event& e) {
+  switch (e.kind) {
+    case EventKind::kArrive: on_arrive(e.pkt); break;
+    case EventKind::kTxDone: try_send(); break;
+    case EventKind::kCredit:
+      out[1].vls[e.vl].returning -= e.value;
+      out[1].vls[e.vl].credits += e.value;
+      try_send();
+      break;
+    case EventKind::kHcaWake:
+      if (wake_at_ == e.cycle) {
+        wake_at_ = UINT64_MAX;
+        try_send();
+      }
+      break;
+    case EventKind::kSinkDone: sink_done(); break;
+    case EventKind::kPfc:
+      out[1].vls[e.vl].credits = e.value ? 0u : OutPort::kPfcOpen;
+      if (e.value) ++out[1].pauses;
+      else try_send();
+      break;
+    default: break;
+  }
+}
+
+void Hca::attach_ccti(std::unique_ptr<CctiPort> block) {
+  ccti = std::move(block);
+  const cc::CctiBlock& core = ccti->core();
+  ird_until_.assign(core.sl_based() ? cc::CctiBlock::kNumSls : core.params().num_qps, 0);
+}
+
+void Hca::wake(uint64_t cycle) {
+  if (cycle < wake_at_) {
+    wake_at_ = cycle;
+    ctx_.schedule(cycle, EventKind::kHcaWake, index_);
+  }
+}
+
+void Hca::try_send() {
+  OutPort& o = out[1];
+  const uint64_t now = ctx_.now();
+  if (dcqcn) issue_due_cnps(now);
+  if (o.busy_until > now) return;  // its kTxDone at busy_until asks again
+  __builtin_prefetch(o.fw);  // the peer's end of the link, which a packet sent here calls
+  o.take_deferred_credits();
+  const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
+  // Congestion notifications first.
+  if (!cnps_.empty()) {
+    IbExtension& e = ib(cnps_.head);
+    DataWait& w = data_wait_[e.vl];
+    const uint32_t kept = w.wait_credits != 0 && w.passed >= kCnpCreditsPerWait * w.wait_credits ? w.wait_credits : 0u;
+    if (ignore_credits || o.vls[e.vl].credits >= e.credits + kept) {
+      if (w.wait_credits != 0) w.passed += e.credits;
+      tlm_generic_payload* pkt = cnps_.pop();
+      const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
+      ctx_.schedule(end, EventKind::kTxDone, index_, 1);
+      return;
+    }
+  }
+  if (host_ready_ > now) {
+    wake(host_ready_);
+    return;
+  }
+  const auto& sc = ctx_.scenario();
+  std::vector<Flow>& all = ctx_.flows();
+  uint64_t next = UINT64_MAX;
+  // Ping-pong answers next (the probe's reply is what its application waits for).
+  if (replies_queued_) {
+    Reply& r = replies_.front();
+    const uint64_t ready = std::max(r.ready, paced_until(all[r.flow].spec.qp, all[r.flow].spec.sl));
+    if (ready > now) {
+      next = ready;
+    } else {
+      const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(r.left, sc.fabric.mtu));
+      const uint32_t wire = ctx_.wire_bytes(payload);
+      const unsigned vl = sc.fabric.sl_to_vl[all[r.flow].spec.sl];
+      if (ignore_credits || o.vls[vl].credits >= NodeContext::credits_of(wire)) {
+        send_reply(r, vl, payload, wire);
+        return;
+      }
+    }
+  }
+  const size_t n = flows.size();
+  const bool gbn = transport != FabricParams::Transport::kNone;
+  for (size_t k = 0; k < n; ++k) {
+    // (rr_ < n and lane_rr < nl: a subtraction wraps, where % would divide at every packet)
+    const size_t idx = rr_ + k >= n ? rr_ + k - n : rr_ + k;
+    Flow& f = all[flows[idx]];
+    // (Go-Back-N still sends again what a stopped flow has not had acknowledged.)
+    const bool stopped = now >= f.stop_cycle;
+    if (stopped && !gbn) continue;
+    if (f.start_cycle > now) {
+      next = std::min(next, f.start_cycle);
+      continue;
+    }
+    const unsigned vl = sc.fabric.sl_to_vl[f.sl];
+    const size_t nl = f.lanes.size();
+    for (size_t m = 0; m < nl; ++m) {
+      const size_t li = f.lane_rr + m >= nl ? f.lane_rr + m - nl : f.lane_rr + m;
+      Flow::Lane& lane = f.lanes[li];
+      GbnTx* g = gbn ? &gbn_tx(flows[idx], lane.qp) : nullptr;
+      const GbnSent* again = nullptr;
+      if (g) {
+        if (g->una != g->nxt && now >= g->deadline) {  // the oldest is not acknowledged in time: go back
+          g->resend = g->una;
+          g->deadline = now + gbn_timeout;
+          ++f.stats.timeouts;
+          chain_event(f, *g, FlowStats::kTimeout);
+        }
+        if (g->una != g->nxt) next = std::min(next, g->deadline);
+        if (g->resend != g->nxt) {
+          again = &g->unacked[g->resend - g->una];
+        } else if (stopped || g->nxt - g->una >= gbn_window) {
+          continue;  // stopped, or the window is full (stall): an ACK or the timeout wakes us
+        }
+      }
+      if (!again && lane.message_left == 0) {
+        // A new message: a ping waits for the previous answer, an offered-rate flow for
+        // its application to create the next message.
+        if (f.spec.pingpong) {
+          if (f.pp_waiting) continue;  // the answer's arrival wakes us
+          if (f.pp_next > now) {
+            next = std::min(next, f.pp_next);
+            continue;
+          }
+        }
+        uint64_t created = now;
+        if (f.rate_cycles_per_byte > 0) {
+          const uint64_t due = static_cast<uint64_t>(std::ceil(f.next_message_cycle));
+          if (due > now) {
+            next = std::min(next, due);
+            continue;
+          }
+          created = due;
+        }
+        new_message(f, lane, created);
+      }
+      // The IRD spaces the packets of what the CCTI throttles (a QP, or an SL with
+      // SL-based control), however many messages or flows share it.
+      const uint64_t paced = paced_until(lane.qp, f.sl);
+      if (paced > now) {
+        next = std::min(next, paced);
+        continue;
+      }
+      const uint32_t payload =
+          again ? again->payload : static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
+      const uint32_t wire = ctx_.wire_bytes(payload);
+      const uint32_t credits = NodeContext::credits_of(wire);
+      if (!ignore_credits && o.vls[vl].credits < credits) {
+        if (data_wait_[vl].wait_credits == 0) data_wait_[vl].wait_credits = credits;
+        break;  // a credit return wakes us
+      }
+      data_wait_[vl] = {};
+      rr_ = static_cast<uint32_t>(idx + 1 == n ? 0 : idx + 1);
+      f.lane_rr = static_cast<unsigned>(li + 1 == nl ? 0 : li + 1);
+      send_data(f, lane, flows[idx], vl, payload, wire, again);
+      return;
+    }
+  }
+  if (next != UINT64_MAX) wake(next);
+}
+
+void Hca::new_message(Flow& f, Flow::Lane& lane, uint64_t created) {
+  lane.message_left = f.spec.message_bytes;
+  lane.create_cycle = created;
+  if (f.rate_cycles_per_byte > 0) {
+    f.next_message_cycle += static_cast<double>(f.spec.message_bytes) * f.rate_cycles_per_byte;
+  }
+  if (f.spec.pingpong) f.pp_waiting = true;
+  if (f.dst < 0) {
+    if (f.spec.dst_order == DstOrder::kSequence) {
+      lane.dlid = f.uniform_lids[f.next_dst];
+      f.next_dst = (f.next_dst + 1) % f.uniform_lids.size();
+    } else {
+      std::uniform_real_distribution<double> u01(0, 1);
+      if (!f.hot_lids.empty() && u01(rng_) < f.spec.hot_share) {
+        lane.dlid = f.hot_lids[rng_() % f.hot_lids.size()];
+      } else {
+        lane.dlid = f.uniform_lids[rng_() % f.uniform_lids.size()];
+      }
+    }
+  }
+  switch (f.spec.qp_policy) {
+    case QpPolicy::kPerFlow: lane.qp = f.spec.qp; break;
+    case QpPolicy::kPerDestination: lane.qp = f.spec.qp + lane.dlid; break;
+    case QpPolicy::kPerSl: lane.qp = f.spec.sl; break;
+  }
+}
+
+void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
+  const uint64_t now = ctx_.now();
+  Flow& f = ctx_.flows()[r.flow];
+  tlm_generic_payload* pkt = data_packet(r.dlid, f.spec.sl, vl, f.spec.qp, payload, wire, r.flow);
+  IbExtension& e = ib(pkt);
+  e.create_cycle = r.ready;
+  e.ping_cycle = r.ping_cycle;
+  e.reply = true;
+  r.left -= payload;
+  e.last = r.left == 0;
+  ++ctx_.injected;
+  // The answer is paced by this HCA's CCTI for the flow's QP, like any data it sends.
+  const uint64_t ird = cc_enabled && ccti ? ccti->lookup(now, e.qp, f.spec.sl).ird : 0;
+  const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
+  pace(e.qp, f.spec.sl, end + ird);
+  if (dcqcn) dcqcn->sent(now, e.qp, wire);
+  if (e.last) {
+    replies_.pop_front();
+    --replies_queued_;
+  }
+  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte) + jitter();
+  ctx_.schedule(end, EventKind::kTxDone, index_, 1);
+}
+
+void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
+                    const GbnSent* again) {
+  const uint64_t now = ctx_.now();
+  tlm_generic_payload* pkt = data_packet(again ? again->dlid : lane.dlid, f.sl, vl, lane.qp, payload, wire, flow_index);
+  IbExtension& e = ib(pkt);
+  if (transport != FabricParams::Transport::kNone) {
+    GbnTx& g = gbn_tx(flow_index, lane.qp);
+    if (again) {
+      g.unacked[g.resend - g.una].sent_cycle = now;
+      if (g.resend == g.una) g.deadline = now + gbn_timeout;
+      e.psn = g.resend++;
+      e.create_cycle = again->create_cycle;
+      e.last = again->last;
+      f.stats.retransmitted_packets++;
+    } else {
+      e.psn = g.nxt++;
+      g.resend = g.nxt;
+      e.create_cycle = lane.create_cycle;
+      lane.message_left -= payload;
+      e.last = lane.message_left == 0;
+      g.unacked.push_back({payload, e.last, lane.dlid, lane.create_cycle, now});
+    }
+    if (g.deadline == UINT64_MAX) g.deadline = now + gbn_timeout;  // the first unacknowledged
+  } else {
+    e.psn = f.psn++;
+    e.create_cycle = lane.create_cycle;
+    lane.message_left -= payload;
+    e.last = lane.message_left == 0;
+  }
+  ++ctx_.injected;
+  if (f.stats.injected_packets == f.stats.delivered_packets + f.stats.dropped_packets + f.stats.discarded_packets) {
+    f.stats.progress_cycle = now;  // none was in flight
+  }
+  f.stats.injected_packets++;
+  f.stats.injected_bytes += payload;
+  const CctiPort::Lookup cc = cc_enabled && ccti ? ccti->lookup(now, lane.qp, f.sl) : CctiPort::Lookup{};
+  const uint64_t ird = cc.ird;
+  if (Probe* w = ctx_.probe) {
+    w->flow_packet(static_cast<int>(flow_index), f.stats.injected_packets);
+    w->flow_ird(static_cast<int>(flow_index), ird);
+    if (ccti) w->flow_ccti(static_cast<int>(flow_index), cc.ccti);
+  }
+  const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
+  pace(lane.qp, f.sl, end + ird);
+  if (dcqcn) {
+    dcqcn->sent(now, lane.qp, wire);
+    if (Probe* w = ctx_.probe) w->flow_rate(static_cast<int>(flow_index), dcqcn->rate_kbps(now, lane.qp) / 1000);
+  }
+  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte) + jitter();
+  ctx_.schedule(end, EventKind::kTxDone, index_, 1);
+}
+
+void Hca::on_arrive(tlm_generic_payload* pkt) {
+  if (!accept(ctx_, *this, "HCA", 1, pkt)) return;  // dropped (lossy)
+  IbExtension& e = ib(pkt);
+  const uint64_t now = ctx_.now();
+  std::vector<Flow>& all = ctx_.flows();
+  if (e.opcode == Opcode::kTransportAck) {
+    gbn_acknowledged(e);
+  } else if (e.opcode == Opcode::kData) {
+    if (transport != FabricParams::Transport::kNone && !e.reply) gbn_receive(e);
+    if (e.fecn) all[e.flow].stats.fecn_marked++;
+    // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP.
+    // With DCQCN the notification point answers at most once per CNP interval per flow.
+    if (e.fecn && !e.becn && !e.multicast && cc_enabled) {
+      if (dcqcn) {
+        dcqcn->marked(now, {e.slid, e.qp, e.sl, e.vl, e.flow});
+        try_send();  // issues the CNP if the generator is free
+      } else {
+        send_cnp(e);
+      }
+    }
+  } else if (e.becn && cc_enabled) {
+    if (e.flow >= 0) all[e.flow].stats.becn_received++;
+    if (dcqcn) {
+      dcqcn->cnp(now, e.qp, e.cnp_interval);
+      if (Probe* w = ctx_.probe; w && e.flow >= 0) w->flow_rate(e.flow, dcqcn->rate_kbps(now, e.qp) / 1000);
+    } else {
+      ccti->becn(now, e.qp, e.sl, e.slid, e.dlid);
+    }
+    if (Probe* w = ctx_.probe; w && e.flow >= 0) {
+      w->flow_becn(e.flow, all[e.flow].stats.becn_received);
+      if (ccti) w->flow_ccti(e.flow, ccti->observe_ccti(now, e.qp, e.sl));
+    }
+  }
+  sink_.push(pkt);
+  if (!sink_busy_) start_drain();
+}
+
+void Hca::gbn_receive(IbExtension& e) {
+  GbnRx& rx = gbn_rx_[uint64_t{e.slid} << 32 | e.qp];
+  if (e.psn == rx.expected) {
+    ++rx.expected;
+    rx.nack_sent = false;
+    send_transport_ack(e, rx.expected, false);
+    return;
+  }
+  e.discard = true;  // out of order: the sink frees it without delivering it
+  if (e.psn < rx.expected) {
+    send_transport_ack(e, rx.expected, false);  // a duplicate: acknowledge again
+  } else if (!rx.nack_sent && transport == FabricParams::Transport::kGbn) {
+    rx.nack_sent = true;  // the first packet past a gap: go back (once per gap)
+    send_transport_ack(e, rx.expected, true);
+  }
+}
+
+void Hca::gbn_acknowledged(const IbExtension& ack) {
+  if (ack.flow < 0) return;
+  Flow& f = ctx_.flows()[ack.flow];
+  GbnTx& g = gbn_tx(static_cast<unsigned>(ack.flow), ack.qp);
+  const uint32_t una = g.una;
+  while (g.una < ack.psn && g.una < g.nxt) {
+    g.unacked.pop_front();
+    ++g.una;
+  }
+  g.resend = std::max(g.resend, g.una);
+  if (ack.nack) {
+    if (g.resend > ack.psn) {  // (else it is already going back from there: the NACK is stale)
+      g.resend = ack.psn;
+      ++f.stats.nacks;
+      chain_event(f, g, FlowStats::kNack);
+    }
+  } else if (g.una != una) {
+    ++f.stats.packs;
+    chain_event(f, g, FlowStats::kPack);
+  }
+  // The timer runs for the oldest packet still unacknowledged, from when it was last sent.
+  g.deadline = g.unacked.empty() ? UINT64_MAX : g.unacked.front().sent_cycle + gbn_timeout;
+  try_send();
+}
+
+void Hca::send_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {
+  tlm_generic_payload* ack = ctx_.pool().alloc();
+  IbExtension& a = ib(ack);
+  a.slid = ctx_.topology().nodes[index_].lid;
+  a.dlid = data.slid;
+  a.sl = data.sl;
+  a.vl = data.vl;
+  a.opcode = Opcode::kTransportAck;
+  a.qp = data.qp;
+  a.psn = psn;
+  a.nack = nack;
+  a.wire_bytes = ctx_.scenario().fabric.ack_bytes;
+  a.credits = NodeContext::credits_of(a.wire_bytes);
+  a.inject_cycle = ctx_.now();
+  a.flow = data.flow;
+  ack->set_command(tlm::TLM_WRITE_COMMAND);
+  ack->set_data_length(0);
+  ++ctx_.injected;
+  cnps_.push(ack);  // control packets go ahead of data
+  try_send();
+}
+
+void Hca::issue_due_cnps(uint64_t now) {
+  DcqcnPort::CnpTarget to;
+  uint64_t interval = 0;
+  while (dcqcn->pop_cnp(now, &to, &interval)) queue_cnp(to.slid, to.qp, to.sl, to.vl, to.flow, interval);
+  const uint64_t due = dcqcn->next_cnp_due();
+  if (due != UINT64_MAX) wake(std::max(due, now + 1));
+}
+
+void Hca::queue_cnp(uint16_t dlid, uint32_t qp, unsigned sl, unsigned vl, int32_t flow, uint64_t interval_cycles) {
+  tlm_generic_payload* cnp = ctx_.pool().alloc();
+  IbExtension& c = ib(cnp);
+  c.slid = ctx_.topology().nodes[index_].lid;
+  c.dlid = dlid;
+  c.sl = static_cast<uint8_t>(sl);
+  c.vl = static_cast<uint8_t>(vl);
+  c.becn = true;
+  c.opcode = becn_in_ack ? Opcode::kAck : Opcode::kCnp;
+  c.qp = qp;
+  c.payload_bytes = 0;
+  c.wire_bytes = becn_in_ack ? ctx_.scenario().fabric.ack_bytes : ctx_.scenario().fabric.cnp_bytes;
+  c.credits = NodeContext::credits_of(c.wire_bytes);
+  c.inject_cycle = ctx_.now();
+  c.flow = flow;
+  c.cnp_interval = interval_cycles;
+  cnp->set_command(tlm::TLM_WRITE_COMMAND);
+  cnp->set_data_length(0);
+  ++ctx_.injected;
+  ++ctx_.cnps;
+  cnps_.push(cnp);
+}
+
+void Hca::start_drain() {
+  if (sink_.empty()) return;
+  const uint64_t now = ctx_.now();
+  IbExtension& e = ib(sink_.head);
+  uint64_t begin = now;
+  if (hiccup_period) {
+    const uint64_t phase = begin % hiccup_period;
+    if (phase < hiccup_duration) begin += hiccup_duration - phase;
+  }
+  const uint64_t end = std::max(begin + cycles_at(sink_memo_, e.wire_bytes, sink_cycles_per_byte), e.tail_cycle);
+  sink_busy_ = true;
+  // (The packet rides along only so that the calendar fetches it ahead: sink_done pops it.)
+  ctx_.schedule(end, EventKind::kSinkDone, index_, 1, 0, 0, sink_.head);
+}
+
+void Hca::sink_done() {
+  sink_busy_ = false;
+  tlm_generic_payload* pkt = sink_.pop();
+  IbExtension& e = ib(pkt);
+  const bool leak = leak_one_credit;
+  leak_one_credit = false;
+  release_credits(ctx_, *this, 1, e.vl, e.credits, leak);
+  ctx_.progress();
+  if (lose_one_packet) {
+    lose_one_packet = false;  // the fault: the packet vanishes without being counted
+  } else if (e.discard) {
+    // Go-Back-N: taken out of order, so not delivered; the sender sends it again.
+    ++ctx_.discarded;
+    if (e.flow >= 0) {
+      FlowStats& st = ctx_.flows()[e.flow].stats;
+      ++st.discarded_packets;
+      st.progress_cycle = ctx_.now();
+    }
+    pkt->release();
+  } else {
+    if (e.opcode == Opcode::kData && e.flow >= 0) {
+      Flow& f = ctx_.flows()[e.flow];
+      FlowStats& st = f.stats;
+      const uint64_t now = ctx_.now();
+      // A ping-pong answer is counted apart: the flow's delivered bytes are what its source sent.
+      (e.reply ? st.answer_bytes : st.delivered_bytes) += e.payload_bytes;
+      (e.reply ? st.answer_packets : st.delivered_packets)++;
+      st.progress_cycle = now;
+      st.interval_bytes += e.payload_bytes;
+      const bool record = ctx_.in_stats_window();
+      if (record) st.packet_latency.add(now - e.create_cycle);
+      if (e.last) {
+        const uint64_t done = now + completion_cycles;
+        if (record) st.message_latency.add(done - e.create_cycle);
+        if (f.spec.pingpong && !e.reply) {
+          // The ping is in: answer it with a message of the same size.
+          Reply r;
+          r.flow = static_cast<unsigned>(e.flow);
+          r.dlid = e.slid;
+          r.left = f.spec.message_bytes;
+          r.ready = done;
+          r.ping_cycle = e.create_cycle;
+          replies_.push_back(r);
+          ++replies_queued_;
+          wake(done);
+        } else if (f.spec.pingpong) {
+          if (record) st.pingpong_rtt.add(done - e.ping_cycle);
+          f.pp_waiting = false;
+          f.pp_next = done + ctx_.cycles(f.spec.pingpong_gap_ps);
+          static_cast<Hca&>(ctx_.node(f.src)).wake(f.pp_next);
+        }
+      }
+    }
+    ++ctx_.delivered;
+    pkt->release();
+  }
+  start_drain();
+}
+
+}  // namespace ibcc::net

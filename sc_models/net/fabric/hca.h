@@ -1,0 +1,203 @@
+// HCA: flows with IRD from the CCTI block, CNPs ahead of data, a rate-limited sink.
+// Methods in hca.cpp.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <random>
+#include <vector>
+
+#include "net/fabric/cc_adapters.h"
+#include "net/fabric/dcqcn_port.h"
+#include "net/fabric/node_context.h"
+#include "net/fabric/link.h"
+
+namespace ibcc::net {
+
+class Hca : public Node {
+ public:
+  Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed)
+      : Node(name, ctx, index), data_wait_(ctx.num_vls()), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
+    out.resize(2);
+    in.resize(2);
+  }
+
+  // Laid out by use, in cache lines (an HCA's lines are rarely cached when its next event
+  // comes): what sending a packet reads first, with the private members it reads, in one
+  // line; then the queues and the IRD pacing; then draining; the rest below.
+  alignas(64) std::vector<unsigned> flows;  // indices into NodeContext::flows()
+  std::unique_ptr<CctiPort> ccti;           // cc.reaction: ibcc
+  std::unique_ptr<DcqcnPort> dcqcn;         // cc.reaction: dcqcn | dcqcn_plus
+
+ private:
+  uint64_t host_ready_ = 0;
+  uint64_t wake_at_ = UINT64_MAX;
+  uint32_t rr_ = 0;
+  uint32_t replies_queued_ = 0;  // replies_.size(), beside what sending reads (the deque's ends are not)
+  // (line 2)
+  PacketFifo cnps_;
+  std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
+  // CNPs (and ACKs carrying BECN) go before data, but not for ever: per VL, a data packet that
+  // found too few credits (wait_credits, 0: none) lets the CNPs behind it use
+  // kCnpCreditsPerWait times the credits it needs (passed), then the credits are kept for it.
+  // When both wait, data gets at least a fifth of the credits: a hotspot receiver's stream of
+  // CNPs cannot starve its own data. (With 1: the CNPs of the 648-port hotspot fabric come
+  // late enough to halve the sources' CCTI; with 16 a hotspot's own flow still goes 1 ms
+  // without delivering; docs/network_model.md.)
+  static constexpr uint32_t kCnpCreditsPerWait = 4;
+  struct DataWait {
+    uint32_t wait_credits = 0;
+    uint32_t passed = 0;
+  };
+  std::vector<DataWait> data_wait_;
+  bool sink_busy_ = false;
+
+ public:
+  bool cc_enabled = false;
+  bool becn_in_ack = false;
+  FabricParams::Transport transport = FabricParams::Transport::kNone;  // Go-Back-N (below)
+
+ private:
+  // (line 3)
+  PacketFifo sink_;
+  SizeCycles host_memo_, sink_memo_;  // a packet's cycles at the host's and the sink's rates
+
+ public:
+  double host_cycles_per_byte = 0;  // inject_rate limit
+  double sink_cycles_per_byte = 0;
+  uint64_t hiccup_period = 0, hiccup_duration = 0;
+  uint64_t completion_cycles = 0;
+  // Go-Back-N (fabric.hca.transport, above): off, or with NACKs (fast retransmit), or
+  // timeouts only.
+  uint32_t gbn_window = 16;
+  uint64_t gbn_timeout = 0;  // cycles
+  uint64_t send_jitter = 0;  // cycles: a uniform draw in [0, this] delays each data packet's successor
+  bool leak_one_credit = false, lose_one_packet = false;
+
+ private:
+  // A ping-pong answer being sent back to the ping's source.
+  struct Reply {
+    unsigned flow = 0;
+    uint16_t dlid = 0;
+    uint64_t left = 0;         // bytes still to send
+    uint64_t ready = 0;        // the answer may start (ping drained + completion latency)
+    uint64_t ping_cycle = 0;   // the ping's creation
+  };
+  std::deque<Reply> replies_;
+
+ public:
+  void handle(const Event& e) override;
+
+  // The CCTI block and one IRD pacing slot per entry it throttles (a QP, or an SL).
+  void attach_ccti(std::unique_ptr<CctiPort> block);
+
+  void wake(uint64_t cycle);
+
+  void try_send();
+
+  uint64_t sink_queue_packets() const { return sink_.count; }
+  uint64_t cnp_queue_packets() const { return cnps_.count; }
+
+ private:
+  // IRD pacing per CCTI entry (Congestion Control Table index owner: QP or SL).
+  uint64_t paced_until(uint32_t qp, uint32_t sl) const {
+    if (ccti) return ird_until_[ccti->core().flow_index(qp, sl)];
+    return dcqcn ? dcqcn->paced_until(qp) : 0;
+  }
+  void pace(uint32_t qp, uint32_t sl, uint64_t until) {
+    if (ccti) ird_until_[ccti->core().flow_index(qp, sl)] = until;
+  }
+
+  void new_message(Flow& f, Flow::Lane& lane, uint64_t created);
+  // A packet of `wire` bytes at a rate of `cycles_per_byte` (the host's or the sink's), in
+  // cycles, through that rate's memo.
+  static uint64_t cycles_at(SizeCycles& memo, uint32_t wire, double cycles_per_byte) {
+    return memo.get(wire, [cycles_per_byte](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * cycles_per_byte)); });
+  }
+
+  // A data packet from this HCA, leaving now (send_data and ping-pong answers).
+  tlm_generic_payload* data_packet(uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload, uint32_t wire,
+                                   unsigned flow) {
+    tlm_generic_payload* pkt = ctx_.pool().alloc();
+    IbExtension& e = ib(pkt);
+    e.slid = ctx_.topology().nodes[index_].lid;
+    e.dlid = dlid;
+    e.sl = static_cast<uint8_t>(sl);
+    e.vl = static_cast<uint8_t>(vl);
+    e.opcode = Opcode::kData;
+    e.qp = qp;
+    e.payload_bytes = payload;
+    e.wire_bytes = wire;
+    e.credits = NodeContext::credits_of(wire);
+    e.inject_cycle = ctx_.now();
+    e.flow = static_cast<int32_t>(flow);
+    pkt->set_command(tlm::TLM_WRITE_COMMAND);
+    pkt->set_data_length(payload);
+    return pkt;
+  }
+
+  void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire);
+  uint64_t jitter() { return send_jitter ? rng_() % (send_jitter + 1) : 0; }
+
+  // Go-Back-N, the sender's side of one (flow, QP): what it sent and has no ACK for yet, oldest
+  // first (PSNs una..nxt-1), the next PSN to send (resend < nxt while going back) and the
+  // retransmission deadline: the oldest unacknowledged packet's last send plus the timeout
+  // (the seed chapter's per-packet timers, of which the oldest expires first).
+  struct GbnSent {
+    uint32_t payload = 0;
+    bool last = false;
+    uint16_t dlid = 0;
+    uint64_t create_cycle = 0;
+    uint64_t sent_cycle = 0;  // when it was last sent: its retransmission timer started then
+  };
+  struct GbnTx {
+    std::deque<GbnSent> unacked;
+    uint32_t una = 0, nxt = 0, resend = 0;
+    uint64_t deadline = UINT64_MAX;
+    uint8_t last_event = FlowStats::kNoEvent;  // its last FlowStats::GbnEvent
+  };
+  // Pack, Nack or timeout at the sender of (f, g): counted in f's chain of events.
+  static void chain_event(Flow& f, GbnTx& g, FlowStats::GbnEvent event) {
+    if (g.last_event != FlowStats::kNoEvent) ++f.stats.chain[g.last_event][event];
+    g.last_event = event;
+  }
+  // The receiver's side of one (source LID, QP): the next PSN it takes; a NACK for the
+  // current gap is out.
+  struct GbnRx {
+    uint32_t expected = 0;
+    bool nack_sent = false;
+  };
+  GbnTx& gbn_tx(unsigned flow_index, uint32_t qp) { return gbn_tx_[uint64_t{flow_index} << 32 | qp]; }
+  void gbn_receive(IbExtension& e);
+  void gbn_acknowledged(const IbExtension& ack);
+  void send_transport_ack(const IbExtension& data, uint32_t psn, bool nack);
+
+  // A data packet of lane `lane`: new (`again` null) or the retransmission of `again`.
+  void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
+                 const GbnSent* again = nullptr);
+
+  void on_arrive(tlm_generic_payload* pkt);
+
+  // A CNP (or an ACK with BECN) to the source of `data`'s flow, queued ahead of data;
+  // send_cnp also tries to send.
+  void queue_cnp(uint16_t dlid, uint32_t qp, unsigned sl, unsigned vl, int32_t flow, uint64_t interval_cycles);
+  void send_cnp(const IbExtension& data) {
+    queue_cnp(data.slid, data.qp, data.sl, data.vl, data.flow, 0);
+    try_send();
+  }
+  // DCQCN: queues the CNPs the notification point makes now, and wakes for the next.
+  void issue_due_cnps(uint64_t now);
+
+  void start_drain();
+
+  void sink_done();
+
+  std::unordered_map<uint64_t, GbnTx> gbn_tx_;  // [(flow, QP)]
+  std::unordered_map<uint64_t, GbnRx> gbn_rx_;  // [(source LID, QP)]
+  std::mt19937_64 rng_;
+};
+
+}  // namespace ibcc::net

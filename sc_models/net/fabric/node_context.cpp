@@ -1,0 +1,173 @@
+// NodeContext: the clock, the node table, port wiring and a SystemC-free event loop.
+#include "net/fabric/node_context.h"
+
+#include <cmath>
+
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace ibcc::net {
+
+void packet_fifo_overflow() {
+  throw ModelError(fmt::format("a packet queue would hold more than {} packets, the most the model counts in one queue",
+                               PacketFifo::kMaxCount));
+}
+
+NodeContext::NodeContext(const Scenario& s, Topology topo) : s_(s), topo_(std::move(topo)) {
+  ps_per_cycle_ = static_cast<uint64_t>(std::llround(1e12 / static_cast<double>(s.fabric.core_clock_hz)));
+  if (ps_per_cycle_ == 0) ps_per_cycle_ = 1;
+}
+
+// SystemC's registries find a port or export to remove by searching back from the newest:
+// tearing down newest first keeps that O(1) per socket (oldest first: O(sockets) each, which
+// was seconds at 11,664 hosts).
+NodeContext::~NodeContext() {
+  while (!nodes_.empty()) nodes_.pop_back();
+}
+
+Node::~Node() {
+  while (!ends_.empty()) ends_.pop_back();
+}
+
+Node::Node(sc_core::sc_module_name name, NodeContext& ctx, unsigned index) : sc_module(name), ctx_(ctx), index_(index) {
+  const unsigned ports = index < ctx.topology().nodes.size() ? ctx.topology().nodes[index].ports : 0;
+  ends_.resize(ports + 1);
+  for (unsigned p = 1; p <= ports; ++p) ends_[p] = std::make_unique<PortEnd>(*this, p);
+}
+
+Node& NodeContext::add_node(std::unique_ptr<Node> n) {
+  if (nodes_.size() >= topo_.nodes.size()) {
+    throw std::logic_error(fmt::format("NodeContext::add_node: the topology has {} nodes", topo_.nodes.size()));
+  }
+  nodes_.push_back(std::move(n));
+  return *nodes_.back();
+}
+
+void NodeContext::wire_ports() {
+  if (nodes_.size() != topo_.nodes.size()) {
+    throw std::logic_error(fmt::format("NodeContext::wire_ports: {} of {} nodes added", nodes_.size(), topo_.nodes.size()));
+  }
+  const unsigned nvl = s_.fabric.vls;
+  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
+    Node& node = *nodes_[n];
+    const auto& tn = topo_.nodes[n];
+    node.out.resize(std::max<size_t>(node.out.size(), tn.ports + 1));
+    node.in.resize(std::max<size_t>(node.in.size(), tn.ports + 1));
+    for (unsigned p = 1; p <= tn.ports; ++p) {
+      const PortWire& w = topo_.wire[n][p];
+      InPort& ip = node.in[p];
+      const uint64_t buf = tn.is_switch ? s_.fabric.switch_buffer_per_vl : s_.fabric.hca_buffer_per_vl;
+      ip.capacity = static_cast<uint32_t>(buf / 64);
+      ip.vl.assign(nvl, InPort::Vl{});
+      OutPort& op = node.out[p];
+      op.vls.assign(nvl, OutPort::Vl{});
+      if (w.peer < 0) continue;
+      const LinkSpec& l = s_.links[w.link];
+      op.peer = w.peer;
+      op.peer_port = w.peer_port;
+      const double bytes_per_ps = l.data_bps / 8.0 / 1e12;
+      op.rate_bytes_per_cycle = bytes_per_ps * static_cast<double>(ps_per_cycle_);
+      op.cycles_per_byte = 1.0 / op.rate_bytes_per_cycle;
+      op.prop_cycles = cycles(l.propagation_ps);
+      ip.prop_cycles = op.prop_cycles;  // one propagation per link, both ways
+      op.prop_delay = link_delay(op.prop_cycles);
+      ip.prop_delay = op.prop_delay;
+      ip.upstream = w.peer;
+      ip.upstream_port = w.peer_port;
+      ip.xbar_capacity = op.rate_bytes_per_cycle * s_.fabric.crossbar_speedup;
+    }
+  }
+  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
+    for (unsigned p = 1; p < nodes_[n]->out.size(); ++p) {
+      OutPort& op = nodes_[n]->out[p];
+      if (op.peer < 0) continue;
+      op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
+      op.set_all_credits(op.capacity);
+      if (s_.fabric.pfc) setup_pfc(*nodes_[op.peer], op.peer_port, op);
+      if (s_.fabric.lossy) {
+        // No credits and no pauses: the receiver drops what does not fit (accept()).
+        op.uncredited = true;
+        op.set_all_credits(OutPort::kPfcOpen);
+        InPort& ip = nodes_[op.peer]->in[op.peer_port];
+        ip.lossy = true;
+        // An output-buffered or shared switch limits its egress queues, not its inputs.
+        if (topo_.nodes[op.peer].is_switch && s_.egress_drop_tail()) {
+          ip.capacity = UINT32_MAX / 2;
+        }
+      }
+    }
+  }
+}
+
+void NodeContext::setup_pfc(Node& receiver, unsigned port, OutPort& sender) {
+  InPort& ip = receiver.in[port];
+  const FabricParams& f = s_.fabric;
+  sender.uncredited = true;
+  sender.set_all_credits(OutPort::kPfcOpen);
+  ip.pfc = true;
+  ip.pause_cycles = static_cast<uint64_t>(std::ceil(f.pfc_pause_bytes * sender.cycles_per_byte));
+  // Headroom: after the buffer crosses XOFF, the sender may finish the packet it is in and
+  // keep sending until the pause frame has crossed the link; what was on the wire then
+  // still arrives. Two MTU packets plus a round trip and a pause frame at the link's rate.
+  const uint32_t mtu = credits_of(wire_bytes(f.mtu));
+  const double in_flight = sender.rate_bytes_per_cycle * static_cast<double>(2 * ip.prop_cycles + ip.pause_cycles + 1);
+  const uint32_t headroom = 2 * mtu + static_cast<uint32_t>(std::ceil(in_flight / 64.0));
+  const std::string where = fmt::format("{}/{}", receiver.basename(), port);
+  if (f.pfc_xoff_bytes) {
+    ip.xoff = static_cast<uint32_t>(f.pfc_xoff_bytes / 64);
+    if (ip.xoff > ip.capacity) {
+      throw ScenarioError(fmt::format("{}: fabric.pfc.xoff ({} bytes) is above the buffer of {} ({} bytes)", s_.file,
+                                      f.pfc_xoff_bytes, where, uint64_t{ip.capacity} * 64));
+    }
+  } else {
+    if (ip.capacity < headroom + mtu) {
+      throw ScenarioError(fmt::format("{}: the buffer of {} ({} bytes per VL) cannot hold PFC's headroom ({} bytes: 2 MTU "
+                                      "packets and a round trip of its link) and a packet below XOFF; give a larger buffer",
+                                      s_.file, where, uint64_t{ip.capacity} * 64, uint64_t{headroom} * 64));
+    }
+    ip.xoff = ip.capacity - headroom;
+  }
+  if (f.pfc_xon_bytes) {
+    ip.xon = static_cast<uint32_t>(f.pfc_xon_bytes / 64);
+  } else {
+    ip.xon = ip.xoff > 2 * mtu ? ip.xoff - 2 * mtu : 0;
+  }
+  ip.xon = std::min(ip.xon, ip.xoff);
+}
+
+void NodeContext::claim_link(unsigned node, unsigned port) {
+  if (node >= nodes_.size() || port == 0 || port >= nodes_[node]->out.size() || nodes_[node]->out[port].peer < 0) {
+    throw std::invalid_argument(fmt::format("NodeContext::claim_link: node {} port {} has no link", node, port));
+  }
+  OutPort& o = nodes_[node]->out[port];
+  o.user_bound = true;
+  nodes_[static_cast<unsigned>(o.peer)]->out[o.peer_port].user_bound = true;
+}
+
+void NodeContext::bind_links() {
+  for (auto& n : nodes_) {
+    for (unsigned p = 1; p < n->out.size() && p <= n->num_ends(); ++p) {
+      const OutPort& o = n->out[p];
+      if (o.peer < 0 || o.user_bound) continue;
+      n->end(p).out.bind(nodes_[static_cast<unsigned>(o.peer)]->end(o.peer_port).in);
+    }
+  }
+}
+
+uint64_t NodeContext::run_until(uint64_t last) {
+  uint64_t ran = 0;
+  while (!queue_.empty() && queue_.next_cycle() <= last) {
+    now_ = queue_.next_cycle();
+    run_cycle<false>(now_, [this, &ran](const Event& e) {
+      ++ran;
+      if (e.node >= nodes_.size()) throw std::logic_error(fmt::format("NodeContext::run_until: event for node {}", e.node));
+      nodes_[e.node]->handle(e);
+    });
+  }
+  if (now_ < last) now_ = last;
+  return ran;
+}
+
+}  // namespace ibcc::net

@@ -1,0 +1,435 @@
+// What every node of the network model shares and works through: the event calendar and
+// the current cycle, the packet pool, the scenario, the topology, the flows, the node table
+// and the fabric-wide counters. Fabric (fabric.h) is one: it adds the builder, the SystemC
+// process that runs the calendar, statistics, invariants and the deadlock report. A unit test
+// makes a NodeContext of its own, adds one Switch or Hca and probe nodes around it, and runs
+// the calendar itself (run_until) without SystemC's scheduler (tests/net/test_switch.cpp).
+// Also here: the events, the two sides of a port, Node (a switch or an HCA) and Flow.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "net/fabric/event_calendar.h"
+#include "net/observe/latency_histogram.h"
+#include "net/fabric/link_socket.h"
+#include "net/fabric/packet.h"
+#include "net/scenario/scenario.h"
+#include "net/scenario/shared_seq.h"
+#include "net/scenario/topology.h"
+#include "net/fabric/vl_array.h"
+#include "net/fabric/vl_arbiter.h"
+
+namespace ibcc::net {
+
+class Probe;
+class NodeContext;
+
+// Failed invariant or deadlock: the run stops and the message says what broke where.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// Flows that delivered nothing for sim.stall_timeout while packets of theirs were in flight:
+// the run stops, and what it measured up to there is its result (status `stalled`).
+class StallError : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
+
+enum class EventKind : uint8_t {
+  kArrive,       // a packet's head reaches an input port
+  kTailIn,       // its tail is in: if it still waits in its VoQ it now counts in the fill
+  kArbitrate,    // an output port may be able to send
+  kTxDone,       // an output port finished a packet (its tail left the input buffer)
+  kCredit,       // credits come back to an output port
+  kSinkDone,     // an HCA finished draining a packet
+  kHcaWake,      // an HCA's flow may send again (IRD, rate, start time)
+  kLogTick,      // statistics interval, invariant and deadlock checks
+  kPfc,          // a PFC pause frame reaches an output port (value 1: XOFF, 0: XON)
+  kCancelled,    // cancelled after it was scheduled (EventCalendar::cancel): nobody handles it
+};
+
+// 32 bytes: the calendar's pool holds millions of these under load, and each event handled
+// reads one (FIFO order among events of one cycle is the order they were scheduled in:
+// EventCalendar keeps it).
+struct Event {
+  uint64_t cycle;
+  tlm::tlm_generic_payload* pkt;
+  uint32_t node;
+  uint32_t value;
+  uint16_t port;  // (ports are at most 255)
+  uint8_t vl;
+  EventKind kind;
+  uint32_t link = 0;  // EventCalendar's
+  void cancel() {
+    kind = EventKind::kCancelled;
+    pkt = nullptr;
+  }
+};
+static_assert(sizeof(Event) == 32, "Event is meant to fill half a cache line");
+
+// The cycles a size takes at a fixed rate, kept for the last size asked: a port's or a
+// sink's packets mostly have one size, so most packets cost no floating-point ceiling.
+// get(size, compute) returns compute(size), computing it only for a new size.
+struct SizeCycles {
+  uint32_t size = UINT32_MAX;
+  uint32_t cycles = 0;
+  template <typename Compute>
+  uint64_t get(uint32_t s, Compute&& compute) {
+    if (s == size) return cycles;
+    const uint64_t c = compute(s);
+    if (c <= UINT32_MAX) {  // (kept only if it fits)
+      size = s;
+      cycles = static_cast<uint32_t>(c);
+    }
+    return c;
+  }
+};
+
+// The transmit side of a port: the link toward the peer's input buffer and its credits.
+// Laid out by use: what a hop reads and writes (sending, the credits of its VL) first.
+struct alignas(64) OutPort {
+  // Line 0: sending (transmit) and what a head's arrival at a switch reads (the output
+  // exists, is it busy, when its next head is eligible, its pending arbitration).
+  int peer = -1;             // node, -1: unconnected
+  unsigned peer_port = 0;
+  PortEnd::FwIf* fw = nullptr;       // what the port's initiator socket is bound to (after elaboration)
+  uint64_t busy_until = 0;
+  uint64_t arb_at = UINT64_MAX;      // cycle of the pending arbitration event
+  uint64_t wait_eligible = 0;        // the last arbitration that sent nothing: when its next head is eligible
+  sc_core::sc_time prop_delay;       // prop_cycles as a TLM delay (made once, not per packet)
+  SizeCycles ser;                    // ser_cycles of the last packet size sent
+  bool tx_active = false;
+  bool user_bound = false;           // claimed: a user's module binds this link's sockets
+  // PFC or a lossy link (no credits): the sender is never short of credits unless its peer
+  // paused the VL; `credits[vl]` is then 0, else kPfcOpen, and a transmission takes none.
+  bool uncredited = false;
+  // Credits that come back while the port is sending (before busy_until) to a VL that has
+  // credits are not an event: their handler would only count them (a switch output arbitrates
+  // when done sending, and the FECN marker sees only whether a VL has credits; an HCA, not
+  // DCQCN's, asks for the next packet when done sending). They wait in OutPortVl::deferred
+  // (still counted as returning) until take_deferred_credits(), which the node calls when
+  // it is done sending, before it reads its credits. Set by the fabric where that holds: a
+  // credited link, no waveforms (they show credits as they change), no ignore_credits fault.
+  bool defer_credits = false;
+  bool has_deferred = false;
+  // Line 1: the rest of sending. A switch output's packet being sent (its input, VL and
+  // credits; it takes the port's rate of its input's crossbar port); the port's counters.
+  uint64_t prop_cycles = 0;
+  double cycles_per_byte = 0;
+  uint32_t capacity = 0;             // the peer's per-VL buffer, credits
+  unsigned tx_input = 0, tx_vl = 0, tx_credits = 0;
+  double rate_bytes_per_cycle = 0;
+  uint64_t packets = 0, bytes = 0, marked = 0;
+  // Per VL (OutPortVl: credits, need, sent, returning, deferred).
+  using Vl = OutPortVl;
+  VlArray<Vl> vls;
+  void set_all_credits(uint32_t c) {
+    for (Vl& v : vls) v.credits = c;
+  }
+  void take_deferred_credits() {
+    if (!has_deferred) return;
+    has_deferred = false;
+    for (Vl& v : vls) {
+      v.credits += v.deferred;
+      v.returning -= v.deferred;
+      v.deferred = 0;
+    }
+  }
+  uint64_t pauses = 0;               // XOFF frames received
+  uint64_t drops = 0;                // lossy: packets dropped at this output's limit (output/shared buffers)
+  static constexpr uint32_t kPfcOpen = 1u << 30;
+  VlArbiter vlarb;                   // with VLArbitration tables
+};
+
+// The receive side: the input buffer, per VL, in 64-byte credits. Laid out by use, in cache
+// lines (the struct is line-aligned).
+struct alignas(64) InPort {
+  // Line 0: what a head's arrival, a crossbar check and a credit return read.
+  uint32_t capacity = 0;
+  bool pfc = false;
+  bool lossy = false;           // fabric.flow_control: none: a packet that does not fit is dropped
+  PortEnd::BwIf* bw = nullptr;  // what the port's target socket is bound to (after elaboration)
+  sc_core::sc_time prop_delay;  // the link's propagation as a TLM delay (credits take it back upstream)
+  double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
+  double xbar_active = 0;
+  // The packet whose tail is still coming in (a link delivers one at a time), and its
+  // kTailIn (a calendar handle), cancelled if it leaves first (cut-through): that event would
+  // find it gone. A tail event not noted here (two pending in one cycle, or beyond the
+  // calendar's wheel) runs and sees from the packet's hop count that it is gone.
+  struct PendingTail {
+    tlm::tlm_generic_payload* pkt = nullptr;
+    uint32_t hop = 0;
+    uint32_t event = EventCalendar<Event>::kNoHandle;
+  } tail;
+  uint32_t paused = 0;
+  // Line 1 (for up to four VLs): per VL, credits used, the peak since the last log tick,
+  // the last cycle a packet left or the buffer went from empty to non-empty (how long a
+  // non-empty buffer has been blocked: Fabric::blocked_buffer_check), and the credits of the
+  // packets that arrived so far (mod 2^32: the sender's OutPortVl::sent minus these are on
+  // the wire; the count stays on this side, so an arrival does not touch the sender).
+  struct Vl {
+    uint32_t used = 0;
+    uint32_t peak = 0;
+    uint64_t moved = 0;
+    uint32_t arrived = 0;
+  };
+  VlArray<Vl> vl;
+  int upstream = -1;
+  unsigned upstream_port = 0;
+  uint64_t prop_cycles = 0;     // the link's propagation, cycles
+  // PFC: thresholds in credits (xoff, xon), the VLs (bits) whose upstream sender this
+  // buffer paused (paused, above), and the cycles a pause frame takes on the link.
+  uint32_t xoff = 0, xon = 0;
+  uint64_t pause_cycles = 0;
+  uint64_t pauses_sent = 0;
+  uint64_t drops = 0;           // packets dropped here
+};
+
+// A switch or an HCA: a SystemC module with one PortEnd (two TLM-2.0 sockets, link_socket.h)
+// per port of its topology node, made in the constructor.
+class Node : public sc_core::sc_module {
+ public:
+  Node(sc_core::sc_module_name name, NodeContext& ctx, unsigned index);
+  ~Node() override;
+  virtual void handle(const Event& e) = 0;
+  // Notes each port's bound interfaces (OutPort::fw, InPort::bw).
+  void end_of_elaboration() override;
+
+  // Port `p`'s sockets (1-based).
+  PortEnd& end(unsigned p) { return *ends_[p]; }
+  unsigned num_ends() const { return static_cast<unsigned>(ends_.size() - 1); }
+  NodeContext& context() { return ctx_; }
+  unsigned index() const { return index_; }
+
+  // What every event of the node reads (its ports, the context, its index) in one cache
+  // line: sc_module's members before them end mid-line.
+  alignas(64) std::vector<OutPort> out;  // [port], 1-based
+  std::vector<InPort> in;
+
+ protected:
+  NodeContext& ctx_;
+  unsigned index_;
+
+ private:
+  std::vector<std::unique_ptr<PortEnd>> ends_;
+};
+
+// Laid out by use: what every delivered packet updates first (one cache line), its latency
+// histograms next, the rest after.
+struct FlowStats {
+  uint64_t injected_packets = 0;
+  uint64_t injected_bytes = 0;
+  uint64_t delivered_bytes = 0;
+  uint64_t delivered_packets = 0;
+  uint64_t dropped_packets = 0;  // lossy fabrics: its packets a buffer dropped
+  uint64_t answer_bytes = 0;     // ping-pong: the answers delivered back to the source
+  uint64_t answer_packets = 0;
+  uint64_t discarded_packets = 0;  // Go-Back-N: see below
+  // Last time the flow moved: a packet delivered, or its first packet in flight after none
+  // (the per-flow stall check, Fabric::stalled_flows).
+  uint64_t progress_cycle = 0;
+  uint64_t interval_bytes = 0;
+  // Inside the statistics window (NodeContext::set_stats_window): each data packet from its
+  // message's creation to the end of its drain at the sink (source queueing, IRD waits, the
+  // fabric, the sink); each message from creation to its completion (last packet drained +
+  // the HCA's completion latency); each ping-pong round trip. Core cycles.
+  LatencyHistogram packet_latency;
+  LatencyHistogram message_latency;
+  uint64_t fecn_marked = 0;    // data packets that arrived with FECN
+  uint64_t becn_received = 0;  // BECNs the source took for this flow
+  // Go-Back-N: packets the receiver took out of order (and discarded: discarded_packets),
+  // packets sent again, timeouts and NACKs that sent the sender back.
+  uint64_t retransmitted_packets = 0, timeouts = 0, nacks = 0;
+  // ... and the sender's events as the seed chapter's 3-state chain sees them: Pack (an ACK
+  // that advanced its window), Nack (a NACK that sent it back), timeout; `packs` counts the
+  // first, `chain[from][to]` the transitions between consecutive events.
+  enum GbnEvent : uint8_t { kPack, kNack, kTimeout, kNoEvent };
+  static constexpr char kGbnEventLetter[] = "PNT";  // summary.json names a transition "PN", ...
+  uint64_t packs = 0;
+  uint64_t chain[kNoEvent][kNoEvent] = {};
+  LatencyHistogram pingpong_rtt;
+};
+
+// Laid out by use, as FlowStats, in cache lines: what sending a packet reads first (one
+// line), then the rest of the sender's state, the statistics (their hot line first), the
+// specification (FlowSpec: the fields read per packet and per message first) and the
+// destination lists (read per message).
+struct alignas(64) Flow {
+  unsigned src = 0;            // node
+  int dst = -1;                // node, -1: drawn per message
+  uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
+  // A message in progress: its destination, QP, bytes left, creation and IRD pacing.
+  struct Lane {
+    uint16_t dlid = 0;
+    uint32_t qp = 0;
+    uint64_t message_left = 0;
+    uint64_t create_cycle = 0;
+  };
+  std::vector<Lane> lanes;
+  unsigned lane_rr = 0;
+  uint32_t psn = 0;
+  uint8_t sl = 0;  // spec.sl, in the line sending reads (set with spec; every packet needs it)
+  // (line 1) Offered rate; 0 saturating. Offered-rate flows: the application creates a
+  // message every message_bytes at the rate (open loop: messages the source cannot send
+  // yet wait, and their wait counts in latency).
+  double rate_cycles_per_byte = 0;
+  double next_message_cycle = 0;
+  // Ping-pong: a ping is out (waiting for its answer); the next may leave at pp_next.
+  bool pp_waiting = false;
+  uint64_t pp_next = 0;
+  alignas(64) FlowStats stats;
+  alignas(64) FlowSpec spec;
+  SharedSeq<uint16_t> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list
+  std::vector<uint16_t> hot_lids;
+  size_t next_dst = 0;              // DstOrder::kSequence: index into uniform_lids
+};
+
+class NodeContext {
+ public:
+  // The clock from s.fabric.core_clock_hz; `topo` is the fabric the nodes will stand for.
+  NodeContext(const Scenario& s, Topology topo);
+  virtual ~NodeContext();
+  NodeContext(const NodeContext&) = delete;
+  NodeContext& operator=(const NodeContext&) = delete;
+
+  // Returns a handle for cancel() (EventCalendar::push).
+  uint32_t schedule(uint64_t cycle, EventKind k, uint32_t node, uint32_t port = 0, uint32_t vl = 0, uint32_t value = 0,
+                    tlm::tlm_generic_payload* pkt = nullptr) {
+    if (cycle >= queue_.wheel_end()) {
+      return queue_.push(Event{cycle, pkt, node, value, static_cast<uint16_t>(port), static_cast<uint8_t>(vl), k});
+    }
+    // (Filled in place: EventCalendar::emplace.)
+    uint32_t handle;
+    Event& e = queue_.emplace(cycle, &handle);
+    e.cycle = cycle;
+    e.pkt = pkt;
+    e.node = node;
+    e.value = value;
+    e.port = static_cast<uint16_t>(port);
+    e.vl = static_cast<uint8_t>(vl);
+    e.kind = k;
+    return handle;
+  }
+  // An event scheduled and not yet handled will not be: it was a no-op by now.
+  void cancel(uint32_t handle) { queue_.cancel(handle); }
+  static constexpr uint32_t kNoEvent = EventCalendar<Event>::kNoHandle;
+  uint64_t now() const { return now_; }
+  PacketPool& pool() { return pool_; }
+  const PacketPool& pool() const { return pool_; }
+  const Scenario& scenario() const { return s_; }
+  const Topology& topology() const { return topo_; }
+  std::vector<Flow>& flows() { return flows_; }
+  const std::vector<Flow>& flows() const { return flows_; }
+  Node& node(unsigned i) { return *nodes_[i]; }
+  const Node& node(unsigned i) const { return *nodes_[i]; }
+  size_t num_nodes() const { return nodes_.size(); }
+  uint64_t cycles(uint64_t ps) const { return (ps + ps_per_cycle_ - 1) / ps_per_cycle_; }
+  uint64_t ps(uint64_t cycles) const { return cycles * ps_per_cycle_; }
+  uint64_t ps_per_cycle() const { return ps_per_cycle_; }
+  // A link's delay in the TLM calls (SystemC time, resolution 1 ps) and the cycle it ends at.
+  sc_core::sc_time link_delay(uint64_t cycles) const { return sc_core::sc_time::from_value(cycles * ps_per_cycle_); }
+  uint64_t cycle_after(const sc_core::sc_time& delay) const {
+    // Links pass their propagation delay (most fabrics have one or two): the last one's
+    // cycles are kept, as a division per packet and per credit return costs tens of cycles.
+    if (delay.value() != last_delay_ps_) {
+      last_delay_ps_ = delay.value();
+      last_delay_cycles_ = last_delay_ps_ / ps_per_cycle_;
+    }
+    return now() + last_delay_cycles_;
+  }
+  unsigned num_vls() const { return s_.fabric.vls; }
+  uint32_t wire_bytes(uint32_t payload) const { return payload + s_.fabric.data_header_bytes; }
+  // Latencies are recorded for deliveries in [from, to) only (the metrics window).
+  void set_stats_window(uint64_t from_ps, uint64_t to_ps) {
+    stats_from_ = cycles(from_ps);
+    stats_to_ = to_ps ? cycles(to_ps) : UINT64_MAX;
+  }
+  bool in_stats_window() const { return now_ >= stats_from_ && now_ < stats_to_; }
+  static uint32_t credits_of(uint32_t wire_bytes) { return (wire_bytes + 63) / 64; }
+  void progress() { last_progress_ = now_; }
+
+  // Node `index` of the topology; nodes are added in index order.
+  Node& add_node(std::unique_ptr<Node> n);
+  // Sets up every added node's ports from the topology's wiring and the scenario's links and
+  // buffers: rates, propagation, buffer capacities, and full credits toward each peer (with
+  // PFC: the thresholds of each buffer, ScenarioError if one cannot hold its headroom).
+  void wire_ports();
+
+  // Binds the sockets of every link not claimed (claim_link): each port's initiator socket
+  // to its peer's target socket. Fabric calls it before the end of elaboration; a unit test
+  // calls it, then sc_start(SC_ZERO_TIME) to complete the binding.
+  void bind_links();
+  // Leaves the link at port `port` of node `node` (both its directions) for the caller to
+  // bind: node(node).end(port) and its peer's end. After wire_ports, before bind_links.
+  // Throws std::invalid_argument for an unconnected port.
+  void claim_link(unsigned node, unsigned port);
+
+  // Runs the calendar's events up to and including cycle `last` in order, each at its cycle,
+  // with no SystemC scheduler (unit tests of single nodes); returns how many ran.
+  uint64_t run_until(uint64_t last);
+  bool idle() const { return queue_.empty(); }
+
+  // Counters (summary.json).
+  uint64_t injected = 0, delivered = 0, on_wire = 0, hops = 0, cnps = 0, events = 0;
+  uint64_t dropped = 0;    // lossy fabrics: packets a buffer could not take
+  uint64_t discarded = 0;  // Go-Back-N: data taken out of order, discarded at the sink
+
+  // The payload every port's credits travel in (one at a time: a credit call returns before
+  // the next is made).
+  CreditPayload credit_payload;
+
+  // What observes the model as it acts (ibcc run --waves: NetWaves); null when nothing does.
+  Probe* probe = nullptr;
+
+  static constexpr uint32_t kHeaderBytes = 26;  // default data header: LRH 8 + BTH 12 + ICRC 4 + VCRC 2
+
+ protected:
+  void setup_pfc(Node& receiver, unsigned port, OutPort& sender);
+  // Opens cycle `cycle` and hands each of its events that was not cancelled to `handle`, in
+  // order, those scheduled for it meanwhile included; counts them in `events`. With
+  // `prefetch`, the memory of the next event is asked for while one is handled
+  // (prefetch_for: its node must exist).
+  template <bool prefetch, typename Handle>
+  void run_cycle(uint64_t cycle, Handle&& handle) {
+    queue_.open(cycle);
+    using Calendar = EventCalendar<Event>;
+    for (uint32_t n = queue_.take(); n != Calendar::kEnd; n = queue_.take()) {
+      while (n != Calendar::kEnd) {
+        const Event e = queue_.at(n);
+        n = queue_.release(n);
+        if (prefetch && n != Calendar::kEnd) prefetch_for(queue_.at(n));
+        if (e.kind == EventKind::kCancelled) continue;
+        ++events;
+        handle(e);
+      }
+    }
+  }
+  // Asks the memory for what handling `e` will touch first (its packet, its node's port),
+  // while the event before it is handled: under load most of these are cache misses.
+  void prefetch_for(const Event& e) const {
+    if (e.pkt) __builtin_prefetch(&ib(e.pkt));
+    // (Every event's port indexes its node's ports; a prefetch beyond them would not fault.)
+    __builtin_prefetch(nodes_[e.node]->out.data() + e.port);
+  }
+  const Scenario& s_;
+  Topology topo_;
+  uint64_t ps_per_cycle_;
+  uint64_t now_ = 0;
+  uint64_t stats_from_ = 0, stats_to_ = UINT64_MAX;
+  uint64_t last_progress_ = 0;
+  mutable uint64_t last_delay_ps_ = 0, last_delay_cycles_ = 0;  // cycle_after's
+  EventCalendar<Event> queue_;
+  PacketPool pool_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<Flow> flows_;
+};
+
+}  // namespace ibcc::net

@@ -1,0 +1,295 @@
+#include "net/scenario/import_opensm.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace ibcc::net {
+namespace {
+
+struct Line {
+  int number;
+  std::string value;
+};
+
+// 0x-prefixed hex or decimal, 0..max.
+uint64_t number(const std::string& where, const std::string& text, uint64_t max) {
+  size_t used = 0;
+  uint64_t v = 0;
+  try {
+    v = std::stoull(text, &used, 0);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || text[0] == '-') {
+    throw ScenarioError(fmt::format("{}: expected a number (decimal or 0x hex), got '{}'", where, text));
+  }
+  if (v > max) throw ScenarioError(fmt::format("{}: out of range: expected 0..{}, got {}", where, max, v));
+  return v;
+}
+
+// A 256-bit mask written as hex (OpenSM: "0x" followed by up to 64 hex digits); bit i = port i.
+std::vector<unsigned> mask_ports(const std::string& where, std::string text) {
+  if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) text = text.substr(2);
+  if (text.empty() || text.size() > 64 || text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+    throw ScenarioError(fmt::format("{}: expected a 256-bit mask as up to 64 hex digits, got '{}'", where, text));
+  }
+  std::vector<unsigned> ports;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned nibble = static_cast<unsigned>(std::stoul(std::string(1, text[text.size() - 1 - i]), nullptr, 16));
+    for (unsigned b = 0; b < 4; ++b) {
+      if (nibble >> b & 1u) ports.push_back(static_cast<unsigned>(i * 4 + b));
+    }
+  }
+  return ports;
+}
+
+}  // namespace
+
+OpenSmImport import_opensm_conf(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ScenarioError(path + ": cannot open the OpenSM configuration");
+  std::map<std::string, Line> single;
+  std::map<std::string, std::vector<Line>> per_sl;
+  const std::vector<std::string> sl_options = {"cc_ca_cong_setting_ccti_timer", "cc_ca_cong_setting_ccti_increase",
+                                               "cc_ca_cong_setting_trigger_threshold", "cc_ca_cong_setting_ccti_min"};
+  const std::vector<std::string> known = {
+      "congestion_control", "cc_key", "cc_max_outstanding_mads", "cc_sw_cong_setting_control_map",
+      "cc_sw_cong_setting_victim_mask", "cc_sw_cong_setting_credit_mask", "cc_sw_cong_setting_threshold",
+      "cc_sw_cong_setting_packet_size", "cc_sw_cong_setting_credit_starvation_threshold",
+      "cc_sw_cong_setting_credit_starvation_return_delay", "cc_sw_cong_setting_marking_rate",
+      "cc_ca_cong_setting_port_control", "cc_ca_cong_setting_control_map", "cc_cct"};
+  std::string text;
+  int n = 0;
+  bool any_cc = false;
+  while (std::getline(in, text)) {
+    ++n;
+    // An opensm.conf is text: a control byte (a binary file given by mistake) is an error.
+    for (unsigned char c : text) {
+      if (c < 0x20 && c != '\t' && c != '\r') {
+        throw ScenarioError(fmt::format("{}:{}: not a text file (byte 0x{:02x}); expected an OpenSM configuration "
+                                        "(opensm.conf)", path, n, c));
+      }
+    }
+    const auto hash = text.find('#');
+    if (hash != std::string::npos) text = text.substr(0, hash);
+    std::istringstream ss(text);
+    std::string key;
+    if (!(ss >> key)) continue;
+    std::string value;
+    std::getline(ss, value);
+    value.erase(0, value.find_first_not_of(" \t"));
+    value.erase(value.find_last_not_of(" \t\r") + 1);
+    const bool is_sl = std::find(sl_options.begin(), sl_options.end(), key) != sl_options.end();
+    const bool is_cc = key == "congestion_control" || key.rfind("cc_", 0) == 0;
+    std::string lower_key = key;
+    for (char& c : lower_key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!is_cc && (lower_key == "congestion_control" || lower_key.rfind("cc_", 0) == 0)) {
+      // OpenSM's option names are case-sensitive: it would ignore this line, and so would we, silently.
+      throw ScenarioError(fmt::format("{}:{}: {}: OpenSM options are lower case (OpenSM ignores this one); write {}",
+                                      path, n, key, lower_key));
+    }
+    if (!is_cc) continue;  // an option of the subnet manager itself
+    any_cc = true;
+    if (!is_sl && std::find(known.begin(), known.end(), key) == known.end()) {
+      throw ScenarioError(fmt::format("{}:{}: {}: not a congestion-control option of OpenSM", path, n, key));
+    }
+    if (value.empty()) throw ScenarioError(fmt::format("{}:{}: {}: no value", path, n, key));
+    if (is_sl) {
+      per_sl[key].push_back({n, value});
+    } else if (const auto [at, fresh] = single.emplace(key, Line{n, value}); !fresh) {
+      throw ScenarioError(fmt::format("{}:{}: {}: given twice (first at line {}); give each option once", path, n, key,
+                                      at->second.number));
+    }
+  }
+
+  if (in.bad()) throw ScenarioError(path + ": cannot read the OpenSM configuration");
+  if (!any_cc) {
+    throw ScenarioError(fmt::format("{}: no congestion-control option (congestion_control, cc_*) in {} lines; expected "
+                                    "an OpenSM configuration with CC settings (opensm.conf)", path, n));
+  }
+  OpenSmImport imp;
+  auto where = [&](const std::string& key, const Line& l) { return fmt::format("{}:{}: {}", path, l.number, key); };
+  auto add = [&](const std::string& key, const std::string& cc_key, const std::string& value) {
+    imp.overrides.emplace_back(cc_key, value, where(key, single.at(key)));
+  };
+  if (single.count("congestion_control")) {
+    const auto& l = single["congestion_control"];
+    std::string v = l.value;
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v != "true" && v != "false") throw ScenarioError(where("congestion_control", l) + ": expected TRUE or FALSE, got '" + l.value + "'");
+    add("congestion_control", "cc.enabled", v);
+  }
+  // Switch settings: OpenSM sets only what Control_Map selects (bit 0 Victim_Mask, bit 2
+  // Threshold and Packet_Size, bit 4 Marking_Rate); unset options are 0.
+  uint64_t sw_map = 0;
+  if (single.count("cc_sw_cong_setting_control_map")) {
+    sw_map = number(where("cc_sw_cong_setting_control_map", single["cc_sw_cong_setting_control_map"]),
+                    single["cc_sw_cong_setting_control_map"].value, 0xffffffffu);
+  }
+  auto sw_value = [&](const std::string& key, uint64_t max) -> std::string {
+    if (!single.count(key)) return "0";
+    return std::to_string(number(where(key, single[key]), single[key].value, max));
+  };
+  // Every value is checked, applied or not: a Threshold of 16 is wrong whatever Control_Map says.
+  const std::pair<const char*, uint64_t> sw_ranges[] = {{"cc_sw_cong_setting_threshold", 15},
+                                                        {"cc_sw_cong_setting_packet_size", 255},
+                                                        {"cc_sw_cong_setting_marking_rate", 0xffff}};
+  for (const auto& [key, max] : sw_ranges) {
+    if (!single.count(key)) continue;
+    (void)sw_value(key, max);
+    const uint64_t bit = std::string(key) == "cc_sw_cong_setting_marking_rate" ? 0x10u : 0x4u;
+    if (!(sw_map & bit)) {
+      imp.notes.push_back(where(key, single[key]) + fmt::format(": not applied, Control_Map bit {} is clear", bit == 0x10u ? 4 : 2));
+    }
+  }
+  if (sw_map & 0x4u) {
+    imp.overrides.emplace_back("cc.switch.threshold", sw_value("cc_sw_cong_setting_threshold", 15),
+                               single.count("cc_sw_cong_setting_threshold") ? where("cc_sw_cong_setting_threshold", single["cc_sw_cong_setting_threshold"]) : path + ": cc_sw_cong_setting_threshold (default 0)");
+    imp.overrides.emplace_back("cc.switch.packet_size", sw_value("cc_sw_cong_setting_packet_size", 255),
+                               path + ": cc_sw_cong_setting_packet_size");
+  }
+  if (sw_map & 0x10u) {
+    imp.overrides.emplace_back("cc.switch.marking_rate", sw_value("cc_sw_cong_setting_marking_rate", 0xffff),
+                               path + ": cc_sw_cong_setting_marking_rate");
+  }
+  if (sw_map & 0x1u) {
+    std::vector<unsigned> ports;
+    if (single.count("cc_sw_cong_setting_victim_mask")) {
+      ports = mask_ports(where("cc_sw_cong_setting_victim_mask", single["cc_sw_cong_setting_victim_mask"]),
+                         single["cc_sw_cong_setting_victim_mask"].value);
+    }
+    std::string list = "[";
+    for (size_t i = 0; i < ports.size(); ++i) list += (i ? ", " : "") + std::to_string(ports[i]);
+    imp.overrides.emplace_back("cc.switch.victim_mask", list + "]", path + ": cc_sw_cong_setting_victim_mask");
+  } else if (single.count("cc_sw_cong_setting_victim_mask")) {
+    imp.notes.push_back(where("cc_sw_cong_setting_victim_mask", single["cc_sw_cong_setting_victim_mask"]) +
+                        ": not applied, Control_Map bit 0 is clear");
+  }
+  for (const char* k : {"cc_sw_cong_setting_credit_mask", "cc_sw_cong_setting_credit_starvation_threshold",
+                        "cc_sw_cong_setting_credit_starvation_return_delay"}) {
+    if (single.count(k)) imp.notes.push_back(where(k, single[k]) + ": credit starvation is not modelled (read, not applied)");
+  }
+  for (const char* k : {"cc_key", "cc_max_outstanding_mads"}) {
+    if (single.count(k)) imp.notes.push_back(where(k, single[k]) + ": management only, no effect on the model");
+  }
+  // CA settings.
+  if (single.count("cc_ca_cong_setting_port_control")) {
+    const auto& l = single["cc_ca_cong_setting_port_control"];
+    const uint64_t v = number(where("cc_ca_cong_setting_port_control", l), l.value, 0xffff);
+    add("cc_ca_cong_setting_port_control", "cc.ca.control", (v & 1u) ? "sl" : "qp");
+  }
+  uint64_t ca_map = 0;
+  {
+    const uint64_t map = single.count("cc_ca_cong_setting_control_map")
+                             ? number(where("cc_ca_cong_setting_control_map", single["cc_ca_cong_setting_control_map"]),
+                                      single["cc_ca_cong_setting_control_map"].value, 0xffff)
+                             : 0;
+    imp.overrides.emplace_back("cc.ca.control_map", std::to_string(map), path + ": cc_ca_cong_setting_control_map");
+    ca_map = map;
+  }
+  // "<SL> <value>" lines: every SL starts at 0 (OpenSM's default), then each line sets one.
+  std::map<unsigned, std::map<std::string, uint64_t>> sls;
+  std::map<std::pair<std::string, unsigned>, int> sl_lines;  // (option, SL) -> its line
+  const std::map<std::string, std::pair<std::string, uint64_t>> field = {
+      {"cc_ca_cong_setting_ccti_timer", {"ccti_timer", 0xffff}},
+      {"cc_ca_cong_setting_ccti_increase", {"ccti_increase", 0xff}},
+      {"cc_ca_cong_setting_trigger_threshold", {"trigger_threshold", 0xff}},
+      {"cc_ca_cong_setting_ccti_min", {"ccti_min", 0xff}}};
+  for (const auto& [key, lines] : per_sl) {
+    for (const auto& l : lines) {
+      std::istringstream ss(l.value);
+      std::string sl_text, v_text, extra;
+      if (!(ss >> sl_text >> v_text) || (ss >> extra)) {
+        throw ScenarioError(where(key, l) + ": expected \"<SL> <value>\", got '" + l.value + "'");
+      }
+      const unsigned sl = static_cast<unsigned>(number(where(key, l) + " (SL)", sl_text, 15));
+      if (const auto [at, fresh] = sl_lines.emplace(std::make_pair(key, sl), l.number); !fresh) {
+        throw ScenarioError(fmt::format("{}: SL {} given twice (first at line {}); give each SL once", where(key, l), sl,
+                                        at->second));
+      }
+      sls[sl][field.at(key).first] = number(where(key, l), v_text, field.at(key).second);
+    }
+  }
+  std::string per = "[";
+  for (unsigned sl = 0; sl < 16; ++sl) {
+    per += fmt::format("{}{{sl: {}", sl ? ", " : "", sl);
+    for (const char* f : {"ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min"}) {
+      per += fmt::format(", {}: {}", f, sls[sl].count(f) ? sls[sl][f] : 0);
+    }
+    per += "}";
+  }
+  imp.overrides.emplace_back("cc.ca.per_sl", per + "]", path + ": cc_ca_cong_setting_* per-SL lines");
+  // An SL with CC on whose CCTI never rises or never falls is almost certainly a missing line.
+  for (unsigned sl = 0; sl < 16; ++sl) {
+    if (!((ca_map >> sl) & 1u)) continue;
+    const bool no_increase = !sls[sl].count("ccti_increase") || sls[sl]["ccti_increase"] == 0;
+    const bool no_timer = !sls[sl].count("ccti_timer") || sls[sl]["ccti_timer"] == 0;
+    if (no_increase) {
+      imp.notes.push_back(fmt::format("{}: SL {} has CC enabled (cc_ca_cong_setting_control_map) but CCTI_Increase 0: "
+                                      "its flows are never throttled", path, sl));
+    }
+    if (no_timer) {
+      imp.notes.push_back(fmt::format("{}: SL {} has CC enabled (cc_ca_cong_setting_control_map) but CCTI_Timer 0: "
+                                      "a throttled flow never recovers", path, sl));
+    }
+  }
+  if (single.count("cc_cct")) {
+    const auto& l = single["cc_cct"];
+    std::string list = "[";
+    std::stringstream ss(l.value);
+    std::string entry;
+    unsigned count = 0;
+    while (std::getline(ss, entry, ',')) {
+      entry.erase(0, entry.find_first_not_of(" \t"));
+      entry.erase(entry.find_last_not_of(" \t") + 1);
+      const auto colon = entry.find(':');
+      bool ok = colon != std::string::npos;
+      try {
+        ok = ok && number("", entry.substr(0, colon), 3) <= 3 && number("", entry.substr(colon + 1), 0x3fff) <= 0x3fff;
+      } catch (const ScenarioError&) {
+        ok = false;
+      }
+      if (!ok) {
+        throw ScenarioError(fmt::format("{}: entry {} '{}': expected SHIFT:MULTIPLIER with SHIFT 0..3 and MULTIPLIER "
+                                        "0..16383", where("cc_cct", l), count, entry));
+      }
+      list += (count ? ", \"" : "\"") + entry + "\"";
+      ++count;
+    }
+    if (count == 0 || count > 128) {
+      throw ScenarioError(fmt::format("{}: expected 1..128 entries shift:multiplier, got {}", where("cc_cct", l), count));
+    }
+    add("cc_cct", "cc.ca.cct", list + "]");
+    add("cc_cct", "cc.ca.ccti_limit", std::to_string(count - 1));  // OpenSM: CCTI_Limit = entries - 1
+  }
+  return imp;
+}
+
+std::string opensm_as_yaml(const OpenSmImport& imp) {
+  // Group the overrides into the nested cc: map, in a readable order.
+  std::string out = "# From an OpenSM configuration by `ibcc import opensm`\n";
+  for (const auto& n : imp.notes) out += "# note: " + n + "\n";
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> sections;
+  std::string enabled;
+  for (const auto& o : imp.overrides) {
+    if (o.key == "cc.enabled") {
+      enabled = o.value;
+      continue;
+    }
+    const auto dot = o.key.find('.', 3);
+    sections[o.key.substr(3, dot - 3)].emplace_back(o.key.substr(dot + 1), o.value);
+  }
+  out += "cc:\n";
+  if (!enabled.empty()) out += "  enabled: " + enabled + "\n";
+  for (const auto& [section, kvs] : sections) {
+    out += "  " + section + ":\n";
+    for (const auto& [k, v] : kvs) out += "    " + k + ": " + v + "\n";
+  }
+  return out;
+}
+
+}  // namespace ibcc::net
