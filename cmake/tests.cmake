@@ -375,3 +375,9 @@ set_tests_properties(hostile_inputs PROPERTIES LABELS "hostile" TIMEOUT 900 RUN_
 # The layout tables of README.md and docs/architecture.md name every folder, and only real ones.
 add_test(NAME docs_layout_tables COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_layout.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs_layout_tables PROPERTIES LABELS "docs")
+
+# The testplan as data: every CTest belongs to a feature of verif/testplan.yaml, every test it
+# names exists, and verif/testplan.md is generated from it.
+add_test(NAME testplan_complete COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/testplan.py ${CMAKE_SOURCE_DIR}
+         ${CMAKE_BINARY_DIR})
+set_tests_properties(testplan_complete PROPERTIES LABELS "docs")
