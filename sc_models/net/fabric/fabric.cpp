@@ -265,6 +265,7 @@ void Fabric::build() {
 }
 
 void Fabric::start_of_simulation() {
+  from_kernel_ = true;
   for (unsigned n = 0; n < nodes_.size() && failure_.empty(); ++n) {
     const Node& node = *nodes_[n];
     for (unsigned p = 1; p < node.out.size() && p < node.in.size(); ++p) {
@@ -286,6 +287,12 @@ void Fabric::start_of_simulation() {
 }
 
 void Fabric::pump() {
+  from_kernel_ = false;
+  pump_events();
+  from_kernel_ = true;  // until it runs again, a socket call comes from a user's process
+}
+
+void Fabric::pump_events() {
   if (!failure_.empty()) {  // found before the first event (start_of_simulation)
     sc_core::sc_stop();
     return;
@@ -304,14 +311,17 @@ void Fabric::pump() {
         sc_core::sc_stop();
         return;
       }
-      if (queue_.empty()) return;
+      if (queue_.empty()) {
+        next_trigger(wake_);  // (a user's module may still hold a packet)
+        return;
+      }
       const uint64_t next = queue_.next_cycle();
       if (next > end_cycle_) {
         sc_core::sc_stop();
         return;
       }
       if (!run_ahead_) {
-        next_trigger(sc_core::sc_time::from_value((next - now_) * ps_per_cycle_));
+        next_trigger(sc_core::sc_time::from_value((next - now_) * ps_per_cycle_), wake_);
         return;
       }
       now_ = next;  // (set_run_ahead: the next busy cycle without the kernel)

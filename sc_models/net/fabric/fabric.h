@@ -136,6 +136,7 @@ class Fabric : public sc_core::sc_module, public NodeContext {
     return hit;
   }
   void pump();
+  void pump_events();
   void before_end_of_elaboration() override { bind_links(); }
   // A claimed link whose sockets nobody bound fails the run (failure_).
   void start_of_simulation() override;

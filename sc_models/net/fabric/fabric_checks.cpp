@@ -44,12 +44,18 @@ void Fabric::check_invariants() const {
       }
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         const uint32_t on_wire = op.vls[v].sent - peer_in.vl[v].arrived;  // (both count mod 2^32)
-        const uint64_t sum = uint64_t{op.vls[v].credits} + on_wire + peer_in.vl[v].used + op.vls[v].returning;
+        // Credits the peer sent back that a module bound into the link still holds (0 on a
+        // link between two ports of the fabric, whose returns reach the sender at once).
+        const uint32_t held_back = peer_in.vl[v].released - op.vls[v].back;
+        const uint64_t sum =
+            uint64_t{op.vls[v].credits} + on_wire + peer_in.vl[v].used + op.vls[v].returning + held_back;
         if (sum != op.capacity) {
           fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
-                           "returning = {}, buffer is {}",
+                           "returning{} = {}, buffer is {}",
                            node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.vls[v].credits, on_wire,
-                           peer_in.vl[v].used, op.vls[v].returning, sum, op.capacity));
+                           peer_in.vl[v].used, op.vls[v].returning,
+                           held_back ? fmt::format(" + {} held by a module in the link", held_back) : std::string(), sum,
+                           op.capacity));
         }
       }
     }

@@ -71,8 +71,11 @@ tlm::tlm_sync_enum PortEnd::nb_transport_fw(tlm_generic_payload& gp, tlm::tlm_ph
   // An IbPacket carries its extension inside it (packet.h); any other payload does not.
   // (From another PortEnd it is one by construction: peer_is_fabric_.)
   if (phase != tlm::BEGIN_REQ || (!peer_is_fabric_ && typeid(gp) != typeid(IbPacket))) bad_forward(node_, port_, gp, phase);
-  ib(gp).in_port = static_cast<uint16_t>(port_);
-  ctx_.schedule(ctx_.cycle_after(delay), EventKind::kArrive, node_index_, port_, 0, 0, &gp);
+  IbExtension& e = ib(gp);
+  e.in_port = static_cast<uint16_t>(port_);
+  const uint64_t at = ctx_.arrival_cycle(delay);
+  e.tail_cycle += at;  // the tail follows the head as it left the sender, wherever the head was held
+  ctx_.schedule(at, EventKind::kArrive, node_index_, port_, 0, 0, &gp);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -82,13 +85,14 @@ tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_ph
   }
   const IbCredit& c = static_cast<CreditPayload&>(gp).credit;
   if (c.pfc != IbCredit::kCredits) {  // a PFC pause frame
-    ctx_.schedule(ctx_.cycle_after(delay), EventKind::kPfc, node_index_, port_, c.vl, c.pfc == IbCredit::kPause ? 1u : 0u);
+    ctx_.schedule(ctx_.arrival_cycle(delay), EventKind::kPfc, node_index_, port_, c.vl, c.pfc == IbCredit::kPause ? 1u : 0u);
     return tlm::TLM_ACCEPTED;
   }
   OutPort& o = *out_port_;
   OutPortVl& v = o.vls[c.vl];
   v.returning += c.credits;
-  const uint64_t at = ctx_.cycle_after(delay);
+  v.back += c.credits;
+  const uint64_t at = ctx_.arrival_cycle(delay);
   if (o.defer_credits && at < o.busy_until && v.credits > 0 && !ctx_.probe) {
     // They arrive while the port sends, and it has credits on this VL: their event would
     // change nothing but the count (OutPort::defer_credits). The port takes them when it
@@ -121,7 +125,7 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   o.busy_until = end;
   o.packets++;
   o.bytes += e.wire_bytes;
-  e.tail_cycle = end + o.prop_cycles;
+  e.tail_cycle = end - now;  // (relative on the wire: the receiving end makes it a cycle)
   ++e.hop;
   ++f.on_wire;
   ++f.hops;
@@ -201,6 +205,7 @@ void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint3
   CreditPayload& c = f.credit_payload;
   c.credit.vl = vl;
   c.credit.credits = leak ? 0u : credits;
+  in.vl[vl].released += c.credit.credits;
   tlm::tlm_phase phase = IB_CREDIT;
   sc_core::sc_time delay = in.prop_delay;
   in.bw->nb_transport_bw(c, phase, delay);

@@ -41,6 +41,8 @@ struct OutPortVl {
   uint32_t sent = 0;           // credits of the packets sent so far (mod 2^32; on the wire: sent - the peer's InPort arrived)
   uint32_t returning = 0;      // credits on their way back
   uint32_t deferred = 0;       // of those, arrived while the port was sending (OutPort::defer_credits)
+  uint32_t back = 0;           // credits whose return reached this port so far (mod 2^32; the peer's
+                               // InPort released minus these are held by a module bound into the link)
 };
 
 struct IbLinkProtocol {

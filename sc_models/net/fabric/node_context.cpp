@@ -1,9 +1,7 @@
 // NodeContext: the clock, the node table, port wiring and a SystemC-free event loop.
 #include "net/fabric/node_context.h"
 
-#include <cmath>
-
-
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -168,6 +166,14 @@ uint64_t NodeContext::run_until(uint64_t last) {
   }
   if (now_ < last) now_ = last;
   return ran;
+}
+
+uint64_t NodeContext::arrival_from_kernel(const sc_core::sc_time& delay) {
+  const uint64_t stamp = sc_core::sc_time_stamp().value();
+  const uint64_t cycle = std::max<uint64_t>(now_, (stamp + delay.value()) / ps_per_cycle_);
+  const uint64_t t = cycle * ps_per_cycle_;
+  wake_.notify(t > stamp ? sc_core::sc_time::from_value(t - stamp) : sc_core::SC_ZERO_TIME);
+  return cycle;
 }
 
 }  // namespace ibcc::net

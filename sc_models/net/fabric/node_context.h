@@ -180,6 +180,7 @@ struct alignas(64) InPort {
     uint32_t peak = 0;
     uint64_t moved = 0;
     uint32_t arrived = 0;
+    uint32_t released = 0;  // credits sent back so far (mod 2^32; see OutPortVl::back)
   };
   VlArray<Vl> vl;
   int upstream = -1;
@@ -336,6 +337,16 @@ class NodeContext {
   uint64_t ps_per_cycle() const { return ps_per_cycle_; }
   // A link's delay in the TLM calls (SystemC time, resolution 1 ps) and the cycle it ends at.
   sc_core::sc_time link_delay(uint64_t cycles) const { return sc_core::sc_time::from_value(cycles * ps_per_cycle_); }
+  // The cycle a head, credit or pause sent through a port's socket with `delay` arrives at:
+  // the cycle in which the time of the call plus `delay` falls (a delay of a fraction of a
+  // cycle is rounded down with it). Called by the fabric's own events, the time of the call is
+  // the current cycle; called from a user's SystemC process (a module bound into a link that
+  // holds a packet and forwards it later), it is sc_time_stamp(), and the fabric is woken for
+  // that cycle; a cycle the fabric already ran is run again in a later delta, the new events
+  // after its others.
+  uint64_t arrival_cycle(const sc_core::sc_time& delay) {
+    return from_kernel_ ? arrival_from_kernel(delay) : cycle_after(delay);
+  }
   uint64_t cycle_after(const sc_core::sc_time& delay) const {
     // Links pass their propagation delay (most fabrics have one or two): the last one's
     // cycles are kept, as a division per packet and per credit return costs tens of cycles.
@@ -393,6 +404,13 @@ class NodeContext {
 
  protected:
   void setup_pfc(Node& receiver, unsigned port, OutPort& sender);
+  uint64_t arrival_from_kernel(const sc_core::sc_time& delay);
+  // True while SystemC runs the fabric and its pump is not handling events: a call through a
+  // port's socket then comes from a user's process (arrival_cycle).
+  bool from_kernel_ = false;
+  // Notified for the cycle of an event scheduled from outside the pump; the pump waits on it
+  // as well as on its next cycle.
+  sc_core::sc_event wake_{"wake"};
   // Opens cycle `cycle` and hands each of its events that was not cancelled to `handle`, in
   // order, those scheduled for it meanwhile included; counts them in `events`. With
   // `prefetch`, the memory of the next event is asked for while one is handled

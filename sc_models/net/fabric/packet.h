@@ -20,7 +20,8 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
   // Per hop (48 bytes).
   tlm::tlm_generic_payload* next = nullptr;  // intrusive VoQ/FIFO link
   uint64_t eligible_cycle = 0;  // may leave (head arrival + switch latency)
-  uint64_t tail_cycle = 0;      // its tail will have arrived at the current input buffer
+  uint64_t tail_cycle = 0;      // on the wire: cycles from head to tail; once arrived: the cycle its
+                                // tail is in the input buffer (PortEnd::nb_transport_fw sets it)
   uint32_t credits = 0;         // 64-byte credits the packet occupies in a buffer
   uint32_t wire_bytes = 0;      // payload + LRH/BTH/ICRC/VCRC
   uint32_t hop = 0;             // transmissions so far (tells a stale tail event apart)
