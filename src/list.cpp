@@ -1,6 +1,8 @@
 // `ibcc list`: what ships under topologies/, with the first line of each file's own comment.
 #include "list.h"
 
+#include "cli.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -62,3 +64,12 @@ int run_list(const std::string& source_dir) {
 }
 
 }  // namespace ibcc
+
+namespace ibcc::cli {
+
+Command add_list(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("list", "The scenarios and studies shipped under topologies/, one line each");
+  return {cmd, [] { return ibcc::run_list(IBCC_SOURCE_DIR); }};
+}
+
+}  // namespace ibcc::cli

@@ -1,5 +1,7 @@
 #include "sweep.h"
 
+#include "cli.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -589,3 +591,51 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
 }
 
 }  // namespace ibcc
+
+namespace ibcc::cli {
+
+Command add_sweep(CLI::App& app, const Invocation& inv) {
+  auto sweep = std::make_shared<ibcc::SweepOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "sweep", "Run a scenario over the cross product of parameter values, in parallel processes, into one sweep.csv "
+               "(resumes an interrupted sweep in the same --out)");
+  cmd->add_option("scenario", sweep->scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--out", sweep->out_dir, "Output directory: sweep.csv, sweep.json, points/<point>/")->required();
+  cmd->add_option("--grid", sweep->grids,
+                  "Swept key: KEY=V1,V2,... or KEY=FROM:TO:STEP (numbers, both ends included); repeatable, "
+                  "the first varies slowest")
+      ->required();
+  cmd->add_option("--metric", sweep->metrics,
+                  "Column of sweep.csv (repeatable; default: every scalar metric; see docs/configuration.md, "
+                  "Metrics)");
+  cmd->add_option("--jobs", sweep->jobs, "Parallel runs (default: one per core)")->check(CLI::Range(1u, 256u));
+  cmd->add_option("--set", sweep->sets, "KEY=VALUE for every point (as ibcc run --set)");
+  cmd->add_option("--window", sweep->window, "Metrics window FROM..TO with units (default: second half)");
+  cmd->add_option("--sim-time", sweep->sim_time, "Simulated time of every point, with a unit");
+  cmd->add_option("--cc", sweep->cc, "Congestion control on or off for every point")->check(CLI::IsMember({"on", "off"}));
+  cmd->add_option("--backend", sweep->backend,
+                  "Where the points run: local (processes here, --jobs at a time) or slurm (one Slurm job array "
+                  "submitted with sbatch, followed with squeue; interrupted, the job is cancelled)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  cmd->add_option("--partition", sweep->partition, "Slurm partition (default: the cluster's default)");
+  cmd->add_option("--array-max", sweep->array_max, "Slurm: at most this many points at once (default: no limit)")
+      ->check(CLI::Range(1u, 100000u));
+  cmd->add_flag("--quiet", sweep->quiet, "No progress bar or summary");
+  const std::string self = self_exe(inv.argc > 0 ? inv.argv[0] : "ibcc");
+  return {cmd,
+          [sweep, self] {
+            if (sweep->backend != "slurm" && (!sweep->partition.empty() || sweep->array_max)) {
+              std::cerr << "ibcc sweep: error: --partition and --array-max need --backend slurm\n";
+              return kBadInput;
+            }
+            if (sweep->backend == "slurm" && sweep->jobs) {
+              std::cerr << "ibcc sweep: error: --jobs is for the local backend; with --backend slurm use --array-max\n";
+              return kBadInput;
+            }
+            if (g_stop) return kStopped;  // a signal during start-up: nothing was run
+            return ibcc::run_sweep(*sweep, self);
+          },
+          true};
+}
+
+}  // namespace ibcc::cli

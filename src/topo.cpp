@@ -3,6 +3,10 @@
 // generated topology written out as explicit YAML.
 #include "topo.h"
 
+#include <memory>
+
+#include "cli.h"
+
 #include <sstream>
 
 #include "common/output_files.h"
@@ -265,3 +269,34 @@ int run_topo(const TopoOptions& opt) {
 }
 
 }  // namespace ibcc
+
+namespace ibcc::cli {
+
+Command add_topo(CLI::App& app) {
+  struct Options {
+    ibcc::TopoOptions topo;
+    std::vector<std::string> routes;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "topo", "Validate and inspect a scenario's fabric: counts, links, routes, congestion-tree candidates; "
+              "--write expands a generated topology into explicit YAML");
+  cmd->add_option("scenario", o->topo.scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--set", o->topo.sets, "Override a scenario key, KEY=VALUE (as ibcc run)");
+  cmd->add_option("--route", o->routes, "Show the route between two HCAs: --route SRC DST (repeatable)")
+      ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--candidates", o->topo.candidates, "How many congestion-tree candidates to list")
+      ->capture_default_str();
+  cmd->add_option("--write", o->topo.write, "Write the scenario with its topology expanded to this YAML file");
+  return {cmd, [o] {
+            if (o->routes.size() % 2) {
+              std::cerr << "ibcc topo: error: --route takes two names, SRC DST; got " << o->routes.size() << "\n";
+              return kBadInput;
+            }
+            for (size_t i = 0; i + 1 < o->routes.size(); i += 2) o->topo.routes.emplace_back(o->routes[i], o->routes[i + 1]);
+            return ibcc::run_topo(o->topo);
+          }};
+}
+
+}  // namespace ibcc::cli

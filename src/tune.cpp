@@ -1,5 +1,9 @@
 #include "tune.h"
 
+#include <memory>
+
+#include "cli.h"
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -97,3 +101,61 @@ int run_tune(const TuneOptions& opt, const std::string& self_exe, const std::str
 }
 
 }  // namespace ibcc
+
+namespace ibcc::cli {
+
+Command add_tune(CLI::App& app, const Invocation& inv) {
+  auto tune = std::make_shared<ibcc::TuneOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "tune", "Search a CC configuration space with Optuna for the best objectives (worst case across the scenarios), "
+              "each trial an ibcc run; resumable; writes the chosen configuration as a cc: section and as opensm.conf "
+              "lines, a Pareto front, importances, plots and a report");
+  cmd->add_option("scenarios", tune->scenarios, "Scenario files (YAML): the workloads the configuration must serve")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", tune->out_dir,
+                  "Output directory: study.db, tune.csv, chosen.yaml, opensm.conf, report.txt, plots, trials/")
+      ->required();
+  cmd->add_option("--space", tune->space,
+                  "Tuned key: KEY=LO:HI with optional :int and :log, or KEY=V1,V2,... (choices); repeatable")
+      ->required();
+  cmd->add_option("--objective", tune->objectives,
+                  "Metric of metrics.json to optimise, METRIC[:max|:min] (repeatable: multi-objective; "
+                  "default victim:max)");
+  cmd->add_option("--trials", tune->trials, "Trials the study should hold when done (default 40)")
+      ->check(CLI::Range(1u, 100000u));
+  cmd->add_option("--jobs", tune->jobs, "Trials run at once (default 1)")->check(CLI::Range(1u, 256u));
+  cmd->add_option("--storage", tune->storage, "Optuna storage URL (default: sqlite:///OUT/study.db)");
+  cmd->add_option("--seed", tune->seed, "Seed of the sampler (default 1)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{4294967295u}, "0..2^32-1 (Optuna's samplers take a 32-bit seed)"));
+  cmd->add_option("--set", tune->sets, "KEY=VALUE for every run (as ibcc run --set)");
+  cmd->add_option("--sim-time", tune->sim_time, "Simulated time of every run, with a unit");
+  cmd->add_option("--window", tune->window, "Metrics window FROM..TO with units (default: second half)");
+  cmd->add_option("--backend", tune->backend,
+                  "Where the trials run: local (--jobs at a time here) or slurm (--workers tasks of one Slurm job "
+                  "array sharing the study through --storage; interrupted, the job is cancelled)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  cmd->add_option("--workers", tune->workers, "Slurm: workers (array tasks) running trials at once (default 1)")
+      ->check(CLI::Range(1u, 10000u));
+  cmd->add_option("--partition", tune->partition, "Slurm partition (default: the cluster's default)");
+  cmd->add_flag("--quiet", tune->quiet, "No progress bar or report");
+  const std::string self = self_exe(inv.argc > 0 ? inv.argv[0] : "ibcc");
+  std::string cmdline;
+  for (int i = 0; i < inv.argc; ++i) cmdline += (i ? " " : "") + std::string(inv.argv[i]);
+  return {cmd,
+          [tune, cmd, self, cmdline] {
+            if (tune->backend != "slurm" && (!tune->partition.empty() || cmd->count("--workers"))) {
+              std::cerr << "ibcc tune: error: --workers and --partition need --backend slurm\n";
+              return kBadInput;
+            }
+            if (tune->backend == "slurm" && cmd->count("--jobs")) {
+              std::cerr << "ibcc tune: error: --jobs is for the local backend; with --backend slurm use --workers\n";
+              return kBadInput;
+            }
+            if (g_stop) return kStopped;  // a signal during start-up: nothing was run
+            return ibcc::run_tune(*tune, self, cmdline);
+          },
+          true};
+}
+
+}  // namespace ibcc::cli

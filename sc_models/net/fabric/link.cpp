@@ -91,7 +91,7 @@ tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_ph
   OutPort& o = *out_port_;
   OutPortVl& v = o.vls[c.vl];
   v.returning += c.credits;
-  v.back += c.credits;
+  if (!peer_is_fabric_) note_credits_back(c.vl, c.credits);
   const uint64_t at = ctx_.arrival_cycle(delay);
   if (o.defer_credits && at < o.busy_until && v.credits > 0 && !ctx_.probe) {
     // They arrive while the port sends, and it has credits on this VL: their event would
@@ -103,6 +103,11 @@ tlm::tlm_sync_enum PortEnd::nb_transport_bw(tlm_generic_payload& gp, tlm::tlm_ph
   }
   ctx_.schedule(at, EventKind::kCredit, node_index_, port_, c.vl, c.credits);
   return tlm::TLM_ACCEPTED;
+}
+
+void PortEnd::note_credits_back(unsigned vl, uint32_t credits) {
+  if (credits_back_.size() <= vl) credits_back_.resize(vl + 1, 0);
+  credits_back_[vl] += credits;
 }
 
 void PortEnd::b_transport(tlm_generic_payload&, sc_core::sc_time&) {

@@ -26,6 +26,7 @@
 #include <tlm>
 
 #include <cstdint>
+#include <vector>
 
 namespace ibcc::net {
 
@@ -41,8 +42,6 @@ struct OutPortVl {
   uint32_t sent = 0;           // credits of the packets sent so far (mod 2^32; on the wire: sent - the peer's InPort arrived)
   uint32_t returning = 0;      // credits on their way back
   uint32_t deferred = 0;       // of those, arrived while the port was sending (OutPort::defer_credits)
-  uint32_t back = 0;           // credits whose return reached this port so far (mod 2^32; the peer's
-                               // InPort released minus these are held by a module bound into the link)
 };
 
 struct IbLinkProtocol {
@@ -103,6 +102,10 @@ class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm
   // each one's dynamic type (which lies in a cache line the hop does not otherwise touch).
   // A link bound to anything else (a user's module) checks every payload.
   bool peer_is_fabric_ = false;
+  // On a link bound to a user's module: per VL, the credits whose return reached this port so
+  // far (mod 2^32); the peer's InPort released minus these are held by the module.
+  std::vector<uint32_t> credits_back_;
+  void note_credits_back(unsigned vl, uint32_t credits);
   friend class Node;
 
  public:
@@ -113,6 +116,9 @@ class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm
   // hot path calls them as `out->` and `in->` would, without the socket's lookup.
   FwIf* bound_fw();
   BwIf* bound_bw();
+  // Credits of VL `vl` whose return reached this port through a user's module (0 on a link
+  // between two ports of the fabric).
+  uint32_t credits_back(unsigned vl) const { return vl < credits_back_.size() ? credits_back_[vl] : 0; }
 
   // Forward path (the target socket): a packet's head arrives.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;

@@ -180,7 +180,7 @@ struct alignas(64) InPort {
     uint32_t peak = 0;
     uint64_t moved = 0;
     uint32_t arrived = 0;
-    uint32_t released = 0;  // credits sent back so far (mod 2^32; see OutPortVl::back)
+    uint32_t released = 0;  // credits sent back so far (mod 2^32; see PortEnd::credits_back)
   };
   VlArray<Vl> vl;
   int upstream = -1;

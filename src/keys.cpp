@@ -1,0 +1,42 @@
+// `ibcc keys`: the one key table, as a listing, the reference tables or a JSON Schema.
+#include <iostream>
+#include <memory>
+
+#include "cli.h"
+#include "common/output_files.h"
+#include "net/scenario/scenario_keys.h"
+
+namespace ibcc::cli {
+
+Command add_keys(CLI::App& app) {
+  struct Options {
+    std::string format = "list", out;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "keys", "Every scenario key with its type, range and default (the one key table the reader, "
+              "docs/configuration.md and the JSON Schema come from)");
+  auto* fmt = cmd->add_option_group("format", "What to print (default: one line per key)");
+  fmt->add_flag_callback("--markdown", [o] { o->format = "markdown"; }, "The reference tables of docs/configuration.md");
+  fmt->add_flag_callback("--json-schema", [o] { o->format = "schema"; }, "JSON Schema of a scenario file");
+  fmt->require_option(0, 1);
+  cmd->add_option("--out", o->out, "Write to this file instead of the standard output");
+  return {cmd, [o] {
+            const std::string text = o->format == "markdown" ? ibcc::net::keys_markdown()
+                                     : o->format == "schema" ? ibcc::net::keys_json_schema()
+                                                             : ibcc::net::keys_listing();
+            try {
+              if (o->out.empty()) {
+                std::cout << text;  // (sc_main checks that it reached the standard output)
+              } else {
+                ibcc::write_file_atomic(o->out, text);
+              }
+            } catch (const ibcc::OutputError& e) {
+              std::cerr << "ibcc keys: error: " << e.what() << "\n";
+              return kFailed;
+            }
+            return kOk;
+          }};
+}
+
+}  // namespace ibcc::cli

@@ -1,0 +1,127 @@
+// `ibcc run` and `ibcc describe`: their options and what they do with them (run.cpp runs).
+#include <iostream>
+#include <memory>
+
+#include "cli.h"
+#include "net/scenario/scenario_yaml.h"
+#include "progress.h"
+#include "run.h"
+
+namespace ibcc::cli {
+
+Command add_run(CLI::App& app, const Invocation& inv) {
+  struct Options {
+    ibcc::net::RunOptions run;
+    std::string cc, seed, waves_format = "fst";
+    std::vector<std::string> sets;
+    bool plot_after = false;
+  };
+  auto o = std::make_shared<Options>();
+  o->run.command.assign(inv.argv, inv.argv + inv.argc);
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Simulate a fabric scenario (topologies/**/*.yaml) with the network model and write flows.csv, "
+             "summary.json and ports.csv");
+  ibcc::net::RunOptions& run = o->run;
+  cmd->add_option("scenario", run.scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--out", run.out_dir, "Output directory (created)")->required();
+  cmd->add_option("--cc", o->cc, "Congestion control on or off (default: the scenario's cc.enabled)")
+      ->check(CLI::IsMember({"on", "off"}));
+  cmd->add_option("--set", o->sets,
+                  "Override a scenario key, KEY=VALUE with a dotted key (e.g. cc.switch.threshold=10); repeatable");
+  cmd->add_option("--seed", o->seed, "Random seed (default: the scenario's sim.seed, else 1)");
+  cmd->add_option("--sim-time", run.sim_time, "Simulated time with a unit, e.g. 5s, 2ms (default: sim.time)");
+  cmd->add_option("--log-interval", run.log_interval,
+                  "Throughput/occupancy log interval with a unit (default: sim.log_interval, else 1ms)");
+  cmd->add_option("--window", run.window,
+                  "Time window of metrics.json, FROM..TO with units, e.g. 2.5s..5s (default: the second half)");
+  cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
+  cmd->add_flag("--force", run.force, "--out may hold an earlier run's results: they are removed first");
+  cmd->add_option("--rtl", run.rtl,
+                  "RTL in the loop (sets cc.rtl): the Verilated FECN marker (rtl/fecn_marker.sv) on these "
+                  "switch output ports (SWITCH/PORT) and the Verilated CCTI block (rtl/ccti_block.sv) in "
+                  "these HCAs (NAME), comma-separated, in place of the C++ cores: Verilated for each "
+                  "parameter set on first use (cached in ~/.cache/ibcc/rtl-loop), configured through the "
+                  "AXI4-Lite port, clocked every cycle; with --waves, each block's FST and .gtkw too")
+      ->delimiter(',');
+  cmd->add_option("--opensm-conf", run.opensm_conf,
+                  "Take the CC settings from an OpenSM configuration (cc_* options, OpenSM's semantics); "
+                  "--set still overrides them")
+      ->check(CLI::ExistingFile);
+  CLI::Option* waves = cmd->add_option("--waves", run.waves_dir,
+                  "Write DIR/network.fst (VoQ fills, credits, congestion state, FECN marks, CCTI, IRD of the "
+                  "traced ports and flows) and DIR/network.gtkw for GTKWave, opening on the first congestion "
+                  "episode with a marker on the first FECN mark");
+  cmd->add_option("--waves-format", o->waves_format, "fst (default) or vcd (network.vcd, about 40x larger)")
+      ->check(CLI::IsMember({"fst", "vcd"}))
+      ->needs(waves);
+  cmd->add_flag("--waves-all-signals", run.waves_all_signals,
+                "Also trace VoQs no route passes through and VLs no flow uses (constant zero)")
+      ->needs(waves);
+  cmd->add_option("--trace", run.trace,
+                  "What --waves records: ports=SWITCH/PORT,...,flows=FLOW,... (default: everything of a "
+                  "fabric with at most 32 switch ports and 32 flows)")
+      ->needs(waves);
+  cmd->add_option("--waves-window", run.waves_window,
+                  "Record --waves only in FROM..TO (times with units, e.g. 2s..2.01s); default: the whole run "
+                  "(a busy traced port: about 10 MB of FST per simulated second)")
+      ->needs(waves);
+  cmd->add_flag("--plot", o->plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
+  return {cmd,
+          [o] {
+            die_with_sweep_parent();
+            ibcc::net::RunOptions& run = o->run;
+            run.waves_vcd = o->waves_format == "vcd";
+            run.stop_flag = &g_stop;  // (the handlers are installed since start-up)
+            ibcc::ProgressBar bar(run.quiet);
+            if (bar.enabled()) {
+              run.progress = [&bar](double f, const std::string& what) {
+                bar.update(f, what);
+                if (f >= 1.0) bar.finish();  // the results table follows on stdout
+              };
+            }
+            if (!scenario_options("ibcc run", o->cc, o->seed, o->sets, &run)) return kBadInput;
+            try {
+              const int rc = ibcc::net::run_scenario(run);
+              if (rc == kOk && o->plot_after) return run_plot(run.out_dir, {}, "");
+              return rc;
+            } catch (const std::exception& e) {
+              std::cerr << "ibcc run: error: " << e.what() << "\n";
+              return kFailed;
+            }
+          },
+          true};
+}
+
+Command add_describe(CLI::App& app) {
+  struct Options {
+    ibcc::net::RunOptions describe;
+    std::string cc, seed;
+    std::vector<std::string> sets;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "describe", "Print the resolved scenario (every default filled in, every override applied) without running it");
+  cmd->add_option("scenario", o->describe.scenario, "Scenario file (YAML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--set", o->sets, "Override a scenario key, KEY=VALUE (as ibcc run)");
+  cmd->add_option("--cc", o->cc, "Congestion control on or off")->check(CLI::IsMember({"on", "off"}));
+  cmd->add_option("--seed", o->seed, "Random seed (as ibcc run)");
+  cmd->add_option("--sim-time", o->describe.sim_time, "Simulated time with a unit (as ibcc run)");
+  cmd->add_option("--log-interval", o->describe.log_interval, "Log interval with a unit (as ibcc run)");
+  cmd->add_option("--opensm-conf", o->describe.opensm_conf, "CC settings from an OpenSM configuration (as ibcc run)")
+      ->check(CLI::ExistingFile);
+  return {cmd, [o] {
+            if (!scenario_options("ibcc describe", o->cc, o->seed, o->sets, &o->describe)) return kBadInput;
+            try {
+              std::cout << ibcc::net::describe_scenario(o->describe);
+              return kOk;  // (sc_main checks that it reached the standard output)
+            } catch (const ibcc::net::ScenarioError& e) {
+              std::cerr << "ibcc describe: error: " << e.what() << "\n";
+              return kBadInput;
+            } catch (const std::exception& e) {
+              std::cerr << "ibcc describe: error: " << e.what() << "\n";
+              return kFailed;
+            }
+          }};
+}
+
+}  // namespace ibcc::cli
