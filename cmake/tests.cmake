@@ -381,3 +381,7 @@ set_tests_properties(docs_layout_tables PROPERTIES LABELS "docs")
 add_test(NAME testplan_complete COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/testplan.py ${CMAKE_SOURCE_DIR}
          ${CMAKE_BINARY_DIR})
 set_tests_properties(testplan_complete PROPERTIES LABELS "docs")
+
+# The Python package (python/ibcc): its unit tests (pytest).
+add_test(NAME python_package COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${CMAKE_SOURCE_DIR}/python/tests)
+set_tests_properties(python_package PROPERTIES LABELS "unit;python" ENVIRONMENT "PYTHONPATH=${CMAKE_SOURCE_DIR}/python")
