@@ -621,9 +621,9 @@ Command add_sweep(CLI::App& app, const Invocation& inv) {
   cmd->add_option("--array-max", sweep->array_max, "Slurm: at most this many points at once (default: no limit)")
       ->check(CLI::Range(1u, 100000u));
   cmd->add_flag("--quiet", sweep->quiet, "No progress bar or summary");
-  const std::string self = self_exe(inv.argc > 0 ? inv.argv[0] : "ibcc");
+  const char* argv0 = inv.argc > 0 ? inv.argv[0] : "ibcc";
   return {cmd,
-          [sweep, self] {
+          [sweep, argv0] {
             if (sweep->backend != "slurm" && (!sweep->partition.empty() || sweep->array_max)) {
               std::cerr << "ibcc sweep: error: --partition and --array-max need --backend slurm\n";
               return kBadInput;
@@ -633,7 +633,7 @@ Command add_sweep(CLI::App& app, const Invocation& inv) {
               return kBadInput;
             }
             if (g_stop) return kStopped;  // a signal during start-up: nothing was run
-            return ibcc::run_sweep(*sweep, self);
+            return ibcc::run_sweep(*sweep, self_exe(argv0));
           },
           true};
 }

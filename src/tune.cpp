@@ -139,11 +139,8 @@ Command add_tune(CLI::App& app, const Invocation& inv) {
       ->check(CLI::Range(1u, 10000u));
   cmd->add_option("--partition", tune->partition, "Slurm partition (default: the cluster's default)");
   cmd->add_flag("--quiet", tune->quiet, "No progress bar or report");
-  const std::string self = self_exe(inv.argc > 0 ? inv.argv[0] : "ibcc");
-  std::string cmdline;
-  for (int i = 0; i < inv.argc; ++i) cmdline += (i ? " " : "") + std::string(inv.argv[i]);
   return {cmd,
-          [tune, cmd, self, cmdline] {
+          [tune, cmd, inv] {
             if (tune->backend != "slurm" && (!tune->partition.empty() || cmd->count("--workers"))) {
               std::cerr << "ibcc tune: error: --workers and --partition need --backend slurm\n";
               return kBadInput;
@@ -153,7 +150,9 @@ Command add_tune(CLI::App& app, const Invocation& inv) {
               return kBadInput;
             }
             if (g_stop) return kStopped;  // a signal during start-up: nothing was run
-            return ibcc::run_tune(*tune, self, cmdline);
+            std::string cmdline;
+            for (int i = 0; i < inv.argc; ++i) cmdline += (i ? " " : "") + std::string(inv.argv[i]);
+            return ibcc::run_tune(*tune, self_exe(inv.argc > 0 ? inv.argv[0] : "ibcc"), cmdline);
           },
           true};
 }

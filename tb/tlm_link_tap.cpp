@@ -27,8 +27,8 @@
 #include <cstring>
 #include <deque>
 #include <exception>
-#include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -55,7 +55,8 @@ class LinkTap : public sc_core::sc_module {
     // Thread mode: what is held until it goes on (the fabric's credit payload is reused
     // once the call returns, so a held credit is a copy of our own).
     tlm_utils::peq_with_get<tlm::tlm_generic_payload> packets_held, credits_held;
-    std::deque<std::unique_ptr<CreditPayload>> spare;
+    std::deque<CreditPayload> owned;   // every copy made (a deque keeps them in place)
+    std::vector<CreditPayload*> spare;  // those not held now
     Way(const char* in_name, const char* out_name)
         : in(in_name), out(out_name), packets_held((std::string(in_name) + "_packets").c_str()),
           credits_held((std::string(in_name) + "_credits").c_str()) {}
@@ -96,9 +97,9 @@ class LinkTap : public sc_core::sc_module {
     const IbCredit* c = gp.get_extension<IbCredit>();
     if (c) w.credits_back += c->credits;
     if (thread_ && c) {
-      if (w.spare.empty()) w.spare.push_back(std::make_unique<CreditPayload>());
-      CreditPayload* copy = w.spare.front().release();
-      w.spare.pop_front();
+      if (w.spare.empty()) w.spare.push_back(&w.owned.emplace_back());
+      CreditPayload* copy = w.spare.back();
+      w.spare.pop_back();
       copy->credit = *c;
       w.credits_held.notify(*copy, delay + extra_);
       return tlm::TLM_ACCEPTED;
@@ -119,7 +120,7 @@ class LinkTap : public sc_core::sc_module {
         tlm::tlm_phase phase = ibcc::net::IB_CREDIT;
         sc_core::sc_time none = sc_core::SC_ZERO_TIME;
         w.in->nb_transport_bw(*gp, phase, none);
-        w.spare.emplace_back(static_cast<CreditPayload*>(gp));
+        w.spare.push_back(static_cast<CreditPayload*>(gp));
       }
     }
   }

@@ -46,7 +46,7 @@ void Fabric::check_invariants() const {
         const uint32_t on_wire = op.vls[v].sent - peer_in.vl[v].arrived;  // (both count mod 2^32)
         // Credits the peer sent back that a module bound into the link still holds (none on a
         // link between two ports of the fabric, whose returns reach the sender at once).
-        const uint32_t held_back = op.user_bound ? peer_in.vl[v].released - nodes_[n]->end(p).credits_back(v) : 0;
+        const uint32_t held_back = op.user_bound ? peer_in.vl[v].released - node.end(p).credits_back(v) : 0;
         const uint64_t sum =
             uint64_t{op.vls[v].credits} + on_wire + peer_in.vl[v].used + op.vls[v].returning + held_back;
         if (sum != op.capacity) {

@@ -206,6 +206,7 @@ class Node : public sc_core::sc_module {
 
   // Port `p`'s sockets (1-based).
   PortEnd& end(unsigned p) { return *ends_[p]; }
+  const PortEnd& end(unsigned p) const { return *ends_[p]; }
   unsigned num_ends() const { return static_cast<unsigned>(ends_.size() - 1); }
   NodeContext& context() { return ctx_; }
   unsigned index() const { return index_; }

@@ -4,6 +4,7 @@
 // sizes in bytes unless a name says otherwise. docs/configuration.md lists every YAML key.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -318,6 +319,16 @@ struct Scenario {
 
 // A full data packet's time at the lowest rate of the fabric (its links, fabric.hca.inject_rate
 // and sink_rate), in ps: the least a deadlock timeout may be.
-uint64_t slowest_packet_ps(const Scenario& s);
+inline uint64_t slowest_packet_ps(const Scenario& s) {
+  double rate = 0;
+  auto lower = [&](double r) {
+    if (r > 0 && (rate == 0 || r < rate)) rate = r;
+  };
+  for (const auto& l : s.links) lower(l.data_bps);
+  lower(s.fabric.hca_inject_bps);
+  lower(s.fabric.hca_sink_bps);
+  if (rate == 0) return 0;
+  return static_cast<uint64_t>(std::ceil((s.fabric.mtu + s.fabric.data_header_bytes) * 8.0 / rate * 1e12));
+}
 
 }  // namespace ibcc::net

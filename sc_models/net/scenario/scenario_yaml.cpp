@@ -483,18 +483,6 @@ Scenario load_node(YAML::Node root, const std::string& file, const std::vector<O
 
 }  // namespace
 
-uint64_t slowest_packet_ps(const Scenario& s) {
-  double rate = 0;
-  auto lower = [&](double r) {
-    if (r > 0 && (rate == 0 || r < rate)) rate = r;
-  };
-  for (const auto& l : s.links) lower(l.data_bps);
-  lower(s.fabric.hca_inject_bps);
-  lower(s.fabric.hca_sink_bps);
-  if (rate == 0) return 0;
-  return static_cast<uint64_t>(std::ceil((s.fabric.mtu + s.fabric.data_header_bytes) * 8.0 / rate * 1e12));
-}
-
 Override parse_override(const std::string& kv) {
   const auto eq = kv.find('=');
   if (eq == std::string::npos || eq == 0) throw ScenarioError("--set " + kv + ": expected KEY=VALUE");
