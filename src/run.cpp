@@ -387,7 +387,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                               {"utilization", static_cast<double>(op.bytes) / (op.rate_bytes_per_cycle * static_cast<double>(f.now() ? f.now() : 1))}};
       // ECN: the egress queue's peak inside the latency window (the DCQCN studies' "max buffer").
       const auto& sw = static_cast<const Switch&>(node);
-      if (sw.ecn(p)) jport["egress_peak_bytes"] = sw.egress_peak(p);
+      if (const MarkingPoint* m = sw.marking(p); m && m->watches().egress_bytes) jport["egress_peak_bytes"] = sw.egress_peak(p);
       // PFC: XOFF frames this output received, and those its input sent upstream.
       if (s.fabric.pfc) {
         jport["pfc_pauses_received"] = op.pauses;

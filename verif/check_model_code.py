@@ -12,11 +12,15 @@
     not its reader, and of the observers only the probe it reports to and the histograms it
     fills; the data (scenario.h, topology, units) include neither reader nor model; the
     reader includes no model; the observers (net/observe/) reach the model only through
-    fabric.h; the RTL loop (net/rtl_loop/) only through the engine interface it implements.
+    fabric.h; the RTL loop (net/rtl_loop/) only through the engine interface it implements;
+  - the units that carry packets (net/fabric/switch.*, hca.*) name no CC regime: marking and
+    reaction are classes behind MarkingPoint and ReactionPoint, chosen by name from their
+    registries (REGIME_WORDS: the regimes' enums, classes, cores and scenario settings).
 
 Usage: check_model_code.py SOURCE_DIR [--planted]   (exit 0: all hold, 1: lists what breaks them)
-  --planted: also check that the rules catch a planted violation (the model including the
-  scenario reader) in a copy of the tree; exit 1 if they do not.
+  --planted: also check that the rules catch planted violations (the model including the
+  scenario reader; a branch on the regime in the switch) in a copy of the tree; exit 1 if
+  they do not.
 """
 import os
 import re
@@ -51,6 +55,11 @@ INCLUDE_RULES = [
      "fabric/rtl_engine.h", lambda inc: not inc.startswith(("net/fabric/", "net/observe/"))
      or inc == "net/fabric/rtl_engine.h"),
 ]
+REGIME_UNITS = ("sc_models/net/fabric/switch.h", "sc_models/net/fabric/switch.cpp", "sc_models/net/fabric/hca.h",
+                "sc_models/net/fabric/hca.cpp")
+REGIME_WORDS = re.compile(r"\b(?:Marking|Reaction)::k\w+|\b(?:Fecn|Ecn)Mark(?:er|ing)\w*|\bMarkerPort\b|\b(?:Ccti|Dcqcn)\w*"
+                          r"|\b\w*(?:ccti|dcqcn)\w*\b|\becn_marking\b|\bcc\.(?:marking|reaction|sw|ca|ecn|dcqcn|enabled)\b"
+                          r"|\bcc/\w+\.h\b")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:cc|net)/[^"]+)"', re.M)
 
 
@@ -105,6 +114,16 @@ def check(source):
                 for m in FORBIDDEN.finditer(line):
                     problems.append(f"{rel}:{no}: '{m.group(0).strip()}' (model code reports through exceptions and "
                                     f"return values; printing and exit codes live in src/)")
+            if rel in REGIME_UNITS:
+                for no, line in enumerate(code_only(text).split("\n"), 1):
+                    for m in REGIME_WORDS.finditer(line):
+                        problems.append(f"{rel}:{no}: names a CC regime ('{m.group(0)}'): a unit that carries "
+                                        f"packets reaches marking and reaction only through MarkingPoint and "
+                                        f"ReactionPoint")
+                for m in re.finditer(r'^\s*#\s*include\s*"(cc/[^"]+)"', text, re.M):
+                    no = text.count("\n", 0, m.start()) + 1
+                    problems.append(f"{rel}:{no}: includes a CC core ({m.group(1)}): a unit that carries packets "
+                                    f"reaches marking and reaction only through MarkingPoint and ReactionPoint")
             for m in INCLUDE.finditer(text):
                 for applies, name, allowed in INCLUDE_RULES:
                     if applies(rel) and not allowed(m.group(1)):
@@ -121,20 +140,27 @@ def main():
         print("FAIL", p)
     print(f"{files} files under sc_models/: {'all within the rules' if not problems else f'{len(problems)} problems'}")
     if len(sys.argv) == 3:
-        with tempfile.TemporaryDirectory() as tmp:
-            shutil.copytree(os.path.join(sys.argv[1], "sc_models"), os.path.join(tmp, "sc_models"))
-            victim = os.path.join(tmp, "sc_models", "net", "fabric", "switch.cpp")
-            with open(victim, encoding="utf-8") as f:
-                text = f.read()
-            with open(victim, "w", encoding="utf-8") as f:
-                f.write('#include "net/scenario/scenario_yaml.h"\n' + text)
-            planted, _ = check(tmp)
-        caught = any(p.startswith("sc_models/net/fabric/switch.cpp:1: includes net/scenario/scenario_yaml.h")
-                     for p in planted)
-        print(("PASS" if caught else "FAIL") + " a planted include of the scenario reader in the model "
-              f"(net/fabric/switch.cpp) is {'caught' if caught else 'not caught'}")
-        if not caught:
-            return 1
+        plants = [  # (file, text put first, the problem it must raise, what it is)
+            ("switch.cpp", '#include "net/scenario/scenario_yaml.h"\n',
+             "sc_models/net/fabric/switch.cpp:1: includes net/scenario/scenario_yaml.h",
+             "an include of the scenario reader in the model"),
+            ("switch.cpp", "static bool ecn(const Scenario& s) { return s.cc.marking == Marking::kEcn; }\n",
+             "sc_models/net/fabric/switch.cpp:1: names a CC regime ('cc.marking')",
+             "a branch on the regime in the switch"),
+        ]
+        for name, line, expect, what in plants:
+            with tempfile.TemporaryDirectory() as tmp:
+                shutil.copytree(os.path.join(sys.argv[1], "sc_models"), os.path.join(tmp, "sc_models"))
+                victim = os.path.join(tmp, "sc_models", "net", "fabric", name)
+                with open(victim, encoding="utf-8") as f:
+                    text = f.read()
+                with open(victim, "w", encoding="utf-8") as f:
+                    f.write(line + text)
+                planted, _ = check(tmp)
+            caught = any(p.startswith(expect) for p in planted)
+            print(("PASS" if caught else "FAIL") + f" {what} (net/fabric/{name}) is {'caught' if caught else 'not caught'}")
+            if not caught:
+                return 1
     return 1 if problems or files == 0 else 0
 
 

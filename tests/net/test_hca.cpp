@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "net/fabric/ccti_reaction.h"
 #include "net/fabric/hca.h"
 #include "tests/net/base_scenario.h"
 #include "tests/net/node_bench.h"
@@ -37,14 +38,13 @@ std::unique_ptr<NodeContext> hca_bench(const Scenario& s) {
   h.flows.push_back(0);
   h.host_cycles_per_byte = h.out[1].cycles_per_byte;
   h.sink_cycles_per_byte = h.out[1].cycles_per_byte;
-  h.cc_enabled = s.cc.enabled;
   if (s.cc.enabled) {
     cc::CctiBlockParams cp;
     cp.num_qps = s.cc.ca.num_qps;
     cp.cct_entries = 128;
     cp.tick_cycles = static_cast<uint32_t>(ctx->cycles(1024000));
     const auto mtu_tx = static_cast<uint32_t>(ser_cycles(h.out[1], ctx->wire_bytes(s.fabric.mtu)));
-    h.attach_ccti(std::make_unique<CctiPort>(cp, s.cc.ca, mtu_tx));
+    h.set_reaction(std::make_unique<CctiReaction>(std::make_unique<CctiPort>(cp, s.cc.ca, mtu_tx)));
   }
   h.wake(0);
   return ctx;
@@ -145,7 +145,7 @@ TEST(Hca, BecnRaisesTheCctiAndSpacesItsPackets) {
   const uint64_t t = ctx->cycles(10000000);
   ctx->run_until(t);
   const uint32_t qp = ctx->flows()[0].lanes[0].qp;
-  EXPECT_EQ(h.ccti->observe_ccti(t, qp, 0), 0u);
+  EXPECT_EQ(h.reaction().ccti(t, qp, 0), 0u);
   const uint64_t ser = ser_cycles(h.out[1], ctx->wire_bytes(s.fabric.mtu));
   for (size_t i = 1; i < s1.got.size(); ++i) ASSERT_EQ(s1.got[i].head - s1.got[i - 1].head, ser);
 
@@ -159,7 +159,7 @@ TEST(Hca, BecnRaisesTheCctiAndSpacesItsPackets) {
   const size_t before = s1.got.size();
   const uint64_t t2 = ctx->cycles(40000000);
   ctx->run_until(t2);
-  EXPECT_EQ(h.ccti->observe_ccti(t2, qp, 0), s.cc.ca.sl_default.ccti_increase);
+  EXPECT_EQ(h.reaction().ccti(t2, qp, 0), s.cc.ca.sl_default.ccti_increase);
   EXPECT_EQ(ctx->flows()[0].stats.becn_received, 1u);
   // Well after the BECN every gap is the same, and longer than a packet's time on the wire.
   ASSERT_GT(s1.got.size(), before + 4);

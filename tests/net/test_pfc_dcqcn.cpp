@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "net/fabric/dcqcn_reaction.h"
 #include "net/fabric/fabric.h"
 #include "net/fabric/hca.h"
 #include "net/fabric/switch.h"
@@ -87,10 +88,11 @@ TEST(Dcqcn, EcnAndCnpsThrottleTheIncast) {
   }
   EXPECT_EQ(cnps, f.cnps);
   // The sources were cut below the 10 Gb/s the sink drains: each RP rate is below line rate.
-  const Hca& h1 = static_cast<const Hca&>(f.node(f.topology().find("H1")));
-  ASSERT_TRUE(h1.dcqcn);
-  EXPECT_GT(h1.dcqcn->cnps_received(), 0u);
-  EXPECT_LT(h1.dcqcn->rp().params().min_rate_kbps, h1.dcqcn->rp().params().line_rate_kbps);
+  Hca& h1 = static_cast<Hca&>(f.node(f.topology().find("H1")));
+  auto* dcqcn = dynamic_cast<DcqcnReaction*>(&h1.reaction());
+  ASSERT_NE(dcqcn, nullptr) << "cc.reaction: dcqcn makes a DcqcnReaction";
+  EXPECT_GT(dcqcn->port().cnps_received(), 0u);
+  EXPECT_LT(dcqcn->port().rp().params().min_rate_kbps, dcqcn->port().rp().params().line_rate_kbps);
 }
 
 // Two 32 Gb/s flows through S1/4 (32 Gb/s): half of what they send cannot leave.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "net/fabric/fecn_marking.h"
 #include "net/fabric/switch.h"
 #include "tests/net/base_scenario.h"
 #include "tests/net/node_bench.h"
@@ -44,7 +45,7 @@ std::unique_ptr<NodeContext> switch_bench(const Scenario& s, bool markers, Befor
       mp.fill_width = 16;
       mp.port_num = p;
       mp.tick_cycles = static_cast<uint32_t>(ctx->cycles(1024000));
-      sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s.cc.sw, nullptr, false, sw.in[p].capacity));
+      sw.attach_marking(p, std::make_unique<FecnMarking>(mp, s.cc.sw, nullptr, false, sw.in[p].capacity));
     }
   }
   return ctx;
@@ -287,7 +288,7 @@ TEST(Switch, AcksAndCnpsTakeNoMarkingDecision) {
   }
   Switch& sw = static_cast<Switch&>(ctx->node(kS1));
   uint64_t marks = 0;
-  for (unsigned vl = 0; vl < s.fabric.vls; ++vl) marks += sw.marker(4)->take_stats(vl).marks;
+  for (unsigned vl = 0; vl < s.fabric.vls; ++vl) marks += sw.marking(4)->take_sample(ctx->now(), vl, 0).marks;
   EXPECT_GT(fecn_data, 10u) << "the congested output marks its data";
   EXPECT_EQ(marks, fecn_data) << "every mark the marker counts is a data packet's FECN";
   EXPECT_EQ(sw.out[4].marked, fecn_data);

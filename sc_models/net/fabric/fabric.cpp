@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "net/fabric/hca.h"
+#include "net/fabric/marking_point.h"
+#include "net/fabric/reaction_point.h"
 #include "net/rtl_loop/rtl_loop.h"
 #include "net/fabric/switch.h"
 
@@ -35,7 +37,6 @@ Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl)
 Fabric::~Fabric() = default;
 
 void Fabric::build() {
-  const unsigned nvl = s_.fabric.vls;
   const uint64_t tick_cycles = std::max<uint64_t>(2, cycles(1024000));  // 1.024 us
   for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
     const auto& tn = topo_.nodes[n];
@@ -81,50 +82,26 @@ void Fabric::build() {
       sw.set_egress_limits(out_limit, s_.fabric.buffering == FabricParams::Buffering::kShared ? pool : 0);
     }
   }
+  // A remark for the notes, once.
+  auto note = [this](const std::string& text) {
+    if (std::find(notes_.begin(), notes_.end(), text) == notes_.end()) notes_.push_back(text);
+  };
   for (unsigned n = 0; n < topo_.num_switches; ++n) {
     Switch& sw = static_cast<Switch&>(*nodes_[n]);
     const unsigned marker_inputs = std::max(1u, sw.number_marker_inputs());
     for (unsigned p = 1; p <= sw.ports(); ++p) {
-      const OutPort& op = sw.out[p];
-      if (op.peer < 0 || !s_.cc.enabled) continue;
-      if (s_.ecn_marking()) {
-        cc::EcnMarkerParams ep;
-        ep.kmin_bytes = s_.cc.ecn.kmin_bytes;
-        ep.kmax_bytes = s_.cc.ecn.kmax_bytes;
-        ep.pmax_q16 = static_cast<uint32_t>(std::clamp(std::llround(s_.cc.ecn.pmax * 65536.0), 1LL, 65536LL));
-        ep.num_priorities = nvl;
-        ep.seed = port_seed(n, p);
-        sw.attach_ecn(p, std::make_unique<cc::EcnMarker>(ep));
-        continue;
-      }
-      const PortCcOverride* ovr = nullptr;
-      for (const auto& o : s_.cc.ports) {
-        if (o.switch_name == topo_.nodes[n].name && o.port == p) ovr = &o;
-      }
-      bool victim = (s_.cc.sw.victim_mask_hca_ports && !topo_.nodes[op.peer].is_switch) ||
-                    std::find(s_.cc.sw.victim_ports.begin(), s_.cc.sw.victim_ports.end(), p) != s_.cc.sw.victim_ports.end();
-      if (ovr && ovr->victim_mask) victim = *ovr->victim_mask;
-      cc::FecnMarkerParams mp;
-      mp.num_inputs = marker_inputs;
-      mp.num_vls = nvl;
-      mp.fill_width = 16;
-      mp.port_num = p;
-      mp.tick_cycles = static_cast<uint32_t>(tick_cycles);
-      std::unique_ptr<RtlMarkerEngine> engine;
+      if (sw.out[p].peer < 0 || !s_.cc.enabled) continue;
+      MarkingSetup setup{*this, n, p, marker_inputs, sw.in[p].capacity, static_cast<uint32_t>(tick_cycles),
+                         port_seed(n, p), nullptr, note};
       if (rtl_ && rtl_here(n, p)) {
-        engine = rtl_->marker(mp);
-        rtl_blocks_.push_back({fmt::format("{}/{}", topo_.nodes[n].name, p), true, engine.get(), mp.num_inputs,
-                               mp.num_vls, mp.fill_width, 0});
+        setup.rtl = [&](const cc::FecnMarkerParams& mp) {
+          std::unique_ptr<RtlMarkerEngine> engine = rtl_->marker(mp);
+          rtl_blocks_.push_back({fmt::format("{}/{}", topo_.nodes[n].name, p), true, engine.get(), mp.num_inputs,
+                                 mp.num_vls, mp.fill_width, 0});
+          return engine;
+        };
       }
-      note_unreachable_trip(ovr && ovr->threshold ? *ovr->threshold : s_.cc.sw.threshold, sw.in[p].capacity,
-                            ovr && ovr->threshold ? fmt::format("cc.ports[{}/{}].threshold", topo_.nodes[n].name, p)
-                                                  : std::string("cc.switch.threshold"));
-      // Random marking draws from a generator of its own per port, seeded from the scenario's
-      // seed (a 16-bit LFSR must not start at 0).
-      const uint32_t seed = port_seed(n, p);
-      const uint16_t lfsr_seed = static_cast<uint16_t>((seed ^ (seed >> 16)) & 0xffffu) | 1u;
-      sw.attach_marker(p, std::make_unique<MarkerPort>(mp, s_.cc.sw, ovr, victim, sw.in[p].capacity, std::move(engine),
-                                                       lfsr_seed));
+      sw.attach_marking(p, make_marking(policy_name(kMarkings, s_.cc.marking), setup));
     }
   }
   // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs
@@ -195,13 +172,9 @@ void Fabric::build() {
     f.next_message_cycle = static_cast<double>(f.start_cycle);
     flows_.push_back(std::move(f));
   }
-  const uint32_t qps = s_.cc.ca.num_qps;
-  const bool ibcc_sources = s_.cc.reaction == Reaction::kIbcc;
   for (unsigned n = topo_.num_switches; n < topo_.nodes.size(); ++n) {
     Hca& h = static_cast<Hca&>(*nodes_[n]);
     const OutPort& op = h.out[1];
-    h.cc_enabled = s_.cc.enabled;
-    h.becn_in_ack = ibcc_sources && s_.cc.ca.becn_in_ack;
     const double link_cpb = op.cycles_per_byte;
     h.host_cycles_per_byte = s_.fabric.hca_inject_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_inject_bps / ps_per_cycle_ : link_cpb;
     h.sink_cycles_per_byte = s_.fabric.hca_sink_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_sink_bps / ps_per_cycle_ : link_cpb;
@@ -212,24 +185,16 @@ void Fabric::build() {
     h.send_jitter = cycles(s_.fabric.hca_send_jitter_ps);
     h.gbn_window = s_.fabric.gbn_window;
     h.gbn_timeout = std::max<uint64_t>(1, cycles(s_.fabric.gbn_timeout_ps));
-    if (s_.cc.enabled && !ibcc_sources) {
-      h.dcqcn = std::make_unique<DcqcnPort>(dcqcn_rp_params(link_cpb, h.host_cycles_per_byte), dcqcn_np_params());
-    } else if (s_.cc.enabled) {
-      cc::CctiBlockParams cp;
-      cp.num_qps = qps;
-      cp.cct_entries = 128;
-      cp.tick_cycles = static_cast<uint32_t>(tick_cycles);
-      // T_pkt of the Omni-Path IRD formula: an MTU packet on this HCA's link (or host
-      // interface, if slower).
-      const double cpb = std::max(link_cpb, h.host_cycles_per_byte);
-      const uint32_t mtu_tx = static_cast<uint32_t>(std::ceil(wire_bytes(s_.fabric.mtu) * cpb));
-      std::unique_ptr<RtlCctiEngine> engine;
-      if (rtl_ && rtl_named(topo_.nodes[n].name)) {
-        engine = rtl_->ccti(cp);
+    if (!s_.cc.enabled) continue;
+    ReactionSetup setup{*this, n, link_cpb, h.host_cycles_per_byte, static_cast<uint32_t>(tick_cycles), nullptr};
+    if (rtl_ && rtl_named(topo_.nodes[n].name)) {
+      setup.rtl = [&](const cc::CctiBlockParams& cp) {
+        std::unique_ptr<RtlCctiEngine> engine = rtl_->ccti(cp);
         rtl_blocks_.push_back({topo_.nodes[n].name, false, engine.get(), 0, 0, 0, cp.num_qps});
-      }
-      h.attach_ccti(std::make_unique<CctiPort>(cp, s_.cc.ca, mtu_tx, std::move(engine)));
+        return engine;
+      };
     }
+    h.set_reaction(make_reaction(policy_name(kReactions, s_.cc.reaction), setup));
   }
   // Credits that come back while a port sends wait for it (OutPort::defer_credits) where
   // their event could change nothing else: not with DCQCN at an HCA (a credit event lets its
@@ -237,7 +202,7 @@ void Fabric::build() {
   if (!s_.faults.ignore_credits) {
     for (unsigned n = 0; n < nodes_.size(); ++n) {
       Node& node = *nodes_[n];
-      if (n >= topo_.num_switches && static_cast<Hca&>(node).dcqcn) continue;
+      if (n >= topo_.num_switches && static_cast<Hca&>(node).reaction().needs_credit_events()) continue;
       for (unsigned p = 1; p < node.out.size(); ++p) {
         OutPort& o = node.out[p];
         o.defer_credits = o.peer >= 0 && !o.uncredited;
@@ -402,60 +367,6 @@ void Fabric::note_shared_ccti_entries() {
   }
 }
 
-void Fabric::note_unreachable_trip(unsigned threshold, uint32_t capacity, const std::string& key) {
-  // Per VoQ, a Threshold trips at (16 - T)/16 of the VL buffer; a VoQ of MTU packets holds
-  // whole packets only. (The summed mappings add VoQs up and reach any level with two inputs.)
-  if (threshold == 0 || s_.cc.sw.mapping != cc::ThresholdMapping::kPerVoq) return;
-  const uint32_t pkt = credits_of(wire_bytes(s_.fabric.mtu));
-  const uint64_t trip = (uint64_t{cc::enter_level16(threshold)} * capacity + 15) / 16;
-  const uint64_t most = uint64_t{capacity / pkt} * pkt;
-  if (most >= trip) return;
-  const std::string note = fmt::format(
-      "{} {} trips at {} of a VL buffer's {} credits (per_voq), but a VoQ of MTU packets ({} credits each) holds at most "
-      "{}: its ports never mark unless smaller packets fill a VoQ (a higher Threshold trips earlier)",
-      key, threshold, trip, capacity, pkt, most);
-  if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
-}
-
-cc::DcqcnRpParams Fabric::dcqcn_rp_params(double link_cpb, double host_cpb) const {
-  const DcqcnSpec& q = s_.cc.dcqcn;
-  auto kbps = [](double bps) { return static_cast<uint64_t>(std::llround(bps / 1000.0)); };
-  cc::DcqcnRpParams p;
-  p.variant = s_.cc.reaction == Reaction::kDcqcnPlus ? cc::DcqcnVariant::kPlus : cc::DcqcnVariant::kDcqcn;
-  p.core_clock_hz = s_.fabric.core_clock_hz;
-  p.line_rate_kbps = kbps(8.0 * static_cast<double>(s_.fabric.core_clock_hz) / std::max(link_cpb, host_cpb));
-  if (kbps(q.min_rate_bps) >= p.line_rate_kbps) {
-    // No cut could then lower the rate: DCQCN would be switched off without a word.
-    throw ScenarioError(fmt::format("{}: cc.dcqcn.min_rate: {:g} Gb/s is at or above an HCA's line rate ({:g} Gb/s): "
-                                    "DCQCN's rate cuts could never take effect (expected well below it, e.g. 10Mb/s)",
-                                    s_.file, q.min_rate_bps / 1e9, static_cast<double>(p.line_rate_kbps) / 1e6));
-  }
-  p.min_rate_kbps = std::max<uint64_t>(1, kbps(q.min_rate_bps));
-  p.g_shift = q.g_shift;
-  p.alpha_init_q20 = static_cast<uint32_t>(std::llround(q.alpha_init * (1u << 20)));
-  p.alpha_timer_cycles = std::max<uint64_t>(1, cycles(q.alpha_timer_ps));
-  p.rate_timer_cycles = std::max<uint64_t>(1, cycles(q.rate_timer_ps));
-  p.byte_counter_bytes = q.byte_counter_bytes;
-  p.fast_recovery_steps = q.fast_recovery_steps;
-  p.ai_rate_kbps = kbps(q.ai_rate_bps);
-  p.hai_rate_kbps = kbps(q.hai_rate_bps);
-  p.reduce_period_cycles = cycles(q.reduce_period_ps);
-  p.lambda_q8 = static_cast<uint32_t>(std::max(1LL, std::llround(q.lambda * 256.0)));
-  p.mtu_bytes = wire_bytes(s_.fabric.mtu);
-  p.rl_kbps = q.increase_bound_bps > 0 ? kbps(q.increase_bound_bps) : 0;
-  return p;
-}
-
-cc::DcqcnNpParams Fabric::dcqcn_np_params() const {
-  const DcqcnSpec& q = s_.cc.dcqcn;
-  cc::DcqcnNpParams p;
-  p.variant = s_.cc.reaction == Reaction::kDcqcnPlus ? cc::DcqcnVariant::kPlus : cc::DcqcnVariant::kDcqcn;
-  p.min_interval_cycles = cycles(q.cnp_interval_ps);
-  p.gen_cycles = cycles(q.cnp_generation_ps);
-  p.active_window_cycles = std::max<uint64_t>(1, cycles(q.active_window_ps));
-  return p;
-}
-
 void Fabric::log_tick() {
   std::vector<uint64_t> row(flows_.size());
   for (size_t i = 0; i < flows_.size(); ++i) {
@@ -468,10 +379,10 @@ void Fabric::log_tick() {
     for (size_t i = 0; i < flows_.size(); ++i) {
       Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
       // The flow's highest CCTI over its messages in progress (one QP each).
-      if (h.ccti) {
-        for (const auto& lane : flows_[i].lanes) {
-          ccti[i] = std::max(ccti[i], static_cast<uint16_t>(h.ccti->observe_ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl)));
-        }
+      for (const auto& lane : flows_[i].lanes) {
+        const std::optional<uint32_t> c = h.reaction().ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl);
+        if (!c) break;
+        ccti[i] = std::max(ccti[i], static_cast<uint16_t>(*c));
       }
     }
     interval_ccti.push_back(std::move(ccti));
@@ -479,13 +390,14 @@ void Fabric::log_tick() {
     std::vector<FlowRates> rates(flows_.size());
     for (size_t i = 0; i < flows_.size(); ++i) {
       Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
-      if (!h.dcqcn) continue;
       FlowRates& r = rates[i];
       uint64_t sum = 0;
       for (const auto& lane : flows_[i].lanes) {
         // The RP is advanced to now as its next packet or CNP would advance it (lazily: an
         // observation changes nothing a later event would not, DcqcnLazy tests).
-        const uint64_t kbps = h.dcqcn->rate_kbps(now_, lane.qp);
+        const std::optional<uint64_t> rate = h.reaction().rate_kbps(now_, lane.qp);
+        if (!rate) break;
+        const uint64_t kbps = *rate;
         r.min_kbps = r.qps ? std::min(r.min_kbps, kbps) : kbps;
         r.max_kbps = std::max(r.max_kbps, kbps);
         sum += kbps;
@@ -500,18 +412,12 @@ void Fabric::log_tick() {
     Switch& sw = static_cast<Switch&>(*nodes_[n]);
     for (unsigned p = 1; p <= sw.ports(); ++p) {
       if (sw.out[p].peer < 0) continue;
-      MarkerPort* m = sw.marker(p);
-      if (m && now_ > 0) m->advance_to(now_ - 1);
-      const cc::EcnMarker* ecn = sw.ecn(p);
+      MarkingPoint* m = sw.marking(p);
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         InPort& ip = sw.in[p];
-        MarkerPort::Stats st = m ? m->take_stats(v) : MarkerPort::Stats{};
-        bool congested = m && m->congested(v);
-        if (ecn) {  // ECN: marks of the interval; "congested" while the egress queue is above Kmin
-          st.marks = sw.take_ecn_marks(p, v);
-          congested = sw.egress_bytes(p, v) > ecn->params().kmin_bytes;
-        }
-        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, congested, st.congested_edges,
+        // (Up to the edge before this cycle's: its events may still change this one.)
+        const MarkingPoint::Sample st = m ? m->take_sample(now_ ? now_ - 1 : 0, v, sw.egress_bytes(p, v)) : MarkingPoint::Sample{};
+        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, st.congested, st.congested_edges,
                                 st.marks});
         ip.vl[v].peak = ip.vl[v].used;
       }

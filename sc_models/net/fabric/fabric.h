@@ -24,8 +24,6 @@
 #include <tuple>
 #include <vector>
 
-#include "cc/dcqcn_np.h"
-#include "cc/dcqcn_rp.h"
 #include "net/fabric/cc_adapters.h"
 #include "net/fabric/node_context.h"
 #include "net/scenario/scenario.h"
@@ -142,17 +140,11 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   void start_of_simulation() override;
   void log_tick();
   void build();
-  // The DCQCN cores of an HCA whose link moves a byte in `link_cpb` cycles and whose host
-  // interface in `host_cpb` (the line rate is the slower), from cc.dcqcn.
-  cc::DcqcnRpParams dcqcn_rp_params(double link_cpb, double host_cpb) const;
-  cc::DcqcnNpParams dcqcn_np_params() const;
   // A random generator's seed of its own for output `port` of switch `node`, from sim.seed:
   // runs repeat, and two seeds differ.
   uint32_t port_seed(unsigned node, unsigned port) const {
     return static_cast<uint32_t>((s_.sim.seed * 0x9E3779B97F4A7C15ULL + node * 1000003ULL + port) >> 17) | 1u;
   }
-
-  void note_unreachable_trip(unsigned threshold, uint32_t capacity, const std::string& key);
   void note_shared_ccti_entries();
   std::vector<std::string> notes_;
 

@@ -35,12 +35,6 @@ void Hca::handle(const Event& e) {
   }
 }
 
-void Hca::attach_ccti(std::unique_ptr<CctiPort> block) {
-  ccti = std::move(block);
-  const cc::CctiBlock& core = ccti->core();
-  ird_until_.assign(core.sl_based() ? cc::CctiBlock::kNumSls : core.params().num_qps, 0);
-}
-
 void Hca::wake(uint64_t cycle) {
   if (cycle < wake_at_) {
     wake_at_ = cycle;
@@ -51,7 +45,7 @@ void Hca::wake(uint64_t cycle) {
 void Hca::try_send() {
   OutPort& o = out[1];
   const uint64_t now = ctx_.now();
-  if (dcqcn) issue_due_cnps(now);
+  reaction_->issue_due(now, *this);
   if (o.busy_until > now) return;  // its kTxDone at busy_until asks again
   __builtin_prefetch(o.fw);  // the peer's end of the link, which a packet sent here calls
   o.take_deferred_credits();
@@ -79,7 +73,7 @@ void Hca::try_send() {
   // Ping-pong answers next (the probe's reply is what its application waits for).
   if (replies_queued_) {
     Reply& r = replies_.front();
-    const uint64_t ready = std::max(r.ready, paced_until(all[r.flow].spec.qp, all[r.flow].spec.sl));
+    const uint64_t ready = std::max(r.ready, reaction_->paced_until(all[r.flow].spec.qp, all[r.flow].spec.sl));
     if (ready > now) {
       next = ready;
     } else {
@@ -147,9 +141,9 @@ void Hca::try_send() {
         }
         new_message(f, lane, created);
       }
-      // The IRD spaces the packets of what the CCTI throttles (a QP, or an SL with
-      // SL-based control), however many messages or flows share it.
-      const uint64_t paced = paced_until(lane.qp, f.sl);
+      // The reaction point spaces the packets of what it throttles (IB CC: a QP, or an SL
+      // with SL-based control), however many messages or flows share it.
+      const uint64_t paced = reaction_->paced_until(lane.qp, f.sl);
       if (paced > now) {
         next = std::min(next, paced);
         continue;
@@ -210,11 +204,10 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
   r.left -= payload;
   e.last = r.left == 0;
   ++ctx_.injected;
-  // The answer is paced by this HCA's CCTI for the flow's QP, like any data it sends.
-  const uint64_t ird = cc_enabled && ccti ? ccti->lookup(now, e.qp, f.spec.sl).ird : 0;
+  // The answer is paced by the reaction point for the flow's QP, like any data it sends.
+  const ReactionPoint::Gap gap = reaction_->gap(now, e.qp, f.spec.sl);
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
-  pace(e.qp, f.spec.sl, end + ird);
-  if (dcqcn) dcqcn->sent(now, e.qp, wire);
+  reaction_->sent(now, e.qp, f.spec.sl, wire, end, gap, static_cast<int>(r.flow), nullptr);
   if (e.last) {
     replies_.pop_front();
     --replies_queued_;
@@ -258,19 +251,15 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   }
   f.stats.injected_packets++;
   f.stats.injected_bytes += payload;
-  const CctiPort::Lookup cc = cc_enabled && ccti ? ccti->lookup(now, lane.qp, f.sl) : CctiPort::Lookup{};
-  const uint64_t ird = cc.ird;
-  if (Probe* w = ctx_.probe) {
+  const ReactionPoint::Gap gap = reaction_->gap(now, lane.qp, f.sl);
+  Probe* w = ctx_.probe;
+  if (w) {
     w->flow_packet(static_cast<int>(flow_index), f.stats.injected_packets);
-    w->flow_ird(static_cast<int>(flow_index), ird);
-    if (ccti) w->flow_ccti(static_cast<int>(flow_index), cc.ccti);
+    w->flow_ird(static_cast<int>(flow_index), gap.ird);
+    reaction_->show_gap(*w, static_cast<int>(flow_index), gap);
   }
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
-  pace(lane.qp, f.sl, end + ird);
-  if (dcqcn) {
-    dcqcn->sent(now, lane.qp, wire);
-    if (Probe* w = ctx_.probe) w->flow_rate(static_cast<int>(flow_index), dcqcn->rate_kbps(now, lane.qp) / 1000);
-  }
+  reaction_->sent(now, lane.qp, f.sl, wire, end, gap, static_cast<int>(flow_index), w);
   host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
@@ -285,28 +274,15 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   } else if (e.opcode == Opcode::kData) {
     if (transport != FabricParams::Transport::kNone && !e.reply) gbn_receive(e);
     if (e.fecn) all[e.flow].stats.fecn_marked++;
-    // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP.
-    // With DCQCN the notification point answers at most once per CNP interval per flow.
-    if (e.fecn && !e.becn && !e.multicast && cc_enabled) {
-      if (dcqcn) {
-        dcqcn->marked(now, {e.slid, e.qp, e.sl, e.vl, e.flow});
-        try_send();  // issues the CNP if the generator is free
-      } else {
-        send_cnp(e);
-      }
+    // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP:
+    // the notification point queues its CNP now or when due (issued as the HCA sends).
+    if (e.fecn && !e.becn && !e.multicast) {
+      reaction_->fecn(now, e, *this);
+      try_send();
     }
-  } else if (e.becn && cc_enabled) {
-    if (e.flow >= 0) all[e.flow].stats.becn_received++;
-    if (dcqcn) {
-      dcqcn->cnp(now, e.qp, e.cnp_interval);
-      if (Probe* w = ctx_.probe; w && e.flow >= 0) w->flow_rate(e.flow, dcqcn->rate_kbps(now, e.qp) / 1000);
-    } else {
-      ccti->becn(now, e.qp, e.sl, e.slid, e.dlid);
-    }
-    if (Probe* w = ctx_.probe; w && e.flow >= 0) {
-      w->flow_becn(e.flow, all[e.flow].stats.becn_received);
-      if (ccti) w->flow_ccti(e.flow, ccti->observe_ccti(now, e.qp, e.sl));
-    }
+  } else if (e.becn) {
+    const uint64_t becns = e.flow >= 0 ? ++all[e.flow].stats.becn_received : 0;
+    reaction_->becn(now, e, becns, ctx_.probe);
   }
   sink_.push(pkt);
   if (!sink_busy_) start_drain();
@@ -376,30 +352,23 @@ void Hca::send_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {
   try_send();
 }
 
-void Hca::issue_due_cnps(uint64_t now) {
-  DcqcnPort::CnpTarget to;
-  uint64_t interval = 0;
-  while (dcqcn->pop_cnp(now, &to, &interval)) queue_cnp(to.slid, to.qp, to.sl, to.vl, to.flow, interval);
-  const uint64_t due = dcqcn->next_cnp_due();
-  if (due != UINT64_MAX) wake(std::max(due, now + 1));
-}
-
-void Hca::queue_cnp(uint16_t dlid, uint32_t qp, unsigned sl, unsigned vl, int32_t flow, uint64_t interval_cycles) {
+void Hca::queue_cnp(const Cnp& to) {
+  const bool in_ack = reaction_->becn_in_ack();
   tlm_generic_payload* cnp = ctx_.pool().alloc();
   IbExtension& c = ib(cnp);
   c.slid = ctx_.topology().nodes[index_].lid;
-  c.dlid = dlid;
-  c.sl = static_cast<uint8_t>(sl);
-  c.vl = static_cast<uint8_t>(vl);
+  c.dlid = to.dlid;
+  c.sl = to.sl;
+  c.vl = to.vl;
   c.becn = true;
-  c.opcode = becn_in_ack ? Opcode::kAck : Opcode::kCnp;
-  c.qp = qp;
+  c.opcode = in_ack ? Opcode::kAck : Opcode::kCnp;
+  c.qp = to.qp;
   c.payload_bytes = 0;
-  c.wire_bytes = becn_in_ack ? ctx_.scenario().fabric.ack_bytes : ctx_.scenario().fabric.cnp_bytes;
+  c.wire_bytes = in_ack ? ctx_.scenario().fabric.ack_bytes : ctx_.scenario().fabric.cnp_bytes;
   c.credits = NodeContext::credits_of(c.wire_bytes);
   c.inject_cycle = ctx_.now();
-  c.flow = flow;
-  c.cnp_interval = interval_cycles;
+  c.flow = to.flow;
+  c.cnp_interval = to.interval_cycles;
   cnp->set_command(tlm::TLM_WRITE_COMMAND);
   cnp->set_data_length(0);
   ++ctx_.injected;

@@ -1,5 +1,5 @@
-// HCA: flows with IRD from the CCTI block, CNPs ahead of data, a rate-limited sink.
-// Methods in hca.cpp.
+// HCA: flows paced by its reaction point (ReactionPoint, reaction_point.h: the regime's
+// class), CNPs ahead of data, a rate-limited sink, Go-Back-N. Methods in hca.cpp.
 #pragma once
 
 #include <cmath>
@@ -10,17 +10,17 @@
 #include <random>
 #include <vector>
 
-#include "net/fabric/cc_adapters.h"
-#include "net/fabric/dcqcn_port.h"
-#include "net/fabric/node_context.h"
 #include "net/fabric/link.h"
+#include "net/fabric/node_context.h"
+#include "net/fabric/reaction_point.h"
 
 namespace ibcc::net {
 
-class Hca : public Node {
+class Hca final : public Node, private NotificationOut {
  public:
   Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed)
-      : Node(name, ctx, index), data_wait_(ctx.num_vls()), rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
+      : Node(name, ctx, index), reaction_(std::make_unique<NoReaction>()), data_wait_(ctx.num_vls()),
+        rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
     out.resize(2);
     in.resize(2);
   }
@@ -29,17 +29,15 @@ class Hca : public Node {
   // comes): what sending a packet reads first, with the private members it reads, in one
   // line; then the queues and the IRD pacing; then draining; the rest below.
   alignas(64) std::vector<unsigned> flows;  // indices into NodeContext::flows()
-  std::unique_ptr<CctiPort> ccti;           // cc.reaction: ibcc
-  std::unique_ptr<DcqcnPort> dcqcn;         // cc.reaction: dcqcn | dcqcn_plus
 
  private:
+  std::unique_ptr<ReactionPoint> reaction_;  // cc.reaction's class (NoReaction: CC off)
   uint64_t host_ready_ = 0;
   uint64_t wake_at_ = UINT64_MAX;
   uint32_t rr_ = 0;
   uint32_t replies_queued_ = 0;  // replies_.size(), beside what sending reads (the deque's ends are not)
   // (line 2)
   PacketFifo cnps_;
-  std::vector<uint64_t> ird_until_;  // per CCTI entry: its next packet may not leave before
   // CNPs (and ACKs carrying BECN) go before data, but not for ever: per VL, a data packet that
   // found too few credits (wait_credits, 0: none) lets the CNPs behind it use
   // kCnpCreditsPerWait times the credits it needs (passed), then the credits are kept for it.
@@ -56,8 +54,6 @@ class Hca : public Node {
   bool sink_busy_ = false;
 
  public:
-  bool cc_enabled = false;
-  bool becn_in_ack = false;
   FabricParams::Transport transport = FabricParams::Transport::kNone;  // Go-Back-N (below)
 
  private:
@@ -91,10 +87,12 @@ class Hca : public Node {
  public:
   void handle(const Event& e) override;
 
-  // The CCTI block and one IRD pacing slot per entry it throttles (a QP, or an SL).
-  void attach_ccti(std::unique_ptr<CctiPort> block);
+  // The reaction and notification points of cc.reaction (until then: none, CC off).
+  void set_reaction(std::unique_ptr<ReactionPoint> r) { reaction_ = std::move(r); }
+  ReactionPoint& reaction() { return *reaction_; }
+  const ReactionPoint& reaction() const { return *reaction_; }
 
-  void wake(uint64_t cycle);
+  void wake(uint64_t cycle) override;
 
   void try_send();
 
@@ -102,15 +100,6 @@ class Hca : public Node {
   uint64_t cnp_queue_packets() const { return cnps_.count; }
 
  private:
-  // IRD pacing per CCTI entry (Congestion Control Table index owner: QP or SL).
-  uint64_t paced_until(uint32_t qp, uint32_t sl) const {
-    if (ccti) return ird_until_[ccti->core().flow_index(qp, sl)];
-    return dcqcn ? dcqcn->paced_until(qp) : 0;
-  }
-  void pace(uint32_t qp, uint32_t sl, uint64_t until) {
-    if (ccti) ird_until_[ccti->core().flow_index(qp, sl)] = until;
-  }
-
   void new_message(Flow& f, Flow::Lane& lane, uint64_t created);
   // A packet of `wire` bytes at a rate of `cycles_per_byte` (the host's or the sink's), in
   // cycles, through that rate's memo.
@@ -181,15 +170,9 @@ class Hca : public Node {
 
   void on_arrive(tlm_generic_payload* pkt);
 
-  // A CNP (or an ACK with BECN) to the source of `data`'s flow, queued ahead of data;
-  // send_cnp also tries to send.
-  void queue_cnp(uint16_t dlid, uint32_t qp, unsigned sl, unsigned vl, int32_t flow, uint64_t interval_cycles);
-  void send_cnp(const IbExtension& data) {
-    queue_cnp(data.slid, data.qp, data.sl, data.vl, data.flow, 0);
-    try_send();
-  }
-  // DCQCN: queues the CNPs the notification point makes now, and wakes for the next.
-  void issue_due_cnps(uint64_t now);
+  // A CNP (or an ACK with BECN, as the reaction point says) to the source of a marked
+  // packet, queued ahead of data (the notification point's output).
+  void queue_cnp(const Cnp& c) override;
 
   void start_drain();
 

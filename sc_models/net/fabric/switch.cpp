@@ -127,7 +127,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
       egress_peak_[o] = std::max(egress_peak_[o], all);
     }
   }
-  if (markers_[o]) {
+  if (const MarkingPoint* m = marking_[o].get(); m && m->watches().voq_fill) {
     if (fill_from_head) on_tail_in(o, e.hop, pkt);
     else in[port].tail = {pkt, e.hop, ctx_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt)};
   }
@@ -146,10 +146,11 @@ void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
   e.in_fill = true;
   uint32_t& fill = voq(e.in_port, e.vl, o).fill;
   fill += e.credits;
-  markers_[o]->set_fill(ctx_.now(), marker_input_[e.in_port], e.vl, fill);
+  MarkingPoint& m = *marking_[o];
+  m.set_fill(ctx_.now(), marker_input_[e.in_port], e.vl, fill);
   if (Probe* w = ctx_.probe) {
     w->fill(index_, o, e.in_port, e.vl, fill);
-    w->congestion(index_, o, markers_[o]->cong_state());
+    w->congestion(index_, o, m.cong_state());
   }
 }
 
@@ -160,7 +161,7 @@ void Switch::arbitrate_now(unsigned o) {
   uint64_t next_eligible = UINT64_MAX;
   const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
   const bool tables = ctx_.scenario().fabric.vlarb_tables;
-  std::array<int, cc::FecnMarker::kMaxVls> first_ready;  // (read only with tables or oldest first)
+  std::array<int, kMaxVls> first_ready;  // (read only with tables or oldest first)
   if (tables || oldest_first) first_ready.fill(-1);
   uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
   std::fill_n(passed_.begin(), nvl_, -1);
@@ -292,32 +293,25 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
     if (t.event != NodeContext::kNoEvent) ctx_.cancel(t.event);
     t = {};
   }
-  if (MarkerPort* m = markers_[o].get()) {
-    // Only a packet that can carry FECN is one of the marker's decisions (IBA: FECN is
-    // ignored on ACKs and CNPs): an ACK or CNP must not use up a Marking_Rate decision, nor
-    // count as a mark or enter the CongestionLog.
-    if (e.opcode == Opcode::kData && m->depart(now, vl, e.sl, e.slid, e.dlid, e.credits)) {
-      e.fecn = true;
+  uint64_t* queued = egress_bytes_.empty() ? nullptr : &egress_bytes_[o * nvl_ + vl];
+  MarkingPoint* m = marking_[o].get();
+  if (m) {
+    const MarkingPoint::Departure d{vl, e.sl, e.slid, e.dlid, e.credits, e.opcode == Opcode::kData, queued ? *queued : 0};
+    if (m->depart(now, d)) {
+      e.fecn = true;  // (an ECN mark, congestion experienced, travels where FECN does)
       ++op.marked;
     }
-    if (e.in_fill) {
-      uint32_t& fill = q.fill;
-      fill -= e.credits;
-      m->set_fill(now, marker_input_[ip], vl, fill);
-    }
-    m->set_credits(now, vl, op.vls[vl].credits >= e.credits ? op.vls[vl].credits - e.credits : 0);
-  }
-  if (!egress_bytes_.empty()) {
-    uint64_t& queued = egress_bytes_[o * nvl_ + vl];
-    if (cc::EcnMarker* m = ecn_.empty() ? nullptr : ecn_[o].get()) {
-      // Only data packets are marked (as FECN), but every packet is a decision of the core.
-      if (m->depart(vl, queued) && e.opcode == Opcode::kData) {
-        e.fecn = true;  // the congestion-experienced bit (ECN CE) travels where FECN does
-        ++op.marked;
-        ++ecn_marks_[o * nvl_ + vl];
+    if (m->watches().voq_fill) {
+      if (e.in_fill) {
+        uint32_t& fill = q.fill;
+        fill -= e.credits;
+        m->set_fill(now, marker_input_[ip], vl, fill);
       }
+      m->set_credits(now, vl, op.vls[vl].credits >= e.credits ? op.vls[vl].credits - e.credits : 0);
     }
-    queued -= e.wire_bytes;
+  }
+  if (queued) {
+    *queued -= e.wire_bytes;
     shared_used_ -= e.wire_bytes;
   }
   op.tx_input = ip;
@@ -332,9 +326,9 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   if (Probe* w = ctx_.probe) {
     w->departure(index_, o, marked, end);
     w->credits(index_, o, vl, op.vls[vl].credits);
-    if (markers_[o]) {
+    if (m && m->watches().voq_fill) {
       w->fill(index_, o, ip, vl, q.fill);
-      w->congestion(index_, o, markers_[o]->cong_state());
+      w->congestion(index_, o, m->cong_state());
     }
   }
 }
@@ -375,7 +369,7 @@ void Switch::on_pfc(unsigned o, unsigned vl, bool pause) {
   OutPort& op = out[o];
   op.vls[vl].credits = pause ? 0u : OutPort::kPfcOpen;
   if (pause) ++op.pauses;
-  if (markers_[o]) markers_[o]->set_credits(ctx_.now(), vl, op.vls[vl].credits);
+  if (MarkingPoint* m = marking_[o].get()) m->set_credits(ctx_.now(), vl, op.vls[vl].credits);
   if (!pause && !op.tx_active && pending_[o]) arbitrate(o);
 }
 
@@ -383,7 +377,7 @@ void Switch::on_credit(unsigned o, unsigned vl, uint32_t credits) {
   OutPort& op = out[o];
   op.vls[vl].returning -= credits;
   op.vls[vl].credits += credits;
-  if (markers_[o]) markers_[o]->set_credits(ctx_.now(), vl, op.vls[vl].credits);
+  if (MarkingPoint* m = marking_[o].get()) m->set_credits(ctx_.now(), vl, op.vls[vl].credits);
   if (Probe* w = ctx_.probe) w->credits(index_, o, vl, op.vls[vl].credits);
   // Only a head that was waiting for credits on this VL can go now (arbitration records
   // the least any of them needs); other waits have their own wake-ups.

@@ -1,6 +1,7 @@
 // Switch: input buffers with VoQs per (output, VL), output arbitration round robin or
 // oldest first over the inputs (VoqArbiter, voq_arbiter.h) and VLArbitration between VLs
-// (VlArbiter, vl_arbiter.h), the FECN marker on every output. Methods in switch.cpp.
+// (VlArbiter, vl_arbiter.h), a marking point on every output (MarkingPoint,
+// marking_point.h: the regime's class). Methods in switch.cpp.
 #pragma once
 
 #include <algorithm>
@@ -9,8 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "cc/ecn_marker.h"
-#include "net/fabric/cc_adapters.h"
+#include "net/fabric/marking_point.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/link.h"
 #include "common/small_div.h"
@@ -23,24 +23,21 @@ class Switch : public Node {
   Switch(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, unsigned ports)
       : Node(name, ctx, index), nports_(ports), nvl_(ctx.num_vls()), by_vl_(nvl_),
         voq_((ports + 1) * nvl_ * (ports + 1)), pending_(ports + 1, 0),
-        voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), reserve_((ports + 1) * nvl_), markers_(ports + 1),
+        voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), reserve_((ports + 1) * nvl_), marking_(ports + 1),
         marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),
         xbar_inputs_((ports + 1) * xbar_waiting_.size(), 0) {
     out.resize(ports + 1);
     in.resize(ports + 1);
   }
 
-  void attach_marker(unsigned port, std::unique_ptr<MarkerPort> m) { markers_[port] = std::move(m); }
-  // cc.marking: ecn. The output's ECN marker decides from the bytes waiting for it on the
-  // packet's VL, in the VoQs of every input (its egress queue), the packet included.
-  void attach_ecn(unsigned port, std::unique_ptr<cc::EcnMarker> m) {
-    if (ecn_.empty()) {
-      ecn_.resize(nports_ + 1);
-      ecn_marks_.assign((nports_ + 1) * nvl_, 0);
-      track_egress();
-    }
-    ecn_[port] = std::move(m);
+  // Output `port`'s marking point (cc.marking). One that watches the egress queues makes the
+  // switch measure them.
+  void attach_marking(unsigned port, std::unique_ptr<MarkingPoint> m) {
+    if (m->watches().egress_bytes) track_egress();
+    marking_[port] = std::move(m);
   }
+  MarkingPoint* marking(unsigned port) { return marking_[port].get(); }
+  const MarkingPoint* marking(unsigned port) const { return marking_[port].get(); }
   // A lossy output-buffered or shared switch (fabric.switch.buffering): a packet whose head
   // finds its output's VL at `output_limit` bytes, or the switch at `shared_limit` (0: no
   // pool), is dropped.
@@ -49,20 +46,11 @@ class Switch : public Node {
     shared_limit_ = shared_limit;
     track_egress();
   }
-  const cc::EcnMarker* ecn(unsigned port) const { return ecn_.empty() ? nullptr : ecn_[port].get(); }
   uint64_t egress_bytes(unsigned port, unsigned vl) const { return egress_bytes_.empty() ? 0 : egress_bytes_[port * nvl_ + vl]; }
   // The largest egress queue of `port` (bytes, all VLs) inside the statistics window.
   uint64_t egress_peak(unsigned port) const { return egress_peak_.empty() ? 0 : egress_peak_[port]; }
-  // ECN marks on (port, vl) since the last call.
-  uint64_t take_ecn_marks(unsigned port, unsigned vl) {
-    if (ecn_marks_.empty()) return 0;
-    const uint64_t n = ecn_marks_[port * nvl_ + vl];
-    ecn_marks_[port * nvl_ + vl] = 0;
-    return n;
-  }
   // The marker sees the VoQs of linked input ports only, numbered in port order.
   unsigned number_marker_inputs();
-  MarkerPort* marker(unsigned port) { return markers_[port].get(); }
   unsigned ports() const { return nports_; }
   uint64_t latency = 0;
   bool fill_from_head = false;
@@ -135,9 +123,9 @@ class Switch : public Node {
   // oldest_first: per VL, the oldest head that may go and the oldest that lacks credits
   // (head_eligible = arrival + switch latency orders heads by age).
   struct HeadAges {
-    std::array<int, cc::FecnMarker::kMaxVls> ready;
-    std::array<uint64_t, cc::FecnMarker::kMaxVls> ready_t, short_t;
-    std::array<int, cc::FecnMarker::kMaxVls> short_idx;  // the head short_t is the age of
+    std::array<int, kMaxVls> ready;
+    std::array<uint64_t, kMaxVls> ready_t, short_t;
+    std::array<int, kMaxVls> short_idx;  // the head short_t is the age of
     HeadAges() {
       ready.fill(-1);
       ready_t.fill(UINT64_MAX);
@@ -155,7 +143,7 @@ class Switch : public Node {
   // Per VL, the head a grant in this arbitration would pass by for want of its credits (round
   // robin: the first short one before it in the scan; oldest first: the oldest short one, if
   // older than the granted head): begin() reserves the credits for it.
-  std::array<int, cc::FecnMarker::kMaxVls> passed_;
+  std::array<int, kMaxVls> passed_;
 
   void begin(unsigned o, unsigned idx);
 
@@ -186,10 +174,8 @@ class Switch : public Node {
     uint32_t credits = 0;   // that head's credits
   };
   std::vector<CreditReserve> reserve_;  // [output * VLs + VL]
-  std::vector<std::unique_ptr<MarkerPort>> markers_;
-  std::vector<std::unique_ptr<cc::EcnMarker>> ecn_;  // [port] with cc.marking: ecn (else empty)
+  std::vector<std::unique_ptr<MarkingPoint>> marking_;  // [port] (null: CC off, or not linked)
   std::vector<uint64_t> egress_bytes_;                // [port * vls + vl]: bytes in the VoQs for it
-  std::vector<uint64_t> ecn_marks_;                   // [port * vls + vl]: marks since the last take
   std::vector<uint64_t> egress_peak_;                 // [port]: egress_peak()
   uint64_t output_limit_ = 0, shared_limit_ = 0;      // set_egress_limits (0: none)
   uint64_t shared_used_ = 0;                          // bytes in all VoQs (with egress tracking)

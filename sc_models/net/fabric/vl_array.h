@@ -7,7 +7,9 @@
 
 namespace ibcc::net {
 
+inline constexpr unsigned kMaxVls = 15;  // (the FECN marker's NumVls limit, cc::FecnMarker::kMaxVls)
+
 template <typename T>
-using VlArray = FixedVec<T, 15>;
+using VlArray = FixedVec<T, kMaxVls>;
 
 }  // namespace ibcc::net
