@@ -181,10 +181,12 @@ void Fabric::build() {
     h.hiccup_period = s_.fabric.sink_hiccup.period_ps ? cycles(s_.fabric.sink_hiccup.period_ps) : 0;
     h.hiccup_duration = cycles(s_.fabric.sink_hiccup.duration_ps);
     h.completion_cycles = cycles(s_.fabric.hca_completion_latency_ps);
-    h.transport = s_.fabric.transport;
     h.send_jitter = cycles(s_.fabric.hca_send_jitter_ps);
-    h.gbn_window = s_.fabric.gbn_window;
-    h.gbn_timeout = std::max<uint64_t>(1, cycles(s_.fabric.gbn_timeout_ps));
+    if (s_.fabric.transport != FabricParams::Transport::kNone) {
+      h.set_transport(std::make_unique<GbnTransport>(s_.fabric.gbn_window,
+                                                     std::max<uint64_t>(1, cycles(s_.fabric.gbn_timeout_ps)),
+                                                     s_.fabric.transport == FabricParams::Transport::kGbn));
+    }
     if (!s_.cc.enabled) continue;
     ReactionSetup setup{*this, n, link_cpb, h.host_cycles_per_byte, static_cast<uint32_t>(tick_cycles), nullptr};
     if (rtl_ && rtl_named(topo_.nodes[n].name)) {

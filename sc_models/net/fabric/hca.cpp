@@ -87,7 +87,7 @@ void Hca::try_send() {
     }
   }
   const size_t n = flows.size();
-  const bool gbn = transport != FabricParams::Transport::kNone;
+  const bool gbn = gbn_ != nullptr;
   for (size_t k = 0; k < n; ++k) {
     // (rr_ < n and lane_rr < nl: a subtraction wraps, where % would divide at every packet)
     const size_t idx = rr_ + k >= n ? rr_ + k - n : rr_ + k;
@@ -104,21 +104,9 @@ void Hca::try_send() {
     for (size_t m = 0; m < nl; ++m) {
       const size_t li = f.lane_rr + m >= nl ? f.lane_rr + m - nl : f.lane_rr + m;
       Flow::Lane& lane = f.lanes[li];
-      GbnTx* g = gbn ? &gbn_tx(flows[idx], lane.qp) : nullptr;
-      const GbnSent* again = nullptr;
-      if (g) {
-        if (g->una != g->nxt && now >= g->deadline) {  // the oldest is not acknowledged in time: go back
-          g->resend = g->una;
-          g->deadline = now + gbn_timeout;
-          ++f.stats.timeouts;
-          chain_event(f, *g, FlowStats::kTimeout);
-        }
-        if (g->una != g->nxt) next = std::min(next, g->deadline);
-        if (g->resend != g->nxt) {
-          again = &g->unacked[g->resend - g->una];
-        } else if (stopped || g->nxt - g->una >= gbn_window) {
-          continue;  // stopped, or the window is full (stall): an ACK or the timeout wakes us
-        }
+      const GbnTransport::Sent* again = nullptr;
+      if (gbn && gbn_->turn(f, flows[idx], lane.qp, now, stopped, &again, &next) == GbnTransport::Turn::kHold) {
+        continue;  // stopped, or the window is full (stall): an ACK or the timeout wakes us
       }
       if (!again && lane.message_left == 0) {
         // A new message: a ping waits for the previous answer, an offered-rate flow for
@@ -217,28 +205,12 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
 }
 
 void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
-                    const GbnSent* again) {
+                    const GbnTransport::Sent* again) {
   const uint64_t now = ctx_.now();
   tlm_generic_payload* pkt = data_packet(again ? again->dlid : lane.dlid, f.sl, vl, lane.qp, payload, wire, flow_index);
   IbExtension& e = ib(pkt);
-  if (transport != FabricParams::Transport::kNone) {
-    GbnTx& g = gbn_tx(flow_index, lane.qp);
-    if (again) {
-      g.unacked[g.resend - g.una].sent_cycle = now;
-      if (g.resend == g.una) g.deadline = now + gbn_timeout;
-      e.psn = g.resend++;
-      e.create_cycle = again->create_cycle;
-      e.last = again->last;
-      f.stats.retransmitted_packets++;
-    } else {
-      e.psn = g.nxt++;
-      g.resend = g.nxt;
-      e.create_cycle = lane.create_cycle;
-      lane.message_left -= payload;
-      e.last = lane.message_left == 0;
-      g.unacked.push_back({payload, e.last, lane.dlid, lane.create_cycle, now});
-    }
-    if (g.deadline == UINT64_MAX) g.deadline = now + gbn_timeout;  // the first unacknowledged
+  if (gbn_) {
+    gbn_->sending(f, lane, flow_index, e, again, now);
   } else {
     e.psn = f.psn++;
     e.create_cycle = lane.create_cycle;
@@ -270,9 +242,14 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   const uint64_t now = ctx_.now();
   std::vector<Flow>& all = ctx_.flows();
   if (e.opcode == Opcode::kTransportAck) {
-    gbn_acknowledged(e);
+    if (gbn_ && e.flow >= 0) {
+      gbn_->acknowledged(all[e.flow], e);
+      try_send();
+    }
   } else if (e.opcode == Opcode::kData) {
-    if (transport != FabricParams::Transport::kNone && !e.reply) gbn_receive(e);
+    uint32_t psn = 0;
+    bool nack = false;
+    if (gbn_ && !e.reply && gbn_->receive(e, &psn, &nack)) send_transport_ack(e, psn, nack);
     if (e.fecn) all[e.flow].stats.fecn_marked++;
     // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP:
     // the notification point queues its CNP now or when due (issued as the HCA sends).
@@ -286,48 +263,6 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   }
   sink_.push(pkt);
   if (!sink_busy_) start_drain();
-}
-
-void Hca::gbn_receive(IbExtension& e) {
-  GbnRx& rx = gbn_rx_[uint64_t{e.slid} << 32 | e.qp];
-  if (e.psn == rx.expected) {
-    ++rx.expected;
-    rx.nack_sent = false;
-    send_transport_ack(e, rx.expected, false);
-    return;
-  }
-  e.discard = true;  // out of order: the sink frees it without delivering it
-  if (e.psn < rx.expected) {
-    send_transport_ack(e, rx.expected, false);  // a duplicate: acknowledge again
-  } else if (!rx.nack_sent && transport == FabricParams::Transport::kGbn) {
-    rx.nack_sent = true;  // the first packet past a gap: go back (once per gap)
-    send_transport_ack(e, rx.expected, true);
-  }
-}
-
-void Hca::gbn_acknowledged(const IbExtension& ack) {
-  if (ack.flow < 0) return;
-  Flow& f = ctx_.flows()[ack.flow];
-  GbnTx& g = gbn_tx(static_cast<unsigned>(ack.flow), ack.qp);
-  const uint32_t una = g.una;
-  while (g.una < ack.psn && g.una < g.nxt) {
-    g.unacked.pop_front();
-    ++g.una;
-  }
-  g.resend = std::max(g.resend, g.una);
-  if (ack.nack) {
-    if (g.resend > ack.psn) {  // (else it is already going back from there: the NACK is stale)
-      g.resend = ack.psn;
-      ++f.stats.nacks;
-      chain_event(f, g, FlowStats::kNack);
-    }
-  } else if (g.una != una) {
-    ++f.stats.packs;
-    chain_event(f, g, FlowStats::kPack);
-  }
-  // The timer runs for the oldest packet still unacknowledged, from when it was last sent.
-  g.deadline = g.unacked.empty() ? UINT64_MAX : g.unacked.front().sent_cycle + gbn_timeout;
-  try_send();
 }
 
 void Hca::send_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "net/fabric/gbn_transport.h"
 #include "net/fabric/link.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/reaction_point.h"
@@ -53,10 +54,8 @@ class Hca final : public Node, private NotificationOut {
   std::vector<DataWait> data_wait_;
   bool sink_busy_ = false;
 
- public:
-  FabricParams::Transport transport = FabricParams::Transport::kNone;  // Go-Back-N (below)
-
  private:
+  std::unique_ptr<GbnTransport> gbn_;  // fabric.hca.transport (null: none)
   // (line 3)
   PacketFifo sink_;
   SizeCycles host_memo_, sink_memo_;  // a packet's cycles at the host's and the sink's rates
@@ -66,10 +65,6 @@ class Hca final : public Node, private NotificationOut {
   double sink_cycles_per_byte = 0;
   uint64_t hiccup_period = 0, hiccup_duration = 0;
   uint64_t completion_cycles = 0;
-  // Go-Back-N (fabric.hca.transport, above): off, or with NACKs (fast retransmit), or
-  // timeouts only.
-  uint32_t gbn_window = 16;
-  uint64_t gbn_timeout = 0;  // cycles
   uint64_t send_jitter = 0;  // cycles: a uniform draw in [0, this] delays each data packet's successor
   bool leak_one_credit = false, lose_one_packet = false;
 
@@ -91,6 +86,8 @@ class Hca final : public Node, private NotificationOut {
   void set_reaction(std::unique_ptr<ReactionPoint> r) { reaction_ = std::move(r); }
   ReactionPoint& reaction() { return *reaction_; }
   const ReactionPoint& reaction() const { return *reaction_; }
+  // Go-Back-N, both ends (fabric.hca.transport; until then: none, a lossless fabric's).
+  void set_transport(std::unique_ptr<GbnTransport> t) { gbn_ = std::move(t); }
 
   void wake(uint64_t cycle) override;
 
@@ -131,42 +128,11 @@ class Hca final : public Node, private NotificationOut {
   void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire);
   uint64_t jitter() { return send_jitter ? rng_() % (send_jitter + 1) : 0; }
 
-  // Go-Back-N, the sender's side of one (flow, QP): what it sent and has no ACK for yet, oldest
-  // first (PSNs una..nxt-1), the next PSN to send (resend < nxt while going back) and the
-  // retransmission deadline: the oldest unacknowledged packet's last send plus the timeout
-  // (the seed chapter's per-packet timers, of which the oldest expires first).
-  struct GbnSent {
-    uint32_t payload = 0;
-    bool last = false;
-    uint16_t dlid = 0;
-    uint64_t create_cycle = 0;
-    uint64_t sent_cycle = 0;  // when it was last sent: its retransmission timer started then
-  };
-  struct GbnTx {
-    std::deque<GbnSent> unacked;
-    uint32_t una = 0, nxt = 0, resend = 0;
-    uint64_t deadline = UINT64_MAX;
-    uint8_t last_event = FlowStats::kNoEvent;  // its last FlowStats::GbnEvent
-  };
-  // Pack, Nack or timeout at the sender of (f, g): counted in f's chain of events.
-  static void chain_event(Flow& f, GbnTx& g, FlowStats::GbnEvent event) {
-    if (g.last_event != FlowStats::kNoEvent) ++f.stats.chain[g.last_event][event];
-    g.last_event = event;
-  }
-  // The receiver's side of one (source LID, QP): the next PSN it takes; a NACK for the
-  // current gap is out.
-  struct GbnRx {
-    uint32_t expected = 0;
-    bool nack_sent = false;
-  };
-  GbnTx& gbn_tx(unsigned flow_index, uint32_t qp) { return gbn_tx_[uint64_t{flow_index} << 32 | qp]; }
-  void gbn_receive(IbExtension& e);
-  void gbn_acknowledged(const IbExtension& ack);
   void send_transport_ack(const IbExtension& data, uint32_t psn, bool nack);
 
   // A data packet of lane `lane`: new (`again` null) or the retransmission of `again`.
   void send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl, uint32_t payload, uint32_t wire,
-                 const GbnSent* again = nullptr);
+                 const GbnTransport::Sent* again = nullptr);
 
   void on_arrive(tlm_generic_payload* pkt);
 
@@ -178,8 +144,6 @@ class Hca final : public Node, private NotificationOut {
 
   void sink_done();
 
-  std::unordered_map<uint64_t, GbnTx> gbn_tx_;  // [(flow, QP)]
-  std::unordered_map<uint64_t, GbnRx> gbn_rx_;  // [(source LID, QP)]
   std::mt19937_64 rng_;
 };
 
