@@ -15,7 +15,9 @@
     fabric.h; the RTL loop (net/rtl_loop/) only through the engine interface it implements;
   - the units that carry packets (net/fabric/switch.*, hca.*) name no CC regime: marking and
     reaction are classes behind MarkingPoint and ReactionPoint, chosen by name from their
-    registries (REGIME_WORDS: the regimes' enums, classes, cores and scenario settings).
+    registries (REGIME_WORDS: the regimes' enums, classes, cores and scenario settings);
+    and they read the scenario only where their typed configuration is built from it
+    (SwitchConfig::from, HcaConfig::from), never while they run (`ctx_.scenario()`).
 
 Usage: check_model_code.py SOURCE_DIR [--planted]   (exit 0: all hold, 1: lists what breaks them)
   --planted: also check that the rules catch planted violations (the model including the
@@ -120,6 +122,10 @@ def check(source):
                         problems.append(f"{rel}:{no}: names a CC regime ('{m.group(0)}'): a unit that carries "
                                         f"packets reaches marking and reaction only through MarkingPoint and "
                                         f"ReactionPoint")
+                for no, line in enumerate(code_only(text).split("\n"), 1):
+                    if re.search(r"\bctx_\.scenario\(\)", line):
+                        problems.append(f"{rel}:{no}: reads the scenario while it runs (ctx_.scenario()): a unit "
+                                        f"reads its typed configuration, built once by its Config::from")
                 for m in re.finditer(r'^\s*#\s*include\s*"(cc/[^"]+)"', text, re.M):
                     no = text.count("\n", 0, m.start()) + 1
                     problems.append(f"{rel}:{no}: includes a CC core ({m.group(1)}): a unit that carries packets "

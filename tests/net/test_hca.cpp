@@ -36,8 +36,6 @@ std::unique_ptr<NodeContext> hca_bench(const Scenario& s) {
   f.lanes.assign(1, lane);
   ctx->flows().push_back(f);
   h.flows.push_back(0);
-  h.host_cycles_per_byte = h.out[1].cycles_per_byte;
-  h.sink_cycles_per_byte = h.out[1].cycles_per_byte;
   if (s.cc.enabled) {
     cc::CctiBlockParams cp;
     cp.num_qps = s.cc.ca.num_qps;

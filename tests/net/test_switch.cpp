@@ -29,9 +29,7 @@ std::unique_ptr<NodeContext> switch_bench(const Scenario& s, bool markers, Befor
   auto ctx = bench(
       s, kS1,
       [&](NodeContext& c, unsigned n) {
-        auto sw = std::make_unique<Switch>("S1", c, n, c.topology().nodes[n].ports);
-        sw->latency = c.cycles(s.fabric.switch_latency_ps);
-        return sw;
+        return std::make_unique<Switch>("S1", c, n, c.topology().nodes[n].ports);
       },
       before_bind);
   if (markers) {
@@ -64,7 +62,7 @@ TEST(Switch, CutsThroughAfterItsLatency) {
   ctx->run_until(ctx->cycles(100000000));  // 100 us
 
   const uint64_t prop = ctx->cycles(s.links.front().propagation_ps);
-  const uint64_t lat = sw.latency;
+  const uint64_t lat = sw.config().latency;
   const uint64_t ser = ser_cycles(h1.out[1], hdr.wire_bytes);
   ASSERT_GT(lat, 0u);
   ASSERT_EQ(s2.got.size(), 1u);

@@ -41,14 +41,9 @@ void Fabric::build() {
   for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
     const auto& tn = topo_.nodes[n];
     if (tn.is_switch) {
-      auto sw = std::make_unique<Switch>(tn.name.c_str(), *this, n, tn.ports);
-      sw->latency = cycles(s_.fabric.switch_latency_ps);
-      sw->fill_from_head = s_.fabric.fill_from_head;
-      sw->credit_in_order = s_.fabric.credit_in_order;
-      sw->oldest_first = s_.fabric.oldest_first;
-      add_node(std::move(sw));
+      add_node(std::make_unique<Switch>(tn.name.c_str(), *this, n, tn.ports, SwitchConfig::from(*this)));
     } else {
-      add_node(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed));
+      add_node(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed, HcaConfig::from(*this)));
     }
   }
   wire_ports();
@@ -176,19 +171,13 @@ void Fabric::build() {
     Hca& h = static_cast<Hca&>(*nodes_[n]);
     const OutPort& op = h.out[1];
     const double link_cpb = op.cycles_per_byte;
-    h.host_cycles_per_byte = s_.fabric.hca_inject_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_inject_bps / ps_per_cycle_ : link_cpb;
-    h.sink_cycles_per_byte = s_.fabric.hca_sink_bps > 0 ? 8.0 * 1e12 / s_.fabric.hca_sink_bps / ps_per_cycle_ : link_cpb;
-    h.hiccup_period = s_.fabric.sink_hiccup.period_ps ? cycles(s_.fabric.sink_hiccup.period_ps) : 0;
-    h.hiccup_duration = cycles(s_.fabric.sink_hiccup.duration_ps);
-    h.completion_cycles = cycles(s_.fabric.hca_completion_latency_ps);
-    h.send_jitter = cycles(s_.fabric.hca_send_jitter_ps);
     if (s_.fabric.transport != FabricParams::Transport::kNone) {
       h.set_transport(std::make_unique<GbnTransport>(s_.fabric.gbn_window,
                                                      std::max<uint64_t>(1, cycles(s_.fabric.gbn_timeout_ps)),
                                                      s_.fabric.transport == FabricParams::Transport::kGbn));
     }
     if (!s_.cc.enabled) continue;
-    ReactionSetup setup{*this, n, link_cpb, h.host_cycles_per_byte, static_cast<uint32_t>(tick_cycles), nullptr};
+    ReactionSetup setup{*this, n, link_cpb, h.host_cycles_per_byte(), static_cast<uint32_t>(tick_cycles), nullptr};
     if (rtl_ && rtl_named(topo_.nodes[n].name)) {
       setup.rtl = [&](const cc::CctiBlockParams& cp) {
         std::unique_ptr<RtlCctiEngine> engine = rtl_->ccti(cp);
@@ -224,8 +213,7 @@ void Fabric::build() {
     for (const auto& f : flows_) {
       if (f.dst < 0) continue;
       Hca& h = static_cast<Hca&>(*nodes_[f.dst]);
-      h.leak_one_credit = s_.faults.leak_credit_return;
-      h.lose_one_packet = s_.faults.lose_packet;
+      h.arm_faults(s_.faults.leak_credit_return, s_.faults.lose_packet);
       break;
     }
   }

@@ -10,6 +10,32 @@
 
 namespace ibcc::net {
 
+HcaConfig HcaConfig::from(const NodeContext& ctx) {
+  const Scenario& s = ctx.scenario();
+  HcaConfig c;
+  c.inject_bps = s.fabric.hca_inject_bps;
+  c.sink_bps = s.fabric.hca_sink_bps;
+  c.hiccup_period = s.fabric.sink_hiccup.period_ps ? ctx.cycles(s.fabric.sink_hiccup.period_ps) : 0;
+  c.hiccup_duration = ctx.cycles(s.fabric.sink_hiccup.duration_ps);
+  c.completion_cycles = ctx.cycles(s.fabric.hca_completion_latency_ps);
+  c.send_jitter = ctx.cycles(s.fabric.hca_send_jitter_ps);
+  c.mtu = s.fabric.mtu;
+  c.ack_bytes = s.fabric.ack_bytes;
+  c.cnp_bytes = s.fabric.cnp_bytes;
+  for (size_t sl = 0; sl < c.sl_to_vl.size() && sl < s.fabric.sl_to_vl.size(); ++sl) {
+    c.sl_to_vl[sl] = static_cast<uint8_t>(s.fabric.sl_to_vl[sl]);
+  }
+  c.ignore_credits = s.faults.ignore_credits;
+  return c;
+}
+
+void Hca::wired() {
+  const double link_cpb = out[1].cycles_per_byte;
+  const double ps = static_cast<double>(ctx_.ps_per_cycle());
+  host_cycles_per_byte_ = cfg_.inject_bps > 0 ? 8.0 * 1e12 / cfg_.inject_bps / ps : link_cpb;
+  sink_cycles_per_byte_ = cfg_.sink_bps > 0 ? 8.0 * 1e12 / cfg_.sink_bps / ps : link_cpb;
+}
+
 void Hca::handle(const Event& e) {
   switch (e.kind) {
     case EventKind::kArrive: on_arrive(e.pkt); break;
@@ -49,7 +75,7 @@ void Hca::try_send() {
   if (o.busy_until > now) return;  // its kTxDone at busy_until asks again
   __builtin_prefetch(o.fw);  // the peer's end of the link, which a packet sent here calls
   o.take_deferred_credits();
-  const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
+  const bool ignore_credits = cfg_.ignore_credits;
   // Congestion notifications first.
   if (!cnps_.empty()) {
     IbExtension& e = ib(cnps_.head);
@@ -67,7 +93,6 @@ void Hca::try_send() {
     wake(host_ready_);
     return;
   }
-  const auto& sc = ctx_.scenario();
   std::vector<Flow>& all = ctx_.flows();
   uint64_t next = UINT64_MAX;
   // Ping-pong answers next (the probe's reply is what its application waits for).
@@ -77,9 +102,9 @@ void Hca::try_send() {
     if (ready > now) {
       next = ready;
     } else {
-      const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(r.left, sc.fabric.mtu));
+      const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(r.left, cfg_.mtu));
       const uint32_t wire = ctx_.wire_bytes(payload);
-      const unsigned vl = sc.fabric.sl_to_vl[all[r.flow].spec.sl];
+      const unsigned vl = cfg_.sl_to_vl[all[r.flow].spec.sl];
       if (ignore_credits || o.vls[vl].credits >= NodeContext::credits_of(wire)) {
         send_reply(r, vl, payload, wire);
         return;
@@ -99,7 +124,7 @@ void Hca::try_send() {
       next = std::min(next, f.start_cycle);
       continue;
     }
-    const unsigned vl = sc.fabric.sl_to_vl[f.sl];
+    const unsigned vl = cfg_.sl_to_vl[f.sl];
     const size_t nl = f.lanes.size();
     for (size_t m = 0; m < nl; ++m) {
       const size_t li = f.lane_rr + m >= nl ? f.lane_rr + m - nl : f.lane_rr + m;
@@ -137,7 +162,7 @@ void Hca::try_send() {
         continue;
       }
       const uint32_t payload =
-          again ? again->payload : static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, sc.fabric.mtu));
+          again ? again->payload : static_cast<uint32_t>(std::min<uint64_t>(lane.message_left, cfg_.mtu));
       const uint32_t wire = ctx_.wire_bytes(payload);
       const uint32_t credits = NodeContext::credits_of(wire);
       if (!ignore_credits && o.vls[vl].credits < credits) {
@@ -200,7 +225,7 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
     replies_.pop_front();
     --replies_queued_;
   }
-  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte) + jitter();
+  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte_) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
@@ -232,7 +257,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   }
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   reaction_->sent(now, lane.qp, f.sl, wire, end, gap, static_cast<int>(flow_index), w);
-  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte) + jitter();
+  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte_) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
@@ -276,7 +301,7 @@ void Hca::send_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {
   a.qp = data.qp;
   a.psn = psn;
   a.nack = nack;
-  a.wire_bytes = ctx_.scenario().fabric.ack_bytes;
+  a.wire_bytes = cfg_.ack_bytes;
   a.credits = NodeContext::credits_of(a.wire_bytes);
   a.inject_cycle = ctx_.now();
   a.flow = data.flow;
@@ -299,7 +324,7 @@ void Hca::queue_cnp(const Cnp& to) {
   c.opcode = in_ack ? Opcode::kAck : Opcode::kCnp;
   c.qp = to.qp;
   c.payload_bytes = 0;
-  c.wire_bytes = in_ack ? ctx_.scenario().fabric.ack_bytes : ctx_.scenario().fabric.cnp_bytes;
+  c.wire_bytes = in_ack ? cfg_.ack_bytes : cfg_.cnp_bytes;
   c.credits = NodeContext::credits_of(c.wire_bytes);
   c.inject_cycle = ctx_.now();
   c.flow = to.flow;
@@ -316,11 +341,11 @@ void Hca::start_drain() {
   const uint64_t now = ctx_.now();
   IbExtension& e = ib(sink_.head);
   uint64_t begin = now;
-  if (hiccup_period) {
-    const uint64_t phase = begin % hiccup_period;
-    if (phase < hiccup_duration) begin += hiccup_duration - phase;
+  if (cfg_.hiccup_period) {
+    const uint64_t phase = begin % cfg_.hiccup_period;
+    if (phase < cfg_.hiccup_duration) begin += cfg_.hiccup_duration - phase;
   }
-  const uint64_t end = std::max(begin + cycles_at(sink_memo_, e.wire_bytes, sink_cycles_per_byte), e.tail_cycle);
+  const uint64_t end = std::max(begin + cycles_at(sink_memo_, e.wire_bytes, sink_cycles_per_byte_), e.tail_cycle);
   sink_busy_ = true;
   // (The packet rides along only so that the calendar fetches it ahead: sink_done pops it.)
   ctx_.schedule(end, EventKind::kSinkDone, index_, 1, 0, 0, sink_.head);
@@ -330,12 +355,12 @@ void Hca::sink_done() {
   sink_busy_ = false;
   tlm_generic_payload* pkt = sink_.pop();
   IbExtension& e = ib(pkt);
-  const bool leak = leak_one_credit;
-  leak_one_credit = false;
+  const bool leak = leak_one_credit_;
+  leak_one_credit_ = false;
   release_credits(ctx_, *this, 1, e.vl, e.credits, leak);
   ctx_.progress();
-  if (lose_one_packet) {
-    lose_one_packet = false;  // the fault: the packet vanishes without being counted
+  if (lose_one_packet_) {
+    lose_one_packet_ = false;  // the fault: the packet vanishes without being counted
   } else if (e.discard) {
     // Go-Back-N: taken out of order, so not delivered; the sender sends it again.
     ++ctx_.discarded;
@@ -358,7 +383,7 @@ void Hca::sink_done() {
       const bool record = ctx_.in_stats_window();
       if (record) st.packet_latency.add(now - e.create_cycle);
       if (e.last) {
-        const uint64_t done = now + completion_cycles;
+        const uint64_t done = now + cfg_.completion_cycles;
         if (record) st.message_latency.add(done - e.create_cycle);
         if (f.spec.pingpong && !e.reply) {
           // The ping is in: answer it with a message of the same size.

@@ -2,6 +2,7 @@
 // class), CNPs ahead of data, a rate-limited sink, Go-Back-N. Methods in hca.cpp.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -17,10 +18,28 @@
 
 namespace ibcc::net {
 
+// What an HCA is built with, from the scenario's fabric.hca settings (from()), read once:
+// the units never read the scenario while they run.
+struct HcaConfig {
+  double inject_bps = 0;  // the host interface's rate (inject_rate); 0: the link's
+  double sink_bps = 0;    // the sink's drain rate (sink_rate); 0: the link's
+  uint64_t hiccup_period = 0, hiccup_duration = 0;  // cycles (sink_hiccup; period 0: none)
+  uint64_t completion_cycles = 0;  // a message's completion latency after its last packet drained
+  uint64_t send_jitter = 0;        // cycles: a uniform draw in [0, this] delays each data packet's successor
+  uint32_t mtu = 0;                // bytes of payload per packet
+  uint32_t ack_bytes = 0, cnp_bytes = 0;
+  std::array<uint8_t, 16> sl_to_vl{};
+  bool ignore_credits = false;     // the fault faults.ignore_credits
+  static HcaConfig from(const NodeContext& ctx);
+};
+
 class Hca final : public Node, private NotificationOut {
  public:
+  // Configured from the context's scenario, or by `cfg`; `seed` (sim.seed) seeds its draws.
   Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed)
-      : Node(name, ctx, index), reaction_(std::make_unique<NoReaction>()), data_wait_(ctx.num_vls()),
+      : Hca(name, ctx, index, seed, HcaConfig::from(ctx)) {}
+  Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed, const HcaConfig& cfg)
+      : Node(name, ctx, index), reaction_(std::make_unique<NoReaction>()), data_wait_(ctx.num_vls()), cfg_(cfg),
         rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
     out.resize(2);
     in.resize(2);
@@ -60,15 +79,11 @@ class Hca final : public Node, private NotificationOut {
   PacketFifo sink_;
   SizeCycles host_memo_, sink_memo_;  // a packet's cycles at the host's and the sink's rates
 
- public:
-  double host_cycles_per_byte = 0;  // inject_rate limit
-  double sink_cycles_per_byte = 0;
-  uint64_t hiccup_period = 0, hiccup_duration = 0;
-  uint64_t completion_cycles = 0;
-  uint64_t send_jitter = 0;  // cycles: a uniform draw in [0, this] delays each data packet's successor
-  bool leak_one_credit = false, lose_one_packet = false;
+  HcaConfig cfg_;
+  double host_cycles_per_byte_ = 0;  // from cfg_ and the link (wired)
+  double sink_cycles_per_byte_ = 0;
+  bool leak_one_credit_ = false, lose_one_packet_ = false;  // arm_faults
 
- private:
   // A ping-pong answer being sent back to the ping's source.
   struct Reply {
     unsigned flow = 0;
@@ -90,6 +105,17 @@ class Hca final : public Node, private NotificationOut {
   void set_transport(std::unique_ptr<GbnTransport> t) { gbn_ = std::move(t); }
 
   void wake(uint64_t cycle) override;
+  void wired() override;
+  const HcaConfig& config() const { return cfg_; }
+  // Cycles per byte of its host interface and its sink (the link's where not limited).
+  double host_cycles_per_byte() const { return host_cycles_per_byte_; }
+  double sink_cycles_per_byte() const { return sink_cycles_per_byte_; }
+  // Faults (faults.leak_credit_return, faults.lose_packet): the next packet drained keeps
+  // one credit, or vanishes uncounted.
+  void arm_faults(bool leak_one_credit, bool lose_one_packet) {
+    leak_one_credit_ = leak_one_credit;
+    lose_one_packet_ = lose_one_packet;
+  }
 
   void try_send();
 
@@ -126,7 +152,7 @@ class Hca final : public Node, private NotificationOut {
   }
 
   void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire);
-  uint64_t jitter() { return send_jitter ? rng_() % (send_jitter + 1) : 0; }
+  uint64_t jitter() { return cfg_.send_jitter ? rng_() % (cfg_.send_jitter + 1) : 0; }
 
   void send_transport_ack(const IbExtension& data, uint32_t psn, bool nack);
 

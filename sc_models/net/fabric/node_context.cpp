@@ -97,6 +97,7 @@ void NodeContext::wire_ports() {
       }
     }
   }
+  for (auto& n : nodes_) n->wired();
 }
 
 void NodeContext::setup_pfc(Node& receiver, unsigned port, OutPort& sender) {

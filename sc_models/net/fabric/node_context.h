@@ -201,6 +201,8 @@ class Node : public sc_core::sc_module {
   Node(sc_core::sc_module_name name, NodeContext& ctx, unsigned index);
   ~Node() override;
   virtual void handle(const Event& e) = 0;
+  // Its ports are wired (NodeContext::wire_ports): what depends on their links is set here.
+  virtual void wired() {}
   // Notes each port's bound interfaces (OutPort::fw, InPort::bw).
   void end_of_elaboration() override;
 

@@ -10,6 +10,18 @@
 
 namespace ibcc::net {
 
+SwitchConfig SwitchConfig::from(const NodeContext& ctx) {
+  const Scenario& s = ctx.scenario();
+  SwitchConfig c;
+  c.latency = ctx.cycles(s.fabric.switch_latency_ps);
+  c.fill_from_head = s.fabric.fill_from_head;
+  c.credit_in_order = s.fabric.credit_in_order;
+  c.oldest_first = s.fabric.oldest_first;
+  c.ignore_credits = s.faults.ignore_credits;
+  c.vlarb = s.fabric.vlarb_tables ? &s.fabric.vlarb : nullptr;
+  return c;
+}
+
 unsigned Switch::number_marker_inputs() {
   unsigned n = 0;
   for (unsigned p = 1; p <= nports_; ++p) {
@@ -110,7 +122,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
     drop(ctx_, *this, port, pkt, true, o);  // drop-tail at the output's (or the pool's) limit
     return;
   }
-  e.eligible_cycle = ctx_.now() + latency;
+  e.eligible_cycle = ctx_.now() + cfg_.latency;
   e.in_fill = false;
   PacketFifo& q = voq(port, e.vl, o);
   if (q.empty()) {
@@ -128,7 +140,7 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
     }
   }
   if (const MarkingPoint* m = marking_[o].get(); m && m->watches().voq_fill) {
-    if (fill_from_head) on_tail_in(o, e.hop, pkt);
+    if (cfg_.fill_from_head) on_tail_in(o, e.hop, pkt);
     else in[port].tail = {pkt, e.hop, ctx_.schedule(e.tail_cycle, EventKind::kTailIn, index_, o, 0, e.hop, pkt)};
   }
   out[o].wait_eligible = std::min(out[o].wait_eligible, e.eligible_cycle);
@@ -159,8 +171,9 @@ void Switch::arbitrate_now(unsigned o) {
   for (OutPort::Vl& v : op.vls) v.need = UINT32_MAX;
   clear_xbar_waits(o);
   uint64_t next_eligible = UINT64_MAX;
-  const bool ignore_credits = ctx_.scenario().faults.ignore_credits;
-  const bool tables = ctx_.scenario().fabric.vlarb_tables;
+  const bool ignore_credits = cfg_.ignore_credits;
+  const bool tables = cfg_.vlarb != nullptr;
+  const bool oldest_first = cfg_.oldest_first, credit_in_order = cfg_.credit_in_order;
   std::array<int, kMaxVls> first_ready;  // (read only with tables or oldest first)
   if (tables || oldest_first) first_ready.fill(-1);
   uint32_t held = 0;  // VLs held by a head waiting for credits (credit_in_order)
@@ -209,7 +222,7 @@ void Switch::arbitrate_now(unsigned o) {
   if (tables) {
     uint32_t ready = 0;
     for (unsigned v = 0; v < nvl_; ++v) ready |= (first_ready[v] >= 0 ? 1u : 0u) << v;
-    const int vl = op.vlarb.pick(ctx_.scenario().fabric.vlarb, nvl_, ready);
+    const int vl = op.vlarb.pick(*cfg_.vlarb, nvl_, ready);
     if (vl >= 0) {
       begin(o, static_cast<unsigned>(first_ready[vl]));
       return;
@@ -269,13 +282,13 @@ void Switch::begin(unsigned o, unsigned idx) {
   CreditReserve& r = reserve_[o * nvl_ + vl];
   if (r.pair == idx) {
     r = {};
-  } else if (r.pair == CreditReserve::kNone && passed_[vl] >= 0 && !credit_in_order) {
+  } else if (r.pair == CreditReserve::kNone && passed_[vl] >= 0 && !cfg_.credit_in_order) {
     // A head passed by for want of its credits: they are kept for it from now on.
     const unsigned p = static_cast<unsigned>(passed_[vl]);
     r = {p, voq(by_vl_.quot(p) + 1, vl, o).head_credits};
   }
   PacketFifo& q = voq(ip, vl, o);
-  if (ctx_.scenario().fabric.vlarb_tables) op.vlarb.sent(ib(q.head).wire_bytes);
+  if (cfg_.vlarb) op.vlarb.sent(ib(q.head).wire_bytes);
   start(o, ip, vl, q);
 }
 

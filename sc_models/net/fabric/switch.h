@@ -18,10 +18,25 @@
 
 namespace ibcc::net {
 
+// What a switch is built with, from the scenario's fabric.switch settings (from()), read
+// once: the units never read the scenario while they run.
+struct SwitchConfig {
+  uint64_t latency = 0;          // cycles from a head's arrival to its eligibility (switch_latency)
+  bool fill_from_head = false;   // a packet counts in its VoQ's fill from its head (fill_count: head)
+  bool credit_in_order = false;  // a head that lacks credits holds its VL (credit_order: in_order)
+  bool oldest_first = false;     // the oldest eligible head goes first (arbitration: oldest_first)
+  bool ignore_credits = false;   // the fault faults.ignore_credits
+  const VlArbTables* vlarb = nullptr;  // VLArbitration tables between VLs (null: round robin)
+  static SwitchConfig from(const NodeContext& ctx);
+};
+
 class Switch : public Node {
  public:
+  // `ports` ports, configured from the context's scenario or by `cfg`.
   Switch(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, unsigned ports)
-      : Node(name, ctx, index), nports_(ports), nvl_(ctx.num_vls()), by_vl_(nvl_),
+      : Switch(name, ctx, index, ports, SwitchConfig::from(ctx)) {}
+  Switch(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, unsigned ports, const SwitchConfig& cfg)
+      : Node(name, ctx, index), cfg_(cfg), nports_(ports), nvl_(ctx.num_vls()), by_vl_(nvl_),
         voq_((ports + 1) * nvl_ * (ports + 1)), pending_(ports + 1, 0),
         voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), reserve_((ports + 1) * nvl_), marking_(ports + 1),
         marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),
@@ -52,10 +67,7 @@ class Switch : public Node {
   // The marker sees the VoQs of linked input ports only, numbered in port order.
   unsigned number_marker_inputs();
   unsigned ports() const { return nports_; }
-  uint64_t latency = 0;
-  bool fill_from_head = false;
-  bool credit_in_order = false;
-  bool oldest_first = false;
+  const SwitchConfig& config() const { return cfg_; }
 
   // Packets in the VoQs (counted in those the arbiters list as non-empty).
   uint64_t queued_packets() const;
@@ -74,6 +86,7 @@ class Switch : public Node {
   void handle(const Event& e) override;
 
  private:
+  SwitchConfig cfg_;
   // One output's VoQs lie together (the arbiter scans them), in (input, VL) order.
   size_t voq_index(unsigned in_port, unsigned vl, unsigned out_port) const {
     return (static_cast<size_t>(out_port) * (nports_ + 1) + in_port) * nvl_ + vl;
