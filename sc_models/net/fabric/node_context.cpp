@@ -74,7 +74,6 @@ void NodeContext::wire_ports() {
       ip.prop_delay = op.prop_delay;
       ip.upstream = w.peer;
       ip.upstream_port = w.peer_port;
-      ip.xbar_capacity = op.rate_bytes_per_cycle * s_.fabric.crossbar_speedup;
     }
   }
   for (unsigned n = 0; n < topo_.nodes.size(); ++n) {

@@ -158,8 +158,6 @@ struct alignas(64) InPort {
   bool lossy = false;           // fabric.flow_control: none: a packet that does not fit is dropped
   PortEnd::BwIf* bw = nullptr;  // what the port's target socket is bound to (after elaboration)
   sc_core::sc_time prop_delay;  // the link's propagation as a TLM delay (credits take it back upstream)
-  double xbar_capacity = 0;     // bytes/cycle the crossbar can read from this input
-  double xbar_active = 0;
   // The packet whose tail is still coming in (a link delivers one at a time), and its
   // kTailIn (a calendar handle), cancelled if it leaves first (cut-through): that event would
   // find it gone. A tail event not noted here (two pending in one cycle, or beyond the

@@ -18,8 +18,15 @@ SwitchConfig SwitchConfig::from(const NodeContext& ctx) {
   c.credit_in_order = s.fabric.credit_in_order;
   c.oldest_first = s.fabric.oldest_first;
   c.ignore_credits = s.faults.ignore_credits;
+  c.crossbar_speedup = s.fabric.crossbar_speedup;
   c.vlarb = s.fabric.vlarb_tables ? &s.fabric.vlarb : nullptr;
   return c;
+}
+
+void Switch::wired() {
+  for (unsigned p = 1; p <= nports_; ++p) {
+    if (in[p].upstream >= 0) xbar_.set_capacity(p, out[p].rate_bytes_per_cycle * cfg_.crossbar_speedup);
+  }
 }
 
 unsigned Switch::number_marker_inputs() {
@@ -169,7 +176,7 @@ void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
 void Switch::arbitrate_now(unsigned o) {
   OutPort& op = out[o];
   for (OutPort::Vl& v : op.vls) v.need = UINT32_MAX;
-  clear_xbar_waits(o);
+  xbar_.clear_waits(o);
   uint64_t next_eligible = UINT64_MAX;
   const bool ignore_credits = cfg_.ignore_credits;
   const bool tables = cfg_.vlarb != nullptr;
@@ -267,9 +274,8 @@ bool Switch::may_go(unsigned o, unsigned idx, bool ignore_credits, uint64_t* nex
       return false;
     }
   }
-  const InPort& inp = in[ip];
-  if (inp.xbar_active > 0 && inp.xbar_active + op.rate_bytes_per_cycle > inp.xbar_capacity + 1e-9) {
-    note_xbar_wait(o, ip);
+  if (!xbar_.fits(ip, op.rate_bytes_per_cycle)) {
+    xbar_.note_wait(o, ip);
     return false;
   }
   return true;
@@ -331,7 +337,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   op.tx_vl = vl;
   op.tx_credits = e.credits;
   op.tx_active = true;
-  in[ip].xbar_active += op.rate_bytes_per_cycle;
+  xbar_.connect(ip, op.rate_bytes_per_cycle);
   const uint64_t tail_in = e.tail_cycle;
   const bool marked = e.fecn;
   const uint64_t end = transmit(ctx_, *this, o, pkt, tail_in);
@@ -352,26 +358,21 @@ void Switch::on_tx_done(unsigned o) {
   op.take_deferred_credits();
   op.tx_active = false;
   const unsigned ip = op.tx_input;
-  InPort& inp = in[ip];
-  inp.xbar_active -= op.rate_bytes_per_cycle;
-  if (inp.xbar_active < 1e-9) inp.xbar_active = 0;
+  xbar_.disconnect(ip, op.rate_bytes_per_cycle);
   release_credits(ctx_, *this, op.tx_input, op.tx_vl, op.tx_credits, false);
   arbitrate(o);
   // The input's crossbar port is free again: outputs it was holding back may go now. An
   // output held back by other inputs' crossbar ports only is asked only if something else
   // it waited for is there now (a head eligible, credits back), as the event that brings
   // that would ask it later in this cycle: the same order as asking every waiting output.
-  for (size_t w = 0; w < xbar_waiting_.size(); ++w) {
-    for (uint64_t bits = xbar_waiting_[w]; bits; bits &= bits - 1) {
-      const unsigned p = static_cast<unsigned>(w * 64 + __builtin_ctzll(bits));
-      if (p != o && !out[p].tx_active && out[p].busy_until <= ctx_.now() && may_unblock(p, ip)) arbitrate(p);
-    }
-  }
+  xbar_.for_each_waiting([&](unsigned p) {
+    if (p != o && !out[p].tx_active && out[p].busy_until <= ctx_.now() && may_unblock(p, ip)) arbitrate(p);
+  });
 }
 
 bool Switch::may_unblock(unsigned p, unsigned ip) const {
   const OutPort& op = out[p];
-  if (waits_for_xbar(p, ip) || op.wait_eligible <= ctx_.now()) return true;
+  if (xbar_.waits_for(p, ip) || op.wait_eligible <= ctx_.now()) return true;
   for (unsigned v = 0; v < nvl_; ++v) {
     if (op.vls[v].credits >= op.vls[v].need) return true;
   }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "net/fabric/crossbar.h"
 #include "net/fabric/marking_point.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/link.h"
@@ -26,6 +27,7 @@ struct SwitchConfig {
   bool credit_in_order = false;  // a head that lacks credits holds its VL (credit_order: in_order)
   bool oldest_first = false;     // the oldest eligible head goes first (arbitration: oldest_first)
   bool ignore_credits = false;   // the fault faults.ignore_credits
+  double crossbar_speedup = 1;   // an input's crossbar read side, in multiples of its link rate
   const VlArbTables* vlarb = nullptr;  // VLArbitration tables between VLs (null: round robin)
   static SwitchConfig from(const NodeContext& ctx);
 };
@@ -39,8 +41,7 @@ class Switch : public Node {
       : Node(name, ctx, index), cfg_(cfg), nports_(ports), nvl_(ctx.num_vls()), by_vl_(nvl_),
         voq_((ports + 1) * nvl_ * (ports + 1)), pending_(ports + 1, 0),
         voq_arb_(ports + 1, VoqArbiter(ports * nvl_)), reserve_((ports + 1) * nvl_), marking_(ports + 1),
-        marker_input_(ports + 1, 0), xbar_waiting_((ports + 64) / 64, 0),
-        xbar_inputs_((ports + 1) * xbar_waiting_.size(), 0) {
+        marker_input_(ports + 1, 0), xbar_(ports) {
     out.resize(ports + 1);
     in.resize(ports + 1);
   }
@@ -84,6 +85,8 @@ class Switch : public Node {
   std::vector<std::string> where_flow_waits(int32_t flow, unsigned max_lines) const;
 
   void handle(const Event& e) override;
+  // Each input's crossbar read side from its link's rate.
+  void wired() override;
 
  private:
   SwitchConfig cfg_;
@@ -117,21 +120,6 @@ class Switch : public Node {
     arbitrate_now(o);
   }
   void arbitrate_now(unsigned o);
-
-  // A head for output `o` waits for input `ip`'s crossbar port.
-  void note_xbar_wait(unsigned o, unsigned ip) {
-    xbar_waiting_[o / 64] |= uint64_t{1} << (o % 64);
-    xbar_inputs_[o * xbar_waiting_.size() + ip / 64] |= uint64_t{1} << (ip % 64);
-  }
-  void clear_xbar_waits(unsigned o) {
-    uint64_t& w = xbar_waiting_[o / 64];
-    if (!(w & (uint64_t{1} << (o % 64)))) return;
-    w &= ~(uint64_t{1} << (o % 64));
-    std::fill_n(&xbar_inputs_[o * xbar_waiting_.size()], xbar_waiting_.size(), 0);
-  }
-  bool waits_for_xbar(unsigned o, unsigned ip) const {
-    return (xbar_inputs_[o * xbar_waiting_.size() + ip / 64] >> (ip % 64)) & 1u;
-  }
 
   // oldest_first: per VL, the oldest head that may go and the oldest that lacks credits
   // (head_eligible = arrival + switch latency orders heads by age).
@@ -193,8 +181,7 @@ class Switch : public Node {
   uint64_t output_limit_ = 0, shared_limit_ = 0;      // set_egress_limits (0: none)
   uint64_t shared_used_ = 0;                          // bytes in all VoQs (with egress tracking)
   std::vector<unsigned> marker_input_;  // [port] -> the marker's input index (linked ports only)
-  std::vector<uint64_t> xbar_waiting_;  // bit o: a head for output o waits for its input's crossbar port
-  std::vector<uint64_t> xbar_inputs_;   // [o][word] bit ip: ... for input ip's
+  Crossbar xbar_;
 };
 
 }  // namespace ibcc::net
