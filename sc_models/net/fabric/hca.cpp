@@ -291,22 +291,11 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
 }
 
 void Hca::send_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {
-  tlm_generic_payload* ack = ctx_.pool().alloc();
+  tlm_generic_payload* ack =
+      new_packet(Opcode::kTransportAck, data.slid, data.sl, data.vl, data.qp, 0, cfg_.ack_bytes, data.flow);
   IbExtension& a = ib(ack);
-  a.slid = ctx_.topology().nodes[index_].lid;
-  a.dlid = data.slid;
-  a.sl = data.sl;
-  a.vl = data.vl;
-  a.opcode = Opcode::kTransportAck;
-  a.qp = data.qp;
   a.psn = psn;
   a.nack = nack;
-  a.wire_bytes = cfg_.ack_bytes;
-  a.credits = NodeContext::credits_of(a.wire_bytes);
-  a.inject_cycle = ctx_.now();
-  a.flow = data.flow;
-  ack->set_command(tlm::TLM_WRITE_COMMAND);
-  ack->set_data_length(0);
   ++ctx_.injected;
   cnps_.push(ack);  // control packets go ahead of data
   try_send();
@@ -314,23 +303,11 @@ void Hca::send_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {
 
 void Hca::queue_cnp(const Cnp& to) {
   const bool in_ack = reaction_->becn_in_ack();
-  tlm_generic_payload* cnp = ctx_.pool().alloc();
+  tlm_generic_payload* cnp = new_packet(in_ack ? Opcode::kAck : Opcode::kCnp, to.dlid, to.sl, to.vl, to.qp, 0,
+                                        in_ack ? cfg_.ack_bytes : cfg_.cnp_bytes, to.flow);
   IbExtension& c = ib(cnp);
-  c.slid = ctx_.topology().nodes[index_].lid;
-  c.dlid = to.dlid;
-  c.sl = to.sl;
-  c.vl = to.vl;
   c.becn = true;
-  c.opcode = in_ack ? Opcode::kAck : Opcode::kCnp;
-  c.qp = to.qp;
-  c.payload_bytes = 0;
-  c.wire_bytes = in_ack ? cfg_.ack_bytes : cfg_.cnp_bytes;
-  c.credits = NodeContext::credits_of(c.wire_bytes);
-  c.inject_cycle = ctx_.now();
-  c.flow = to.flow;
   c.cnp_interval = to.interval_cycles;
-  cnp->set_command(tlm::TLM_WRITE_COMMAND);
-  cnp->set_data_length(0);
   ++ctx_.injected;
   ++ctx_.cnps;
   cnps_.push(cnp);

@@ -130,25 +130,30 @@ class Hca final : public Node, private NotificationOut {
     return memo.get(wire, [cycles_per_byte](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * cycles_per_byte)); });
   }
 
-  // A data packet from this HCA, leaving now (send_data and ping-pong answers).
-  tlm_generic_payload* data_packet(uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload, uint32_t wire,
-                                   unsigned flow) {
+  // A packet from this HCA to `dlid`, made now: its header's addressing, size and flow.
+  tlm_generic_payload* new_packet(Opcode op, uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload,
+                                  uint32_t wire, int32_t flow) {
     tlm_generic_payload* pkt = ctx_.pool().alloc();
     IbExtension& e = ib(pkt);
     e.slid = ctx_.topology().nodes[index_].lid;
     e.dlid = dlid;
     e.sl = static_cast<uint8_t>(sl);
     e.vl = static_cast<uint8_t>(vl);
-    e.opcode = Opcode::kData;
+    e.opcode = op;
     e.qp = qp;
     e.payload_bytes = payload;
     e.wire_bytes = wire;
     e.credits = NodeContext::credits_of(wire);
     e.inject_cycle = ctx_.now();
-    e.flow = static_cast<int32_t>(flow);
+    e.flow = flow;
     pkt->set_command(tlm::TLM_WRITE_COMMAND);
     pkt->set_data_length(payload);
     return pkt;
+  }
+  // A data packet from this HCA, leaving now (send_data and ping-pong answers).
+  tlm_generic_payload* data_packet(uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload, uint32_t wire,
+                                   unsigned flow) {
+    return new_packet(Opcode::kData, dlid, sl, vl, qp, payload, wire, static_cast<int32_t>(flow));
   }
 
   void send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire);
