@@ -56,7 +56,7 @@ template void configure_marker(RtlMarkerEngine&, const cc::FecnMarkerParams&, co
 MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& sw, const PortCcOverride* port,
                        bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl,
                        uint16_t lfsr_seed)
-    : num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u), rtl_(std::move(rtl)), in_(params),
+    : MarkingPoint({true, false}), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u), rtl_(std::move(rtl)), in_(params),
       core_(params) {
   in_.tracked = true;  // fills change through set_fill only
   configure_marker(core_, params, sw, port, victim_mask, buffer_credits, lfsr_seed);
@@ -68,6 +68,12 @@ MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& s
     configure_marker(*rtl_, params, sw, port, victim_mask, buffer_credits, lfsr_seed);
     rtl_->align_timebase();
   }
+}
+
+MarkingPoint::Sample MarkerPort::take_sample(uint64_t cycle, unsigned vl, uint64_t /*egress_bytes*/) {
+  advance_to(cycle);
+  const Stats st = take_stats(vl);
+  return {congested(vl), st.congested_edges, st.marks};
 }
 
 void MarkerPort::rtl_advance_to(uint64_t cycle) {

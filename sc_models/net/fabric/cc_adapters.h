@@ -10,6 +10,7 @@
 
 #include "cc/ccti_block.h"
 #include "cc/fecn_marker.h"
+#include "net/fabric/marking_point.h"
 #include "net/fabric/rtl_engine.h"
 #include "net/scenario/scenario.h"
 
@@ -26,7 +27,9 @@ void configure_ccti(Block& block, const cc::CctiBlockParams& params, const CaCcS
 
 // One switch output's FECN marker. Convention: a change made at cycle t is seen by the
 // edge of cycle t + 1 (the core registers its inputs); a departure at t is the edge of t.
-class MarkerPort {
+// It is the marking point's state as well (FecnMarking, fecn_marking.h, adds the decisions'
+// interface): the interface's pointer shares the cache line of what every call reads first.
+class MarkerPort : public MarkingPoint {
  public:
   // `rtl`, if given, is the Verilated block that decides instead of the C++ core (ibcc run
   // --rtl): configured the same way, clocked edge by edge where the core advances lazily.
@@ -35,7 +38,7 @@ class MarkerPort {
              bool victim_mask, uint32_t buffer_credits, std::unique_ptr<RtlMarkerEngine> rtl = nullptr,
              uint16_t lfsr_seed = 0);
 
-  void set_fill(uint64_t cycle, unsigned input, unsigned vl, uint32_t credits) {
+  void set_fill(uint64_t cycle, unsigned input, unsigned vl, uint32_t credits) override {
     advance_to(cycle);
     in_.set_fill(input * num_vls_ + vl, credits > fill_max_ ? fill_max_ : credits);
     settled_ = 0;
@@ -43,7 +46,7 @@ class MarkerPort {
   // The marker uses a VL's credits only to tell root (some credits) from victim (none)
   // (FecnMarker::next_cong_state), so a change that keeps that answer is not passed on: the
   // core's outputs are the same and the network model saves three edges per credit return.
-  void set_credits(uint64_t cycle, unsigned vl, uint32_t credits) {
+  void set_credits(uint64_t cycle, unsigned vl, uint32_t credits) override {
     advance_to(cycle);  // always: which edge a later departure in this cycle takes must not
                         // depend on whether this change was passed on
     const uint32_t v = credits > fill_max_ ? fill_max_ : credits;
@@ -53,6 +56,11 @@ class MarkerPort {
   }
   // The edge at `cycle` with a departing packet; returns the FECN decision.
   bool depart(uint64_t cycle, unsigned vl, unsigned sl, unsigned slid, unsigned dlid, unsigned credits);
+  // (FecnMarking's decisions for the switch.)
+  bool depart(uint64_t cycle, const Departure& d) override {
+    return d.data && depart(cycle, d.vl, d.sl, d.slid, d.dlid, d.credits);
+  }
+  Sample take_sample(uint64_t cycle, unsigned vl, uint64_t egress_bytes) override;
 
   // Runs the edges up to and including `cycle` (a sampler at cycle T asks for T - 1, so
   // that a departure later in cycle T still takes edge T).
@@ -80,7 +88,7 @@ class MarkerPort {
     }
   }
   // The congestion state of each VL (bit v), of the RTL when it is in the loop.
-  uint32_t cong_state() const {
+  uint32_t cong_state() const override {
     if (!rtl_) return core_.outputs().cong_state;
     uint32_t s = 0;
     for (unsigned v = 0; v < num_vls_; ++v) s |= static_cast<uint32_t>(rtl_->congested(v)) << v;

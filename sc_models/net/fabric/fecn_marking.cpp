@@ -56,10 +56,4 @@ std::unique_ptr<MarkingPoint> FecnMarking::make(const MarkingSetup& setup) {
   return std::make_unique<FecnMarking>(mp, s.cc.sw, ovr, victim, setup.buffer_credits, std::move(engine), lfsr_seed);
 }
 
-MarkingPoint::Sample FecnMarking::take_sample(uint64_t cycle, unsigned vl, uint64_t /*egress_bytes*/) {
-  m_.advance_to(cycle);
-  const MarkerPort::Stats st = m_.take_stats(vl);
-  return {m_.congested(vl), st.congested_edges, st.marks};
-}
-
 }  // namespace ibcc::net

@@ -180,7 +180,7 @@ struct alignas(64) InPort {
     uint32_t arrived = 0;
     uint32_t released = 0;  // credits sent back so far (mod 2^32; see PortEnd::credits_back)
   };
-  VlArray<Vl> vl;
+  alignas(64) VlArray<Vl> vl;  // (line 1: line 0 ends at `paused`)
   int upstream = -1;
   unsigned upstream_port = 0;
   uint64_t prop_cycles = 0;     // the link's propagation, cycles
