@@ -14,7 +14,7 @@ namespace ibcc::net {
 
 class EcnMarking final : public MarkingPoint {
  public:
-  EcnMarking(const cc::EcnMarkerParams& params)
+  explicit EcnMarking(const cc::EcnMarkerParams& params)
       : MarkingPoint({false, true}), core_(params), marks_(params.num_priorities, 0) {}
   // From the scenario's cc.ecn, with the port's own seed.
   static std::unique_ptr<MarkingPoint> make(const MarkingSetup& setup);

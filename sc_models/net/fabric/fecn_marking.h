@@ -20,7 +20,6 @@ class FecnMarking final : public MarkerPort {
   using MarkerPort::MarkerPort;
   // From the scenario's cc.switch, cc.ports and Victim_Mask settings for this output.
   static std::unique_ptr<MarkingPoint> make(const MarkingSetup& setup);
-  MarkerPort& marker() { return *this; }
 };
 
 }  // namespace ibcc::net

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cc/fecn_marker.h"
+#include "net/fabric/regime_class.h"
 #include "net/fabric/rtl_engine.h"
 
 namespace ibcc::net {
@@ -80,11 +81,7 @@ struct MarkingSetup {
   std::function<void(const std::string&)> note;
 };
 
-using MarkingFactory = std::unique_ptr<MarkingPoint> (*)(const MarkingSetup&);
-struct MarkingClass {
-  const char* name;  // the cc.marking value (the scenario's kMarkings)
-  MarkingFactory make;
-};
+using MarkingClass = RegimeClass<MarkingPoint, MarkingSetup>;  // (the cc.marking values: the scenario's kMarkings)
 // Every marking class (regimes.cpp).
 const std::vector<MarkingClass>& marking_classes();
 // The marking point of class `name`; std::invalid_argument for a name no class has.

@@ -14,6 +14,7 @@
 
 #include "cc/ccti_block.h"
 #include "net/fabric/packet.h"
+#include "net/fabric/regime_class.h"
 #include "net/fabric/rtl_engine.h"
 
 namespace ibcc::net {
@@ -107,11 +108,7 @@ struct ReactionSetup {
   std::function<std::unique_ptr<RtlCctiEngine>(const cc::CctiBlockParams&)> rtl;
 };
 
-using ReactionFactory = std::unique_ptr<ReactionPoint> (*)(const ReactionSetup&);
-struct ReactionClass {
-  const char* name;  // the cc.reaction value (the scenario's kReactions)
-  ReactionFactory make;
-};
+using ReactionClass = RegimeClass<ReactionPoint, ReactionSetup>;  // (the cc.reaction values: the scenario's kReactions)
 // Every reaction class (regimes.cpp).
 const std::vector<ReactionClass>& reaction_classes();
 // The reaction point of class `name`; std::invalid_argument for a name no class has.
