@@ -106,6 +106,11 @@ add_test(NAME dcqcn_incast_sweep
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/dcqcn sweep --flows 80,240,480,720)
 set_tests_properties(dcqcn_incast_sweep PROPERTIES LABELS "dcqcn;validation" TIMEOUT 900)
+# DCQCN and DCQCN+ at 80 and 160 flows on 40 Gb/s links, and the page's table of them.
+add_test(NAME dcqcn_small_incast_40g
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/dcqcn_small40 small40)
+set_tests_properties(dcqcn_small_incast_40g PROPERTIES LABELS "dcqcn;validation;docs" TIMEOUT 600)
 
 # The chapter's many-to-one gather on the model's lossy switch under Go-Back-N.
 add_test(NAME gbn_gather

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -305,6 +306,46 @@ TEST(DcqcnRp, PlusIncreaseSteps) {
   EXPECT_EQ(rc5, 50'000'000u - 25'000'000u / 32);
   rp.advance(0, 1 + 6 * k);  // S = 5: + min(Rc / 10, R_l / 100) = 100 Mb/s
   EXPECT_EQ(rp.state(0).rt_kbps, 50'100'000u);
+}
+
+// Why DCQCN+ does not share a port fairly among flows that its NP paces alike: two flows at
+// 156 and 312 Mb/s given the same CNPs at the same cycles (as the NP gives every flow of an
+// incast one CNP per tau once marking is dense) keep their 1 : 2 ratio, because below R_l / 10
+// every step of the rule scales with Rc (the cut by (1 - alpha / 2), fast recovery halfway to
+// Rt, the additive step Rc / 10) and K is the same for both. DCQCN's additive step R_AI is
+// the same for both flows, so under the same CNPs their ratio moves toward 1.
+double ratio_after_equal_cnps(DcqcnVariant v) {
+  DcqcnRpParams p = rp_params();
+  p.variant = v;
+  p.mtu_bytes = 1024;
+  p.lambda_q8 = 794;               // 3.1: K = 3.1 x tau = 62,000 cycles (248 us)
+  p.alpha_timer_cycles = 13750;    // 55 us
+  p.rate_timer_cycles = 13750;     // DCQCN: 55 us
+  p.ai_rate_kbps = 40'000;         // DCQCN: R_AI 40 Mb/s
+  DcqcnRp rp(p);
+  const uint64_t tau = 20'000;     // 80 us: the NP's interval for 80 flows at 1 CNP per us
+  for (int i = 0; i < 8; ++i) rp.cnp(0, 0, tau);  // 40 G halved eight times at alpha 1: 156 Mb/s
+  for (int i = 0; i < 7; ++i) rp.cnp(1, 0, tau);  // seven times: 312 Mb/s
+  EXPECT_EQ(rp.state(0).rc_kbps * 2, rp.state(1).rc_kbps);
+  EXPECT_EQ(rp.state(0).alpha_q20, rp.state(1).alpha_q20);
+  // A CNP to both every 2 ms (500,000 cycles): 5 fast recovery and 3 additive steps in
+  // between; six rounds leave both under R_l / 10 (4 Gb/s) and over MTU / tau (102 Mb/s).
+  for (uint64_t c = 1; c <= 6; ++c) {
+    rp.cnp(0, c * 500'000, tau);
+    rp.cnp(1, c * 500'000, tau);
+  }
+  const uint64_t end = 7 * 500'000 - 1;
+  if (v == DcqcnVariant::kPlus) EXPECT_LT(rp.rate_kbps(1, end), 4'000'000u);
+  EXPECT_GE(rp.state(0).increases, 6u * 8u);  // both recovered in between
+  return static_cast<double>(rp.rate_kbps(0, end)) / static_cast<double>(rp.rate_kbps(1, end));
+}
+
+TEST(DcqcnRp, PlusKeepsTheRatioOfFlowsPacedAlike) {
+  const double plus = ratio_after_equal_cnps(DcqcnVariant::kPlus);
+  const double dcqcn = ratio_after_equal_cnps(DcqcnVariant::kDcqcn);
+  std::printf("rate ratio of the two flows after 6 equal CNPs: DCQCN+ %.4f, DCQCN %.4f (start 0.5)\n", plus, dcqcn);
+  EXPECT_NEAR(plus, 0.5, 0.001);  // rounding only
+  EXPECT_GT(dcqcn, 0.9);
 }
 
 TEST(DcqcnRp, BadParametersAreNamed) {

@@ -10,19 +10,25 @@ the seed's trend with a stated, relative tolerance:
            and a ping-pong probe's latency against N, DCQCN against DCQCN+. DCQCN stops
            converging as N grows (its queue reaches the buffer's size at 720 flows, as the
            testbed's 5.1 MB); DCQCN+ keeps the queue to a fraction of it.
+  small40  the same incast at 80 and 160 flows on 40 Gb/s links (400 ms): DCQCN, and DCQCN+
+           over lambda and R_l. Checks what docs/validation.md says of it: DCQCN uses the
+           port and shares it fairly; no DCQCN+ setting shares it fairly; and prints which
+           DCQCN+ settings use 90 % of it with the queue under 200 KB. The page's table is
+           held to the runs (--write rewrites it).
 
-Usage: check_dcqcn.py IBCC SOURCE_DIR OUT_DIR incast2|sweep [--flows 80,240,480,720] [--sim-time 2s]
-Writes OUT_DIR/incast2.csv and dcqcn_incast2.png, or OUT_DIR/dcqcn_incast_sweep.{csv,png}. Exit 0 pass, 1 fail.
+Usage: check_dcqcn.py IBCC SOURCE_DIR OUT_DIR incast2|sweep|small40 [--flows 80,240,480,720] [--sim-time 2s] [--write]
+Writes OUT_DIR/incast2.csv and dcqcn_incast2.png, OUT_DIR/dcqcn_incast_sweep.{csv,png} or
+OUT_DIR/small40.csv. Exit 0 pass, 1 fail.
 """
 import argparse
-import copy
+import concurrent.futures
 import os
 import sys
 
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studies import Checks, run_ibcc as run, vcd_values  # noqa: E402
+from studies import Checks, doc_block, doc_cells, run_ibcc as run, vcd_values  # noqa: E402
 
 # The dissertation's testbed figures the sweep is compared with (Tables 2 and 3): flows ->
 # (max buffer after 5 s in KB, average latency in us), DCQCN and DCQCN+.
@@ -109,19 +115,11 @@ def incast2(ibcc, src, out):
 
 
 def sweep(ibcc, src, out, counts, sim_time):
-    base = os.path.join(src, "topologies", "dcqcn", "incast.yaml")
-    with open(base) as f:
-        scen = yaml.safe_load(f)
-    buf = 8 * buffer_bytes(base)
+    buf = 8 * buffer_bytes(os.path.join(src, "topologies", "dcqcn", "incast.yaml"))
     rows = []
     for n in counts:
+        path = incast_scenario(src, out, n)
         for reaction in ("dcqcn", "dcqcn_plus"):
-            s = dict(scen)
-            s["traffic"] = copy.deepcopy(scen["traffic"])
-            s["traffic"]["patterns"][0]["qps_per_source"] = n // 8
-            path = os.path.join(out, f"incast{n}.yaml")
-            with open(path, "w") as f:
-                yaml.safe_dump(s, f, sort_keys=False)
             args = ["--sim-time", sim_time, "--set", f"cc.reaction={reaction}"]
             if reaction == "dcqcn_plus":
                 # the testbed's DCQCN+ settings (a 3.1 x flows us rate timer)
@@ -168,6 +166,102 @@ def sweep(ibcc, src, out, counts, sim_time):
         first = {r: next((n for n in counts if get[(n, r)][key] > FAILED_BUFFER_BYTES), None) for r in ("dcqcn", "dcqcn_plus")}
         print(f"     by {what}, the queue first exceeds 200 KB at {first['dcqcn']} flows with DCQCN, "
               f"{first['dcqcn_plus']} with DCQCN+ (seed testbed, Tables 2 and 3: 320 and 560)")
+
+
+def incast_scenario(src, out, n):
+    """topologies/dcqcn/incast.yaml with n flows (n / 8 QPs per sender), written to OUT."""
+    base = os.path.join(src, "topologies", "dcqcn", "incast.yaml")
+    with open(base) as f:
+        s = yaml.safe_load(f)
+    s["traffic"]["patterns"][0]["qps_per_source"] = n // 8
+    path = os.path.join(out, f"incast{n}.yaml")
+    with open(path, "w") as f:
+        yaml.safe_dump(s, f, sort_keys=False)
+    return path
+
+
+# The small incasts on 40 Gb/s links: the settings compared (label, --set arguments).
+SMALL40_RATE = "41.25Gb/s"  # 40GbE: 64b/66b
+SMALL40_RUNS = [("CC off", ["cc.enabled=false"]),
+                ("DCQCN, ConnectX-4", [])] + [
+    (f"DCQCN+, lambda {lam}, R_l {rl}",
+     ["cc.reaction=dcqcn_plus", "cc.dcqcn.reduce_period=40us", f"cc.dcqcn.lambda={lam}"] +
+     ([] if rl == "40 Gb/s" else [f"cc.dcqcn.increase_bound={rl.replace(' ', '')}"]))
+    for lam in ("1", "3.1", "10") for rl in ("40 Gb/s", "0.5 Gb/s")]
+SMALL40_FLOWS = (80, 160)
+
+
+def small40_point(ibcc, path, out, sets, sim_time):
+    """One run of the small 40 Gb/s incast: payload delivered over the second half (Gb/s), the
+    queue's readings, and Jain's index of the incast flows' second-half rates."""
+    import pandas as pd
+    args = ["--sim-time", sim_time, "--set", f"fabric.link_defaults.rate={SMALL40_RATE}"]
+    for kv in sets:
+        args += ["--set", kv]
+    r = run(ibcc, path, out, *args)
+    f = pd.read_csv(os.path.join(out, "flows.csv"))
+    f = f[(f.flow != "probe") & (f.t_us > r["sim_time_us"] / 2)]
+    per_flow = f.groupby("flow").gbps.mean()
+    readings = sampled_queue(os.path.join(out, "ports.csv"), r["sim_time_us"])
+    return {"gbps": f.groupby("t_us").gbps.sum().mean(), "max7": expected_max(readings, 7), "mean": readings.mean(),
+            "jain": per_flow.sum() ** 2 / (len(per_flow) * (per_flow ** 2).sum())}
+
+
+def small40(ibcc, src, out, sim_time, write):
+    """DCQCN and DCQCN+ on the incast at 80 and 160 flows of 40 Gb/s (see the docstring)."""
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        for n in SMALL40_FLOWS:
+            path = incast_scenario(src, out, n)
+            for i, (label, sets) in enumerate(SMALL40_RUNS):
+                jobs[(n, label)] = pool.submit(small40_point, ibcc, path, os.path.join(out, f"small{n}_{i}"), sets,
+                                               sim_time)
+        res = {k: j.result() for k, j in jobs.items()}
+    rows = ["| flows | reaction point | port used | queue: largest of 7 readings | queue: mean | Jain |",
+            "|---|---|---|---|---|---|"]
+    for n in SMALL40_FLOWS:
+        cap = res[(n, "CC off")]["gbps"]
+        for label, _ in SMALL40_RUNS[1:]:
+            p = res[(n, label)]
+            p["use"] = p["gbps"] / cap
+            rows.append(f"| {n} | {label} | {100 * p['use']:.1f} % | {p['max7'] / 1e3:.1f} KB | {p['mean'] / 1e3:.1f} KB | "
+                        f"{p['jain']:.3f} |")
+    table = "\n".join(rows)
+    print(table)
+    with open(os.path.join(out, "small40.csv"), "w") as f:
+        f.write("flows,reaction,gbps,use,queue_max7_bytes,queue_mean_bytes,jain\n")
+        for (n, label), p in res.items():
+            f.write(f"{n},\"{label}\",{p['gbps']:.4f},{p.get('use', 1.0):.4f},{p['max7']:.0f},{p['mean']:.0f},{p['jain']:.4f}\n")
+    for n in SMALL40_FLOWS:
+        d = res[(n, "DCQCN, ConnectX-4")]
+        check(d["use"] >= 0.9 and d["jain"] >= 0.95,
+              f"{n} flows of 40 Gb/s, DCQCN: port {100 * d['use']:.1f} % used (>= 90 %), Jain {d['jain']:.3f} (>= 0.95)")
+        plus = [(label, res[(n, label)]) for label, _ in SMALL40_RUNS[2:]]
+        check(all(p["jain"] < 0.8 for _, p in plus),
+              f"{n} flows, DCQCN+: no setting shares the port fairly (Jain {min(p['jain'] for _, p in plus):.3f}.."
+              f"{max(p['jain'] for _, p in plus):.3f}, all < 0.8)")
+        good = [label for label, p in plus if p["use"] >= 0.9 and p["max7"] < FAILED_BUFFER_BYTES]
+        checks.compare(bool(good), f"{n} flows, DCQCN+: settings that use 90 % of the port with the queue under 200 KB "
+                       f"(the dissertation: like DCQCN at small scale): {', '.join(good) if good else 'none'}")
+    page = os.path.join(src, "docs", "validation.md")
+    if write:
+        doc_block(page, "verif/check_dcqcn.py", "small40", table)
+        print(f"wrote the small40 table into {page}")
+        return
+    shown = doc_cells(doc_block(page, "verif/check_dcqcn.py", "small40"))
+    now = doc_cells(table)
+    # Tolerances: a point of a percentage, 10 % of a queue, 0.02 of Jain (another compiler's
+    # rounding of the same algorithm may move a chaotic sawtooth a little).
+    def close(k, a, b):
+        if "Jain" in k[1]:
+            return abs(a - b) <= 0.02
+        if "queue" in k[1]:
+            return abs(a - b) <= 0.1 * max(abs(b), 10.0)
+        return abs(a - b) <= 1.0
+    bad = [(k, shown.get(k), v) for k, v in now.items() if k not in shown or not close(k, shown[k], v)]
+    check(set(shown) == set(now) and not bad,
+          f"docs/validation.md's small40 table agrees with the runs ({len(now)} numbers)"
+          f"{'' if not bad else '; differing (cell, page, run): ' + str(bad[:6])}")
 
 
 def sampled_queue(ports_csv, sim_time_us):
@@ -236,15 +330,18 @@ def main():
     ap.add_argument("ibcc")
     ap.add_argument("source_dir")
     ap.add_argument("out_dir")
-    ap.add_argument("case", choices=["incast2", "sweep"])
+    ap.add_argument("case", choices=["incast2", "sweep", "small40"])
     ap.add_argument("--flows", default="80,240,480,720")
-    ap.add_argument("--sim-time", default="2s")
+    ap.add_argument("--sim-time", default=None, help="2s (small40: 400ms)")
+    ap.add_argument("--write", action="store_true", help="small40: rewrite the table in docs/validation.md")
     a = ap.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
     if a.case == "incast2":
         incast2(a.ibcc, a.source_dir, a.out_dir)
+    elif a.case == "small40":
+        small40(a.ibcc, a.source_dir, a.out_dir, a.sim_time or "400ms", a.write)
     else:
-        sweep(a.ibcc, a.source_dir, a.out_dir, [int(x) for x in a.flows.split(",")], a.sim_time)
+        sweep(a.ibcc, a.source_dir, a.out_dir, [int(x) for x in a.flows.split(",")], a.sim_time or "2s")
     return checks.result()
 
 
