@@ -45,7 +45,7 @@ gtest_discover_tests(ibcc_regime_tests TEST_FILTER "Lossy.*" PROPERTIES LABELS "
 
 # Bad scenario files and faults built into the model: clear errors, exit 2 / exit 1.
 add_test(NAME network_bad_input_and_faults
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_scenario_errors.py $<TARGET_FILE:ibcc>
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_scenario_errors.py $<TARGET_FILE:ibcc>
           ${CMAKE_SOURCE_DIR}/tests/scenarios/bad ${CMAKE_SOURCE_DIR}/tests/scenarios/faults
           ${CMAKE_SOURCE_DIR}/tests/opensm/bad ${CMAKE_SOURCE_DIR}/tests/ibnetdiscover/bad)
 set_tests_properties(network_bad_input_and_faults PROPERTIES LABELS network TIMEOUT 300)
@@ -71,27 +71,27 @@ set_tests_properties(workflow_ibnetdiscover_import PROPERTIES LABELS "workflow" 
 
 # Network waves: the generated save file opens in GTKWave (Xvfb) with every trace resolved.
 add_test(NAME waves_network_gtkwave
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_net_waves.py $<TARGET_FILE:ibcc>
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_net_waves.py $<TARGET_FILE:ibcc>
           ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml ${CMAKE_BINARY_DIR}/waves_check/network)
 set_tests_properties(waves_network_gtkwave PROPERTIES LABELS "waves;workflow" TIMEOUT 600)
 
 # ibcc run's outputs: provenance (version, command, input hashes, resolved.yaml that reproduces
 # the run), interrupts (exit 130, partial tables), failed writes (full tmpfs, /dev/full), reuse of --out.
 add_test(NAME workflow_run_outputs
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_run_outputs.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_run_outputs.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/run_outputs)
 set_tests_properties(workflow_run_outputs PROPERTIES LABELS "workflow" TIMEOUT 600)
 
 # ibcc sweep: parallel grid, interrupt and resume, errors.
 add_test(NAME workflow_sweep
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_sweep.py $<TARGET_FILE:ibcc>
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_sweep.py $<TARGET_FILE:ibcc>
           ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/sweep)
 set_tests_properties(workflow_sweep PROPERTIES LABELS "workflow" TIMEOUT 600)
 
 # ibcc tune: bad input refused before any trial, a two-objective tune killed mid-trial and
 # resumed, its Pareto front, report and plots, the opensm.conf fragment read back by ibcc run.
 add_test(NAME tune_study
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tune.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune)
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_tune.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune)
 set_tests_properties(tune_study PROPERTIES LABELS "tune;workflow" TIMEOUT 900)
 
 # Lossy regime: the seed chapter's analytic Go-Back-N model reproduces its Table 4.1
@@ -99,44 +99,44 @@ set_tests_properties(tune_study PROPERTIES LABELS "tune;workflow" TIMEOUT 900)
 # DCQCN and DCQCN+ reproductions of the dcqcn-plus dissertation: the 2:1 incast's
 # convergence and the N-flow incast sweep, each checking the seed's trend.
 add_test(NAME dcqcn_incast2
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/dcqcn incast2)
 set_tests_properties(dcqcn_incast2 PROPERTIES LABELS "dcqcn;validation" TIMEOUT 300)
 add_test(NAME dcqcn_incast_sweep
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/dcqcn sweep --flows 80,240,480,720)
 set_tests_properties(dcqcn_incast_sweep PROPERTIES LABELS "dcqcn;validation" TIMEOUT 900)
 # DCQCN and DCQCN+ at 80 and 160 flows on 40 Gb/s links, and the page's table of them.
 add_test(NAME dcqcn_small_incast_40g
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/dcqcn_small40 small40)
 set_tests_properties(dcqcn_small_incast_40g PROPERTIES LABELS "dcqcn;validation;docs" TIMEOUT 600)
 
 # The chapter's many-to-one gather on the model's lossy switch under Go-Back-N.
 add_test(NAME gbn_gather
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_gbn_gather.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_gbn_gather.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/gbn_gather)
 set_tests_properties(gbn_gather PROPERTIES LABELS "lossy;validation" TIMEOUT 600)
 
 # One scenario three ways: IB CC over credits, DCQCN over PFC, lossy with Go-Back-N.
 add_test(NAME regimes_side_by_side
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/compare_regimes.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/compare_regimes.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/regimes)
 set_tests_properties(regimes_side_by_side PROPERTIES LABELS "dcqcn;lossy;validation" TIMEOUT 600)
 
-add_test(NAME gbn_table41_checker COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_gbn_model.py)
+add_test(NAME gbn_table41_checker COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_gbn_model.py)
 set_tests_properties(gbn_table41_checker PROPERTIES LABELS lossy TIMEOUT 120)
 
 # Slurm as the engine: a real single-node Slurm (munged, slurmctld, slurmd) started and stopped
 # by the test; a sweep and a tune through it, each cancelled with scancel and resumed, equal
 # to the local backend's results.
 add_test(NAME slurm_backend
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_slurm.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/slurm)
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_slurm.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/slurm)
 set_tests_properties(slurm_backend PROPERTIES LABELS "slurm;workflow" TIMEOUT 1200)
 
 # ibcc run --plot and ibcc plot: every PNG exists, is not blank and fits its figure (layout boxes).
 add_test(NAME workflow_plots
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_plots.py $<TARGET_FILE:ibcc>
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_plots.py $<TARGET_FILE:ibcc>
           ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/plots)
 set_tests_properties(workflow_plots PROPERTIES LABELS "workflow" TIMEOUT 600)
 
@@ -147,39 +147,39 @@ add_test(NAME config_reference_generated
 set_tests_properties(config_reference_generated PROPERTIES LABELS "network;unit;docs" TIMEOUT 60)
 
 # --- The architecture walk names methods that exist (a rename or removal fails here) -------
-add_test(NAME docs_walk_names_exist COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_walk_names.py ${CMAKE_SOURCE_DIR})
+add_test(NAME docs_walk_names_exist COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_walk_names.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs_walk_names_exist PROPERTIES LABELS "docs;unit" TIMEOUT 60)
 
 # --- Model code: no file over 600 lines, nothing under sc_models/ prints or exits ---------
-add_test(NAME model_code_rules COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_model_code.py ${CMAKE_SOURCE_DIR} --planted)
+add_test(NAME model_code_rules COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_model_code.py ${CMAKE_SOURCE_DIR} --planted)
 set_tests_properties(model_code_rules PROPERTIES LABELS "unit;docs" TIMEOUT 60)
 
 # The man page and bash completion generated from --help cover every subcommand and option.
 add_test(NAME cli_man_and_completion
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_man_completion.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR})
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_man_completion.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR})
 set_tests_properties(cli_man_and_completion PROPERTIES LABELS "cli;docs" TIMEOUT 120)
 
 # Every command block of README.md and docs/user_guide.md runs, and the numbers the text
-# states come out (verif/check_docs.py: annotations cap long runs and state tolerances).
+# states come out (verif/cli/check_docs.py: annotations cap long runs and state tolerances).
 add_test(NAME docs_commands_run
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_docs.py ${CMAKE_SOURCE_DIR})
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_docs.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs_commands_run PROPERTIES LABELS "docs" TIMEOUT 1800 RUN_SERIAL TRUE)
 
 # The JSON Schema accepts every shipped scenario and its resolved form, and rejects broken ones.
 add_test(NAME scenario_schema
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_scenario_schema.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR})
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_scenario_schema.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR})
 set_tests_properties(scenario_schema PROPERTIES LABELS "network;unit" TIMEOUT 300)
 
 # Every numeric key at and beyond its documented limits, through the reader and the model.
 add_test(NAME scenario_key_limits
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_key_limits.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_key_limits.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/key_limits)
 set_tests_properties(scenario_key_limits PROPERTIES LABELS "network" TIMEOUT 600)
 
 # The seed test-bed experiments (ib-cc-modelling-and-validation sections 5 and 6).
 foreach(n 1 2)
   add_test(NAME validation_seed_scenario${n}
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_validation.py $<TARGET_FILE:ibcc>
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_validation.py $<TARGET_FILE:ibcc>
             ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario${n}.yaml ${CMAKE_BINARY_DIR}/test-out/validation${n}
             --scenario ${n})
   set_tests_properties(validation_seed_scenario${n} PROPERTIES LABELS "network;validation" TIMEOUT 900)
@@ -191,22 +191,22 @@ add_test(NAME regmap_generated_files_current
           ${CMAKE_SOURCE_DIR}/rtl/regs/fecn_marker.yaml ${CMAKE_SOURCE_DIR}/rtl/regs/ccti_block.yaml)
 set_tests_properties(regmap_generated_files_current PROPERTIES LABELS "regmap;unit" TIMEOUT 60)
 add_test(NAME regmap_validator_refuses
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/test_regtool.py)
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/test_regtool.py)
 set_tests_properties(regmap_validator_refuses PROPERTIES LABELS "regmap;unit" TIMEOUT 60)
 
 # --- Others' references (label oracle): the CC attribute layouts against libibmad's field table.
 add_test(NAME oracle_ibmad_layout
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_ibmad_layout.py
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/check_ibmad_layout.py
           ${CMAKE_SOURCE_DIR}/rtl/regs/fecn_marker.yaml ${CMAKE_SOURCE_DIR}/rtl/regs/ccti_block.yaml)
 set_tests_properties(oracle_ibmad_layout PROPERTIES LABELS "oracle;regmap" TIMEOUT 120)
 # The AXI4-Lite slave proven against our property set (bounded, induction, covers), and every
-# broken slave of verif/formal/axil_mutants.yaml refuted by a counterexample.
-add_test(NAME oracle_axil_formal COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/formal_axil.py)
+# broken slave of verif/rtl/formal/axil_mutants.yaml refuted by a counterexample.
+add_test(NAME oracle_axil_formal COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/formal_axil.py)
 add_test(NAME oracle_axil_formal_mutants
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/formal_axil.py --mutants)
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/formal_axil.py --mutants)
 set_tests_properties(oracle_axil_formal oracle_axil_formal_mutants PROPERTIES LABELS "oracle;formal" TIMEOUT 300)
 # A second lint: slang -Weverything, each warning fixed or waived with its reason.
-add_test(NAME oracle_lint_slang COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/lint_slang.py)
+add_test(NAME oracle_lint_slang COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/lint_slang.py)
 set_tests_properties(oracle_lint_slang PROPERTIES LABELS "oracle;lint" TIMEOUT 120)
 
 # --- RTL in the loop: scenario 1 (contributors started 0.25 s apart, 1 s simulated) with the
@@ -219,7 +219,7 @@ set(IBCC_LOOP_FLOWS --set traffic.flows[1].start=0s --set traffic.flows[2].start
     --set traffic.flows[3].start=500ms --set traffic.flows[4].start=750ms)
 set(IBCC_LOOP_SCENARIO ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario1.yaml)
 add_test(NAME rtl_in_loop_scenario1
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_in_loop.py $<TARGET_FILE:ibcc> $<TARGET_FILE:ibcc>
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/check_rtl_in_loop.py $<TARGET_FILE:ibcc> $<TARGET_FILE:ibcc>
           ${IBCC_LOOP_SCENARIO} ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop --sim-time 1s ${IBCC_LOOP_FLOWS}
           --rtl S1/36,H2,H3,H6,H7)
 set_tests_properties(rtl_in_loop_scenario1 PROPERTIES LABELS rtl_in_loop TIMEOUT 2400)
@@ -229,7 +229,7 @@ foreach(case "fecn_skip_counter;S1/36" "ccti_timer_restart;H2,H3,H6,H7")
   list(GET case 1 blocks)
   if(TARGET ibcc-mutant-${mutant})
     add_test(NAME rtl_in_loop_mutant_${mutant}
-      COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_in_loop.py $<TARGET_FILE:ibcc>
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/check_rtl_in_loop.py $<TARGET_FILE:ibcc>
               $<TARGET_FILE:ibcc-mutant-${mutant}> ${IBCC_LOOP_SCENARIO} ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop_${mutant}
               --sim-time 300ms ${IBCC_LOOP_FLOWS} --rtl ${blocks} --expect-differ)
     set_tests_properties(rtl_in_loop_mutant_${mutant} PROPERTIES LABELS rtl_in_loop TIMEOUT 900)
@@ -237,7 +237,7 @@ foreach(case "fecn_skip_counter;S1/36" "ccti_timer_restart;H2,H3,H6,H7")
   endif()
 endforeach()
 add_test(NAME rtl_in_loop_waves
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_rtl_waves.py $<TARGET_FILE:ibcc> ${IBCC_LOOP_SCENARIO}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/check_rtl_waves.py $<TARGET_FILE:ibcc> ${IBCC_LOOP_SCENARIO}
           ${CMAKE_BINARY_DIR}/test-out/rtl_in_loop_waves S1/36 H2 --sim-time 6ms --set traffic.flows[1].start=0s
           --set traffic.flows[2].start=5ms --waves-window 5ms..6ms)
 set_tests_properties(rtl_in_loop_waves PROPERTIES LABELS "rtl_in_loop;waves" TIMEOUT 600)
@@ -285,7 +285,7 @@ foreach(mutant ${IBCC_MUTANTS})
 endforeach()
 
 # --- Command-line errors: bad input exits 2 with a message naming the option --------------
-add_test(NAME cli_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_cli_errors.py
+add_test(NAME cli_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_cli_errors.py
          $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/cli)
 set_tests_properties(cli_bad_input PROPERTIES LABELS "smoke;cli" TIMEOUT 120)
 
@@ -293,18 +293,18 @@ set_tests_properties(cli_bad_input PROPERTIES LABELS "smoke;cli" TIMEOUT 120)
 foreach(case "fecn;hysteresis" "ccti;timer_decay")
   list(GET case 0 block)
   list(GET case 1 t)
-  add_test(NAME waves_${block}_gtkwave COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_waves.py
+  add_test(NAME waves_${block}_gtkwave COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/check_waves.py
            $<TARGET_FILE:ibcc> ${block} ${t} ${CMAKE_BINARY_DIR}/waves_check/${block})
   set_tests_properties(waves_${block}_gtkwave PROPERTIES LABELS waves TIMEOUT 300)
 endforeach()
 
 # --- Verilator line/toggle coverage report (the rtl_coverage target's script) -------------
-add_test(NAME rtl_coverage_report COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl_coverage.py
+add_test(NAME rtl_coverage_report COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/rtl_coverage.py
          $<TARGET_FILE:ibcc-cov> ${CMAKE_BINARY_DIR}/rtl_coverage 300000)
 set_tests_properties(rtl_coverage_report PROPERTIES LABELS coverage TIMEOUT 900)
 
 # --- FPGA synthesis: resource counts of both blocks on iCE40 and 7-series -----------------
-add_test(NAME synth_yosys COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/synth.py
+add_test(NAME synth_yosys COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/synth.py
          ${CMAKE_BINARY_DIR}/synth --jobs 2)
 set_tests_properties(synth_yosys PROPERTIES LABELS synth TIMEOUT 2400 RUN_SERIAL TRUE)
 
@@ -312,28 +312,28 @@ set_tests_properties(synth_yosys PROPERTIES LABELS synth TIMEOUT 2400 RUN_SERIAL
 # dynamics trade-off on three contributors and a victim.
 foreach(study clos648 pingpong dynamics)
   add_test(NAME study_${study}
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_fabric_studies.py $<TARGET_FILE:ibcc>
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_fabric_studies.py $<TARGET_FILE:ibcc>
             ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/studies ${study})
   set_tests_properties(study_${study} PROPERTIES LABELS "network;validation" TIMEOUT 900)
 endforeach()
 
 # A user's SystemC module bound into a fabric link through the ports' TLM-2.0 sockets.
 add_test(NAME tlm_link_tap
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tlm_link_tap.py $<TARGET_FILE:ibcc_tlm_link_tap>
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_tlm_link_tap.py $<TARGET_FILE:ibcc_tlm_link_tap>
           $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/tlm_link_tap)
 set_tests_properties(tlm_link_tap PROPERTIES LABELS network TIMEOUT 600)
 
 # libFuzzer (clang, ASan + UBSan) on every input parser for 60 s each, seeded with the shipped
 # inputs and the bad-input cases; a finding fails the test and leaves its input in build/fuzz.
-add_test(NAME fuzz_parsers COMMAND ${CMAKE_SOURCE_DIR}/verif/fuzz.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 60)
+add_test(NAME fuzz_parsers COMMAND ${CMAKE_SOURCE_DIR}/verif/cli/fuzz.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 60)
 set_tests_properties(fuzz_parsers PROPERTIES LABELS fuzz TIMEOUT 900)
 # The fuzzers find the alias walk the YAML layer replaced, planted back into a copy of the sources.
-add_test(NAME fuzz_planted_regression COMMAND ${CMAKE_SOURCE_DIR}/verif/fuzz_plant.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 120)
+add_test(NAME fuzz_planted_regression COMMAND ${CMAKE_SOURCE_DIR}/verif/cli/fuzz_plant.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} 120)
 set_tests_properties(fuzz_planted_regression PROPERTIES LABELS fuzz TIMEOUT 600)
 
 # ASan + UBSan build of ibcc and the test binaries (build/sanitize), running the unit and
 # network tests and a short co-simulation of each block; any sanitizer report fails.
-add_test(NAME sanitize_unit_network_cosim COMMAND ${CMAKE_SOURCE_DIR}/verif/sanitize.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+add_test(NAME sanitize_unit_network_cosim COMMAND ${CMAKE_SOURCE_DIR}/verif/cli/sanitize.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
 set_tests_properties(sanitize_unit_network_cosim PROPERTIES LABELS sanitize TIMEOUT 2700)
 
 # --- The scaling benchmark runs (its numbers are printed, not checked: timings are noisy) ---
@@ -344,13 +344,13 @@ set_tests_properties(bench_scaling_smoke PROPERTIES LABELS "workflow" TIMEOUT 30
 # `ibcc tune` over the new strategies' keys (times, sizes, strategy names) on the
 # DCQCN 2:1 incast; ConnectX-4 as the seed hardware reference; no opensm.conf for DCQCN.
 add_test(NAME tune_dcqcn
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_tune_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune_dcqcn)
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_tune_dcqcn.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/tune_dcqcn)
 set_tests_properties(tune_dcqcn PROPERTIES LABELS "tune;dcqcn" TIMEOUT 600)
 
 # Answers at the corners of the parameter space: the 648-port sweep's starving corner delivers
 # in every 1 ms interval, random marking follows the seed, an unreachable trip level is said.
 add_test(NAME parameter_space_corners
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_parameter_space.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_parameter_space.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/parameter_space)
 set_tests_properties(parameter_space_corners PROPERTIES LABELS "network;validation" TIMEOUT 600)
 
@@ -368,18 +368,18 @@ add_test(NAME docs_validation_tables
           ${CMAKE_BINARY_DIR}/test-out/validation_tables --check --jobs 2)
 set_tests_properties(docs_validation_tables PROPERTIES LABELS "docs;validation" TIMEOUT 600)
 
-# The hostile-input suite (verif/hostile.py): about 2,000 generated cases against every input
+# The hostile-input suite (verif/cli/hostile.py): about 2,000 generated cases against every input
 # of ibcc (each key at and beyond its range, YAML attacks, both importers, every command's
 # options, full standard output, a full tmpfs when run as root, signals, kill -9), each with
 # its expected class of outcome; prints the count per class.
 add_test(NAME hostile_inputs
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/hostile.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/hostile.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
                  ${CMAKE_BINARY_DIR}/test-out/hostile --jobs 2
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(hostile_inputs PROPERTIES LABELS "hostile" TIMEOUT 900 RUN_SERIAL TRUE)
 
 # The layout tables of README.md and docs/architecture.md name every folder, and only real ones.
-add_test(NAME docs_layout_tables COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/check_layout.py ${CMAKE_SOURCE_DIR})
+add_test(NAME docs_layout_tables COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_layout.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(docs_layout_tables PROPERTIES LABELS "docs")
 
 # The testplan as data: every CTest belongs to a feature of verif/testplan.yaml, every test it

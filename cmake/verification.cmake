@@ -8,13 +8,13 @@ set(IBCC_RTL_FILES
   ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv
   ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-  ${CMAKE_SOURCE_DIR}/verif/mutations.yaml ${CMAKE_SOURCE_DIR}/verif/mutate.py ${IBCC_RTL_FILES})
+  ${CMAKE_SOURCE_DIR}/verif/rtl/mutations.yaml ${CMAKE_SOURCE_DIR}/verif/rtl/mutate.py ${IBCC_RTL_FILES})
 
 # --- Mutants ---------------------------------------------------------------------------------
-execute_process(COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/mutate.py --list
+execute_process(COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/mutate.py --list
   OUTPUT_VARIABLE mutation_lines RESULT_VARIABLE rc)
 if(rc)
-  message(FATAL_ERROR "verif/mutate.py --list failed")
+  message(FATAL_ERROR "verif/rtl/mutate.py --list failed")
 endif()
 string(REPLACE "\n" ";" mutation_lines "${mutation_lines}")
 set(IBCC_MUTANTS "")
@@ -26,7 +26,7 @@ foreach(line ${mutation_lines})
   list(GET fields 0 mutant)
   list(GET fields 1 mutant_block)
   set(dir ${CMAKE_BINARY_DIR}/mutants/${mutant})
-  execute_process(COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/mutate.py ${mutant} ${dir}
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/mutate.py ${mutant} ${dir}
     RESULT_VARIABLE rc)
   if(rc)
     message(FATAL_ERROR "mutation ${mutant} does not apply")
@@ -49,7 +49,7 @@ add_executable(ibcc-cov ${IBCC_CLI_SOURCES})
 target_compile_definitions(ibcc-cov PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_link_libraries(ibcc-cov PRIVATE ibcc_tb ibcc_rtl_cov ${IBCC_CLI_LIBS})
 add_custom_target(rtl_coverage
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl_coverage.py $<TARGET_FILE:ibcc-cov>
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/rtl_coverage.py $<TARGET_FILE:ibcc-cov>
           ${CMAKE_BINARY_DIR}/rtl_coverage
   DEPENDS ibcc-cov
   COMMENT "Co-simulation regression on the coverage build; report in build/rtl_coverage/"
@@ -57,7 +57,7 @@ add_custom_target(rtl_coverage
 
 # --- FPGA synthesis (yosys) ---------------------------------------------------------------
 add_custom_target(synth
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/synth.py ${CMAKE_BINARY_DIR}/synth
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/synth.py ${CMAKE_BINARY_DIR}/synth
   COMMENT "yosys synth_ice40 and synth_xilinx on both blocks"
   USES_TERMINAL)
 

@@ -144,7 +144,7 @@ module ibcc_axil_slave #(
 `endif
 `ifdef FORMAL
   // Invariants of this implementation, for the induction step of the AXI4-Lite proof
-  // (verif/formal_axil.py): a request is held only while its channel has no response
+  // (verif/rtl/formal_axil.py): a request is held only while its channel has no response
   // pending. Not visible at the ports while a response waits, so stated here.
   always @* begin
     held_aw_no_b: assert (!(bvalid_q && aw_held_q));

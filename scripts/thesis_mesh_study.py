@@ -27,8 +27,8 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verif"))
-from studies import Checks  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verif", "lib"))
+from checks import Checks  # noqa: E402
 
 WIRE_PER_PAYLOAD = 2176 / 2048
 WINDOW = "3.5s..5s"

@@ -17,8 +17,8 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verif"))
-from studies import doc_block, doc_cells  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verif", "lib"))
+from checks import doc_block, doc_cells  # noqa: E402
 
 GBPS_TOL, RATIO_TOL = 0.05, 0.01
 SENSITIVITY = [

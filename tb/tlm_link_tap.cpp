@@ -14,7 +14,7 @@
 // ends, runs, and prints JSON: the tap's counters, the port's own counters, and each flow's
 // delivered packets and bytes and round-trip times. With EXTRA_CYCLES 0 the fabric behaves
 // exactly as without the tap, and either way as with a link longer by EXTRA_CYCLES
-// (verif/check_tlm_link_tap.py compares with `ibcc run`). The tap reads the packets' header
+// (verif/net/check_tlm_link_tap.py compares with `ibcc run`). The tap reads the packets' header
 // and never writes it: the fabric times a packet's tail from where its head arrives.
 #include <systemc>
 #include <tlm>

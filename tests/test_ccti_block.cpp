@@ -180,7 +180,7 @@ TEST_F(CctiBlockTest, TriggerThresholdLogsCrossings) {
   becn(20, 7);  // 8: already above
   EXPECT_EQ(b.log_count(), 1u);
   uint32_t v = 0;
-  // The IBA CongestionLogEvent layout (libibmad's; verif/check_ibmad_layout.py): word 0
+  // The IBA CongestionLogEvent layout (libibmad's; verif/rtl/check_ibmad_layout.py): word 0
   // local QP 31:8, SL 7:4, service type 3:0; word 1 remote QP; word 2 local LID 31:16,
   // remote LID 15:0.
   ASSERT_TRUE(b.read_csr(r::kLogEventLqpnOffset, &v));

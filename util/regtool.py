@@ -28,7 +28,7 @@ class RegmapError(Exception):
 REG_KEYS = {"name", "offset", "count", "stride", "access", "attribute", "desc", "fields", "port_bit", "window",
             "count_param", "memory"}
 # ibmad / ibmad_differs: the libibmad field(s) this field is, for the layout check against
-# an outside reference (verif/check_ibmad_layout.py; the register descriptions say how).
+# an outside reference (verif/rtl/check_ibmad_layout.py; the register descriptions say how).
 FIELD_KEYS = {"name", "lsb", "width", "reset", "access", "desc", "ibmad", "ibmad_differs",
               "hw_write", "stored_width", "legal", "const", "param"}  # decode keys: util/regtool_top.py
 RW_ONLY = ("hw_write", "stored_width", "legal")

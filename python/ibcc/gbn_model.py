@@ -15,7 +15,7 @@ Eq. 4.9 gives one sender's throughput efficiency and Eq. 4.10 the gather's:
 
 with TO_bar the timeout in packet times (TO / g_r). Eqs. 4.11-4.13 estimate c, 1 - a and f
 from a trace of events. The network model's lossy regime is to be checked
-against this model; verif/check_gbn_model.py reproduces the chapter's Table 4.1 with it.
+against this model; verif/studies/check_gbn_model.py reproduces the chapter's Table 4.1 with it.
 """
 from dataclasses import dataclass
 from typing import Iterable

@@ -46,7 +46,7 @@ TEST(HeapPages, WhatIsAllocatedAfterwardsMayUseHugePages) {
   const size_t freed = mallinfo2().fordblks;  // free memory a block may reuse (not advised)
   const ibcc::HeapPages r = ibcc::advise_heap_huge_pages(size_t{256} << 20);
 #if defined(__SANITIZE_ADDRESS__)
-  const bool own_allocator = true;  // ASan's malloc (verif/sanitize.sh) has no heap to advise
+  const bool own_allocator = true;  // ASan's malloc (verif/cli/sanitize.sh) has no heap to advise
 #else
   const bool own_allocator = false;
 #endif

@@ -35,10 +35,10 @@ import sys
 
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studies import Checks, run_ibcc, study_arguments, vcd_values  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks, run_ibcc, study_arguments, vcd_values  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 from ibcc.gbn_model import transitions_from_chain  # noqa: E402
 
 PACKET_BYTES = 1024 + 26        # the scenario's MTU payload and data header
@@ -50,7 +50,7 @@ check, compare = checks.check, checks.compare
 
 
 def measured_table(src):
-    path = os.path.join(src, "verif", "data", "gbn_table_4_1.csv")
+    path = os.path.join(src, "verif", "studies", "data", "gbn_table_4_1.csv")
     with open(path) as f:
         rows = csv.DictReader(line for line in f if not line.startswith("#"))
         return {(int(r["p"]), int(float(r["w_fc"])), int(float(r["to_bar"]))): r for r in rows}

@@ -4,7 +4,7 @@
   check_slurm.py IBCC WORK_DIR
 
 Starts a single-node Slurm on this machine (munged, slurmctld, slurmd from a generated
-slurm.conf: verif/slurm_local.py) and stops it at the end. Then:
+slurm.conf: verif/lib/slurm_local.py) and stops it at the end. Then:
 1. a 6-point sweep with the local backend, and the same sweep with --backend slurm whose job
    is cancelled with scancel after two points finished; the sweep reports the unfinished
    points (exit 1), the same command resumes (only those points are submitted again) and
@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
 from slurm_local import LocalSlurm  # noqa: E402
 
 failures = []
@@ -55,7 +55,7 @@ def comparable_rows(path):
 
 def main():
     ibcc, work = sys.argv[1], Path(sys.argv[2]).resolve()
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     scenario = str(root / "topologies/seed-testbed/study.yaml")
     subprocess.run(["rm", "-rf", str(work)])
     work.mkdir(parents=True)

@@ -3,7 +3,7 @@
 with its package and submodules, beside verilator -Wall (CTest lint_*).
 
   lint_slang.py [--waivers FILE]
-Every warning is either fixed in the RTL or waived in verif/lint_waivers.yaml with its
+Every warning is either fixed in the RTL or waived in verif/rtl/lint_waivers.yaml with its
 reason; the script prints each block's counts and every waiver it applied. Exit 0 clean
 (all warnings waived, every waiver used), 1 an unwaived warning, an error or a stale waiver,
 2 pyslang missing or a bad waiver file.
@@ -16,7 +16,7 @@ import sys
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMON = ["rtl/ibcc_timebase.sv", "rtl/ibcc_axil_slave.sv", "rtl/ibcc_event_log.sv"]
 BLOCKS = {top: [f"rtl/{top}_reg_pkg.sv", f"rtl/{top}_reg_top.sv"] + COMMON + [f"rtl/{top}.sv"] for top in ("fecn_marker", "ccti_block")}
 WAIVER_KEYS = {"warning", "file", "symbols", "why"}
@@ -100,7 +100,7 @@ def waiver_for(waivers, option, path, message):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--waivers", default=os.path.join(ROOT, "verif", "lint_waivers.yaml"))
+    ap.add_argument("--waivers", default=os.path.join(ROOT, "verif", "rtl", "lint_waivers.yaml"))
     a = ap.parse_args()
     try:
         import pyslang

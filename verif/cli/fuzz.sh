@@ -2,7 +2,7 @@
 # Builds the parser fuzzers (fuzz/, clang + libFuzzer + ASan/UBSan) and runs each for
 # SECONDS with the checked-in inputs (shipped scenarios, tests/*/bad) as the seed corpus.
 # Exit 0 only if no fuzzer found anything; a finding leaves its input in BUILD/fuzz/crash-*.
-#   verif/fuzz.sh SOURCE_DIR BUILD_DIR SECONDS
+#   verif/cli/fuzz.sh SOURCE_DIR BUILD_DIR SECONDS
 set -euo pipefail
 src=$(realpath "$1") build=$(realpath -m "$2")/fuzz seconds=$3
 cmake -S "$src/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The seed chapter's analytic Go-Back-N model (python/ibcc/gbn_model.py) against its
-Table 4.1 (verif/data/gbn_table_4_1.csv): Eq. 4.10 with B_L = 95 and each row's P, W_FC,
+Table 4.1 (verif/studies/data/gbn_table_4_1.csv): Eq. 4.10 with B_L = 95 and each row's P, W_FC,
 TO and estimated transition probabilities must give the table's predicted column within
 ±0.005. Also checks that the tolerance discriminates (B_L = 90 breaks it) and that
 the estimators of Eqs. 4.11-4.13 recover known probabilities from a synthetic trace.
@@ -12,11 +12,11 @@ import os
 import random
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from ibcc.gbn_model import Transitions, estimate_transitions, output_efficiency, transitions_from_chain  # noqa: E402
 
-TABLE = os.path.join(ROOT, "verif", "data", "gbn_table_4_1.csv")
+TABLE = os.path.join(ROOT, "verif", "studies", "data", "gbn_table_4_1.csv")
 B_L = 95          # the IBM 8275-416's buffer per output port (the chapter, 4.3.3.1)
 TOLERANCE = 0.005  # the predicted column within ±0.005
 

@@ -27,8 +27,8 @@ import sys
 
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studies import Checks, doc_block, doc_cells, run_ibcc as run, vcd_values  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks, doc_block, doc_cells, run_ibcc as run, vcd_values  # noqa: E402
 
 # The dissertation's testbed figures the sweep is compared with (Tables 2 and 3): flows ->
 # (max buffer after 5 s in KB, average latency in us), DCQCN and DCQCN+.
@@ -245,10 +245,10 @@ def small40(ibcc, src, out, sim_time, write):
                        f"(the dissertation: like DCQCN at small scale): {', '.join(good) if good else 'none'}")
     page = os.path.join(src, "docs", "validation.md")
     if write:
-        doc_block(page, "verif/check_dcqcn.py", "small40", table)
+        doc_block(page, "verif/studies/check_dcqcn.py", "small40", table)
         print(f"wrote the small40 table into {page}")
         return
-    shown = doc_cells(doc_block(page, "verif/check_dcqcn.py", "small40"))
+    shown = doc_cells(doc_block(page, "verif/studies/check_dcqcn.py", "small40"))
     now = doc_cells(table)
     # Tolerances: a point of a percentage, 10 % of a queue, 0.02 of Jain (another compiler's
     # rounding of the same algorithm may move a chaotic sawtooth a little).

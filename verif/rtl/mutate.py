@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write a mutant copy of the RTL (verif/mutations.yaml).
+"""Write a mutant copy of the RTL (verif/rtl/mutations.yaml).
 
   mutate.py --list             print "NAME BLOCK" per mutation
   mutate.py NAME OUT_DIR       copy rtl/*.sv to OUT_DIR with mutation NAME applied
@@ -10,10 +10,10 @@ import sys
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def mutations(path=os.path.join(ROOT, "verif", "mutations.yaml")):
+def mutations(path=os.path.join(ROOT, "verif", "rtl", "mutations.yaml")):
     with open(path) as f:
         return yaml.safe_load(f)
 

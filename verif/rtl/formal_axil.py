@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Formal proof of the AXI4-Lite slave (rtl/ibcc_axil_slave.sv) against the property set in
-verif/formal/axil_slave_props.sv, with yosys (read_verilog -formal, write_smt2) and
+verif/rtl/formal/axil_slave_props.sv, with yosys (read_verilog -formal, write_smt2) and
 yosys-smtbmc driving z3 from PyPI (z3-solver; Debian's z3 4.8.12 hangs on such models).
 
   formal_axil.py [--depth N] [--keep DIR]
@@ -9,8 +9,8 @@ yosys-smtbmc driving z3 from PyPI (z3-solver; Debian's z3 4.8.12 hangs on such m
       steps (the proof is not vacuous). Exit 0 proven, 1 a property fails (the failing
       property and a VCD counterexample are printed), 2 tools missing or bad input.
   formal_axil.py --mutants [--depth N] [--keep DIR]
-      each broken slave of verif/formal/axil_mutants.yaml, and each mutant of
-      verif/mutations.yaml that touches the slave, must be refuted by a bounded counterexample
+      each broken slave of verif/rtl/formal/axil_mutants.yaml, and each mutant of
+      verif/rtl/mutations.yaml that touches the slave, must be refuted by a bounded counterexample
       (violating one of its `fails` properties). Exit 0 all refuted, 1 a survivor.
 """
 import argparse
@@ -25,11 +25,11 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mutate  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SLAVE = "rtl/ibcc_axil_slave.sv"
-PROPS = os.path.join(ROOT, "verif", "formal", "axil_slave_props.sv")
+PROPS = os.path.join(ROOT, "verif", "rtl", "formal", "axil_slave_props.sv")
 TOP = "axil_slave_props"
-MUTANTS = os.path.join(ROOT, "verif", "formal", "axil_mutants.yaml")
+MUTANTS = os.path.join(ROOT, "verif", "rtl", "formal", "axil_mutants.yaml")
 
 
 def die(msg):
@@ -106,8 +106,8 @@ def prove(env, depth, work):
 
 
 def mutants():
-    listed = [dict(m, origin="verif/formal/axil_mutants.yaml") for m in mutate.mutations(MUTANTS)]
-    listed += [dict(m, origin="verif/mutations.yaml") for m in mutate.mutations() if m["file"] == SLAVE]
+    listed = [dict(m, origin="verif/rtl/formal/axil_mutants.yaml") for m in mutate.mutations(MUTANTS)]
+    listed += [dict(m, origin="verif/rtl/mutations.yaml") for m in mutate.mutations() if m["file"] == SLAVE]
     return listed
 
 

@@ -1,6 +1,6 @@
 // AXI4-Lite slave properties, written from the AMBA AXI4-Lite specification (ARM IHI 0022,
 // sections A3.1 "clock and reset", A3.2 "handshake process", A3.3 "relationships between
-// the channels", B1 "AXI4-Lite"), checked on rtl/ibcc_axil_slave.sv by verif/formal_axil.py
+// the channels", B1 "AXI4-Lite"), checked on rtl/ibcc_axil_slave.sv by verif/rtl/formal_axil.py
 // (yosys write_smt2 + yosys-smtbmc, bounded and by induction).
 //
 // The slave's inputs are free; the master obeys the specification (the assume statements);
@@ -170,7 +170,7 @@ module axil_slave_props #(
     end
   end
 
-  // ---- Covers: the proof is not vacuous (verif/formal_axil.py requires each reached) --------
+  // ---- Covers: the proof is not vacuous (verif/rtl/formal_axil.py requires each reached) --------
   logic [1:0] writes_done = '0;
   always @(posedge clk_i) if (rst_ni && b_hs && writes_done != 2'd3) writes_done <= writes_done + 1'b1;
   always @* begin

@@ -18,8 +18,8 @@ import sys
 
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studies import Checks, run_ibcc  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks, run_ibcc  # noqa: E402
 
 checks = Checks()
 check = checks.check

@@ -2,11 +2,11 @@
 # Builds ibcc and the unit and network test binaries with ASan + UBSan (IBCC_SANITIZE) into
 # BUILD/sanitize and runs the unit and network tests and a short co-simulation of each block
 # there. Any sanitizer report fails (halt_on_error); leaks are reported too.
-#   verif/sanitize.sh SOURCE_DIR BUILD_DIR
+#   verif/cli/sanitize.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$(realpath "$1") build=$(realpath -m "$2")/sanitize
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0
-export LSAN_OPTIONS=suppressions=$src/verif/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS=suppressions=$src/verif/cli/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 start=$(date +%s)

@@ -52,7 +52,7 @@ def processes():
 
 def main():
     ibcc, work = sys.argv[1], Path(sys.argv[2])
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     scenario = str(root / "topologies/seed-testbed/study.yaml")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)

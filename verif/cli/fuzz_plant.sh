@@ -4,7 +4,7 @@
 # check once was, and no alias-cycle check) is built as fuzz_scenario and fuzzed from the
 # alias-rich corpus (tests/fuzz/yaml). Passes only if libFuzzer reports a finding (a crash,
 # a stack overflow or a timeout) within SECONDS; the real sources are not touched.
-#   verif/fuzz_plant.sh SOURCE_DIR BUILD_DIR SECONDS
+#   verif/cli/fuzz_plant.sh SOURCE_DIR BUILD_DIR SECONDS
 set -euo pipefail
 src=$(realpath "$1") work=$(realpath -m "$2")/fuzz-plant seconds=$3
 rm -rf "$work"
@@ -16,7 +16,7 @@ p = sys.argv[1]
 s = open(p).read()
 cycle = "if (anchor < open_.size() && open_[anchor]) {"
 ret = "    if (has_document_marker(text)) parser.HandleNextDocument(checker);\n    return root;"
-assert cycle in s and ret in s, "the code to plant into has changed: update verif/fuzz_plant.sh"
+assert cycle in s and ret in s, "the code to plant into has changed: update verif/cli/fuzz_plant.sh"
 s = s.replace(cycle, "if (false) {")
 s = s.replace(ret, "    if (has_document_marker(text)) parser.HandleNextDocument(checker);\n    planted_walk(root);\n    return root;")
 s = s.replace("}  // namespace\n\nvoid check_text_encoding",

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The two layout tables (README.md "## Layout", docs/architecture.md "## Source layout") are
 complete and true: each names every top-level folder of the source that git tracks, every
-folder of sc_models/ and of sc_models/net/, and every path a table names exists.
+folder of sc_models/, sc_models/net/ and verif/, and every path a table names exists.
 
 A row's path covers a folder when it is that folder or lies inside it (`util/regtool.py`
 covers util/). Usage: check_layout.py SOURCE_DIR   (exit 0: both complete, 1: what is missing)
@@ -18,8 +18,9 @@ def folders(src):
     """The folders a layout table must name."""
     files = subprocess.run(["git", "-C", src, "ls-files"], capture_output=True, text=True, check=True).stdout.split()
     need = {f.split("/")[0] + "/" for f in files if "/" in f and not f.startswith(".")}
-    for base in ("sc_models", "sc_models/net"):
-        need |= {f"{base}/{d}/" for d in os.listdir(os.path.join(src, base)) if os.path.isdir(os.path.join(src, base, d))}
+    for base in ("sc_models", "sc_models/net", "verif"):
+        need |= {f"{base}/{d}/" for d in os.listdir(os.path.join(src, base))
+                 if os.path.isdir(os.path.join(src, base, d)) and not d.startswith(("_", "."))}
     return need
 
 

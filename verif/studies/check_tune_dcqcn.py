@@ -32,8 +32,8 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from studies import Checks  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 
 TIME_PS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
 
@@ -49,7 +49,7 @@ def ps(text):
 
 def main():
     ibcc, work = sys.argv[1], Path(sys.argv[2])
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     scenario = str(root / "topologies/dcqcn/incast2.yaml")
     c = Checks()
     shutil.rmtree(work, ignore_errors=True)
