@@ -4,8 +4,12 @@ a mistyped subcommand or option gets a "did you mean"; options and positionals m
 
 Usage: check_cli_errors.py IBCC_BINARY SCENARIO OUT_DIR
 """
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 
 CASES = [
     (["cosim"], "--block"),
@@ -36,28 +40,26 @@ GOOD = [
 
 
 def main():
-    failures = 0
+    checks = Checks()
     scenario, out = sys.argv[2], sys.argv[3]
     fill = lambda args: [a.replace("{S}", scenario).replace("{O}", out) for a in args]
     for args, needle in GOOD[:-1]:
         r = subprocess.run([sys.argv[1]] + fill(args), capture_output=True, text=True, timeout=120)
         ok = r.returncode == 0 and needle in r.stdout
-        print(f"{'ok  ' if ok else 'FAIL'} ibcc {' '.join(args)!s:50} exit {r.returncode} {r.stderr.strip()[:200]}")
-        failures += not ok
+        checks.check(ok, f"ibcc {' '.join(args)!s:50} exit {r.returncode} {r.stderr.strip()[:200]}")
     # `ibcc` alone names every subcommand --help lists.
     helptext = subprocess.run([sys.argv[1], "--help"], capture_output=True, text=True).stdout
     subs = [ln.split()[0] for ln in helptext.split("Subcommands:")[-1].splitlines() if ln.startswith("  ") and not ln.split()[0].startswith("-")]
     alone = subprocess.run([sys.argv[1]], capture_output=True, text=True).stderr
     missing = [s for s in subs if s not in alone]
-    print(f"{'ok  ' if subs and not missing else 'FAIL'} ibcc alone names every subcommand of --help {subs} (missing {missing})")
-    failures += bool(missing) or not subs
+    checks.check(subs and not missing, f"ibcc alone names every subcommand of --help {subs} (missing {missing})")
     for args, needle in CASES:
         r = subprocess.run([sys.argv[1]] + fill(args), capture_output=True, text=True, timeout=60)
         text = r.stdout + r.stderr
         ok = r.returncode == 2 and needle in text
-        print(f"{'ok  ' if ok else 'FAIL'} ibcc {' '.join(args)!s:50} exit {r.returncode}: {text.strip().splitlines()[0] if text.strip() else ''}")
-        failures += not ok
-    return 1 if failures else 0
+        checks.check(ok, f"ibcc {' '.join(args)!s:50} exit {r.returncode}: "
+                     f"{text.strip().splitlines()[0] if text.strip() else ''}")
+    return checks.result()
 
 
 if __name__ == "__main__":

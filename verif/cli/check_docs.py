@@ -31,6 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 DOCS = ["README.md", "docs/user_guide.md"]
 ANNOTATION = re.compile(r"<!--\s*docs-test:\s*(.*?)\s*-->")
 SYNOPSIS = re.compile(r"\b(SCENARIO|DIR|FILE|KEY=VALUE|DUMP_LFTS|NAME)\b|\[--|\[[A-Z]")
@@ -175,12 +178,13 @@ def main():
                     ok = False
             ran += 1
             checked = len(expects) + len(csv_checks)
-            print(f"{'ok  ' if ok else 'FAIL'} {where} ({len(cmds)} commands, {time.time() - t0:.0f} s"
+            print(f"{'PASS' if ok else 'FAIL'} {where} ({len(cmds)} commands, {time.time() - t0:.0f} s"
                   f"{', sim-time ' + sim_time if sim_time else ''}{f', {checked} numbers checked' if checked else ''})")
+    checks = Checks()
     for f in failures:
-        print(f"FAIL: {f}")
-    print(f"RESULT: {'FAIL' if failures else 'PASS'} ({ran} blocks run, {skipped} skipped, {len(failures)} failures)")
-    return 1 if failures else 0
+        checks.check(False, f)
+    checks.check(not failures, f"{ran} blocks of the docs run, {skipped} skipped")
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 TABLES = (("README.md", "## Layout"), ("docs/architecture.md", "## Source layout"))
 
 
@@ -35,21 +38,20 @@ def table_paths(src, doc, heading):
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    src, bad = sys.argv[1], 0
+    src, checks = sys.argv[1], Checks()
     need = folders(src)
     for doc, heading in TABLES:
         paths = table_paths(src, doc, heading)
         absent = [p for p in paths if not os.path.exists(os.path.join(src, p))]
         for p in absent:
-            print(f"FAIL {doc}: the layout names {p}, which does not exist")
+            checks.check(False, f"{doc}: the layout names {p}, which does not exist")
         # a folder is covered by a row for it or for something inside it
         missing = sorted(d for d in need if not any(p.startswith(d) for p in paths))
         for d in missing:
-            print(f"FAIL {doc}: the layout table does not name {d}")
-        bad += len(absent) + len(missing)
-        print(f"{'PASS' if not absent and not missing else 'FAIL'} {doc}: {len(paths)} rows cover "
-              f"{len(need) - len(missing)} of {len(need)} folders")
-    return 1 if bad else 0
+            checks.check(False, f"{doc}: the layout table does not name {d}")
+        checks.check(not absent and not missing, f"{doc}: {len(paths)} rows cover {len(need) - len(missing)} of "
+                     f"{len(need)} folders")
+    return checks.result()
 
 
 if __name__ == "__main__":

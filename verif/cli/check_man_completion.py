@@ -4,10 +4,14 @@ bash completion completes subcommands and each subcommand's options.
 
   check_man_completion.py IBCC BUILD_DIR
 """
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 
 
 def main():
@@ -33,10 +37,11 @@ def main():
                          capture_output=True, text=True).stdout.split()
     if got != ["sweep"]:
         failures.append(f"completion of 'ibcc sw' gives {got}, not sweep")
+    checks = Checks()
     for f in failures:
-        print(f"FAIL: {f}")
-    print(f"RESULT: {'FAIL' if failures else 'PASS'} ({len(subs)} subcommands checked in the man page and the completion)")
-    return 1 if failures else 0
+        checks.check(False, f)
+    checks.check(not failures, f"{len(subs)} subcommands checked in the man page and the completion")
+    return checks.result()
 
 
 if __name__ == "__main__":

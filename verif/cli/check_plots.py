@@ -7,6 +7,7 @@ instead of ccti.png: two flows, and 721 drawn per group), a sweep with undefined
 
   check_plots.py IBCC SOURCE_DIR OUTDIR
 """
+import os
 import shutil
 import subprocess
 import sys
@@ -14,28 +15,27 @@ from pathlib import Path
 
 import matplotlib.image as mpimg
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 RUN_PNGS = ("throughput.png", "fairness.png", "ports.png", "ccti.png", "latency.png")
-failures = []
+checks = Checks()
+check = checks.check
 
 
 def check_png(path):
     if not path.exists():
-        failures.append(f"{path} missing")
-        print(f"FAIL {path}: missing")
+        check(False, f"{path}: missing")
         return
     img = mpimg.imread(path)
     h, w = img.shape[:2]
-    ok = w >= 400 and h >= 300 and img.std() >= 0.02
-    print(f"{'PASS' if ok else 'FAIL'} {path}: {w}x{h}")
-    if not ok:
-        failures.append(f"{path}: {w}x{h}, std {img.std():.3f}")
+    check(w >= 400 and h >= 300 and img.std() >= 0.02, f"{path}: {w}x{h}, std {img.std():.3f}")
 
 
 def run(args):
     r = subprocess.run(args, capture_output=True, text=True)
     if r.returncode != 0:
-        failures.append(f"{' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
-        print(f"FAIL {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+        check(False, f"{' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
     return r
 
 
@@ -66,23 +66,20 @@ def main():
         run([ibcc, "run", *args, "--out", str(d), "--quiet", "--plot"])
         for png in ("throughput.png", "ports.png", "rates.png", "latency.png"):
             check_png(d / png)
-        if (d / "ccti.png").exists():
-            failures.append(f"{d}: ccti.png drawn for a DCQCN run")
+        check(not (d / "ccti.png").exists(), f"{d}: no ccti.png for a DCQCN run")
     sweep = out / "sweep"
     # 20 us: no contributor is active in the window, so Jain is undefined: n/a cells, not 0.
     run([ibcc, "sweep", str(seed / "scenario2.yaml"), "--out", str(sweep), "--sim-time", "20us", "--quiet",
          "--grid", "cc.switch.marking_rate=0,1", "--grid", "cc.ca.ccti_timer=50,150", "--metric", "jain",
          "--metric", "total"])
     jain = [ln.split(",")[3] for ln in (sweep / "sweep.csv").read_text().splitlines()[1:]]
-    print(f"{'PASS' if jain and all(v == '' for v in jain) else 'FAIL'} undefined Jain is an empty cell: {jain}")
-    if not jain or any(v != "" for v in jain):
-        failures.append(f"undefined jain written as {jain}")
+    check(jain and all(v == "" for v in jain), f"undefined Jain is an empty cell: {jain}")
     run([ibcc, "plot", str(sweep)])
     for png in ("sweep_jain.png", "sweep_total.png"):
         check_png(sweep / png)
     res = subprocess.run([ibcc, "plot", str(out)], capture_output=True, text=True)
-    if res.returncode != 2 or "neither summary.json" not in res.stderr:
-        failures.append(f"plot of a plain directory: exit {res.returncode}: {res.stderr}")
+    check(res.returncode == 2 and "neither summary.json" in res.stderr,
+          f"plot of a plain directory: exit {res.returncode}: {res.stderr.strip()}")
 
     # The layout check itself: a legend pushed outside a figure without room for it is caught.
     sys.path.insert(0, str(src / "python"))
@@ -93,12 +90,10 @@ def main():
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     try:
         check_layout(fig)
-        failures.append("check_layout accepted a legend outside the figure")
-        print("FAIL check_layout accepted a legend outside the figure")
+        check(False, "check_layout accepted a legend outside the figure")
     except LayoutError as e:
-        print(f"PASS check_layout rejects an overflowing legend: {str(e)[:120]}")
-    print(f"RESULT: {'FAIL' if failures else 'PASS'} ({len(failures)} failures)")
-    return 1 if failures else 0
+        check(True, f"check_layout rejects an overflowing legend: {str(e)[:120]}")
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -26,15 +26,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
+from checks import Checks  # noqa: E402
 from slurm_local import LocalSlurm  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
+checks = Checks()
+check = checks.check
 
 
 def wait_until(cond, seconds, what):
@@ -165,8 +161,7 @@ def main():
             check((trial_dir / "flows.csv").read_bytes() == (rerun / "flows.csv").read_bytes(),
                   "and its flows.csv is byte-identical")
 
-    print(f"{len(failures)} failure(s)")
-    return 1 if failures else 0
+    return checks.result()
 
 
 if __name__ == "__main__":

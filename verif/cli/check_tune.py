@@ -27,13 +27,11 @@ import sys
 import time
 from pathlib import Path
 
-failures = []
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
+from checks import Checks  # noqa: E402
 
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+checks = Checks()
+check = checks.check
 
 
 def processes():
@@ -166,8 +164,7 @@ def main():
     p = tune(out, "--space", "cc.switch.threshold=1:15", "--trials", "11")
     check(p.returncode == 2 and "another tune" in p.stderr, f"another space in the same --out: exit {p.returncode}")
 
-    print(f"{len(failures)} failure(s)")
-    return 1 if failures else 0
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 
 def sources(root):
     for top in ("sc_models", "src", "tb"):
@@ -37,22 +40,17 @@ def main():
     with open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8") as f:
         doc = f.read()
     names = sorted(set(re.findall(r"`([A-Z]\w*)::(\w+)`", doc)))
-    if not names:
-        print("docs/architecture.md names no Class::method")
-        return 1
+    checks = Checks()
+    checks.check(bool(names), f"docs/architecture.md names {len(names)} Class::method")
     texts = dict(sources(root))
-    missing = []
     for cls, method in names:
         out_of_line = re.compile(r"\b" + re.escape(cls) + r"::" + re.escape(method) + r"\s*\(")
         name = re.escape(method)
         declared = re.compile(r"\b(?:class|struct|enum(?:\s+class)?)\s+" + name + r"\b|\b" + name + r"\s*[(=;{\[]")
         found = [p for p, t in texts.items()
                  if out_of_line.search(t) or any(declared.search(b) for b in class_bodies(t, cls))]
-        print(f"{cls}::{method}: {os.path.relpath(found[0], root) if found else 'MISSING'}")
-        if not found:
-            missing.append(f"{cls}::{method}")
-    print(f"{len(names) - len(missing)}/{len(names)} names exist: {'ok' if not missing else 'FAIL'}")
-    return 1 if missing else 0
+        checks.check(bool(found), f"{cls}::{method}: {os.path.relpath(found[0], root) if found else 'not in the code'}")
+    return checks.result()
 
 
 if __name__ == "__main__":

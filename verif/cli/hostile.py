@@ -35,6 +35,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 BASE = "topologies/seed-testbed/scenario1.yaml"
 SMALL = """name: small
 sim: {time: 100us, log_interval: 10us}
@@ -657,16 +660,17 @@ def main():
         per_class.setdefault(c.expect, [0, 0])[0 if ok else 1] += 1
         per_group.setdefault(c.group, [0, 0])[0 if ok else 1] += 1
         if not ok:
-            failed.append(f"FAIL [{c.group}] {c.name}\n     ibcc {' '.join(c.argv)[:300]}\n     {results[i]}")
+            failed.append(f"[{c.group}] {c.name}\n     ibcc {' '.join(c.argv)[:300]}\n     {results[i]}")
+    checks = Checks()
     for line in failed:
-        print(line)
+        checks.check(False, line)
     print(f"hostile: {len(cases)} cases in {time.monotonic() - t0:.0f} s")
     for k, (p, f) in sorted(per_class.items()):
         print(f"  class {k:<12} {p:5d} passed {f:4d} failed")
     for k, (p, f) in sorted(per_group.items()):
         print(f"  group {k:<22} {p:5d} passed {f:4d} failed")
-    print(f"RESULT: {'PASS' if not failed else 'FAIL'} ({len(cases) - len(failed)}/{len(cases)})")
-    return 1 if failed else 0
+    checks.check(not failed, f"{len(cases) - len(failed)} of {len(cases)} hostile cases behave as expected")
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -12,18 +12,23 @@ import sys
 
 
 class Checks:
+    """The one verdict style of every check under verif/: a line per claim, "PASS what" or
+    "FAIL what"; "SAME what" or "DIFFERS what" for a recorded difference from an outside
+    reference (a seed, libibmad), which does not gate; then "RESULT: PASS" or
+    "RESULT: FAIL (n)", and the exit code 0 or 1."""
+
     def __init__(self):
         self.failures = []
         self.differences = []
 
     def check(self, ok, what):
-        print(("PASS " if ok else "FAIL ") + what)
+        print(("PASS " if ok else "FAIL ") + what, flush=True)
         if not ok:
             self.failures.append(what)
 
     def compare(self, ok, what):
-        """A claim of a seed the model is known not to reproduce (docs/validation.md says by
-        how much and why): printed, not gating, so that a change in either direction shows."""
+        """A claim of an outside reference the model is known not to reproduce (the docs say
+        by how much and why): printed, not gating, so that a change in either direction shows."""
         print(("SAME    " if ok else "DIFFERS ") + what)
         if not ok:
             self.differences.append(what)
@@ -31,7 +36,7 @@ class Checks:
     def result(self):
         """Prints the verdict; the exit code (0 pass, 1 fail)."""
         if self.differences:
-            print(f"DIFFERENCES from the seed (not gating, docs/validation.md): {len(self.differences)}")
+            print(f"DIFFERENCES recorded (not gating; the docs say why): {len(self.differences)}")
         print("RESULT: " + ("PASS" if not self.failures else f"FAIL ({len(self.failures)})"))
         return 1 if self.failures else 0
 

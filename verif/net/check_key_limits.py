@@ -14,10 +14,14 @@ tests/scenarios/base.yaml (with a list entry added where the key lives in a list
   check_key_limits.py IBCC SOURCE_DIR OUT_DIR
 """
 import json
+import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 
 # Where a key lives in a list the base scenario does not have (or in a shape it does not use):
 # the overrides that create it first.
@@ -98,7 +102,7 @@ def main():
             ok = r.returncode == 2 and "out of range" in r.stderr and doc_path.split("[]")[-1].lstrip(".") in r.stderr
             if not ok:
                 failures += 1
-                print(f"FAIL: {path}={bad} (outside {lo}..{hi}): exit {r.returncode}: {r.stderr.strip()[:300]}")
+                print(f"FAIL {path}={bad} (outside {lo}..{hi}): exit {r.returncode}: {r.stderr.strip()[:300]}")
         for good in (lo, hi):
             r = run(good, describe=False)
             if r.returncode == 0:
@@ -107,10 +111,10 @@ def main():
                 print(f"note: {path}={good} is refused by a constraint between keys: {r.stderr.strip()[:200]}")
                 continue
             failures += 1
-            print(f"FAIL: {path}={good} (a limit) exit {r.returncode}: {r.stderr.strip()[:300]}")
-    print(f"RESULT: {'FAIL' if failures else 'PASS'} ({walked} numeric keys walked at and beyond their limits, "
-          f"{failures} failures)")
-    return 1 if failures else 0
+            print(f"FAIL {path}={good} (a limit) exit {r.returncode}: {r.stderr.strip()[:300]}")
+    checks = Checks()
+    checks.check(not failures, f"{walked} numeric keys walked at and beyond their limits, {failures} failures")
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ import shutil
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 MAX_LINES = 600
 FORBIDDEN = re.compile(r"\bstd::(cout|cerr|clog)\b|(?<![\w:.>])(printf|fprintf|puts|perror|exit|_Exit|quick_exit|abort)\s*\("
                        r"|\bstd::(exit|_Exit|quick_exit|abort|terminate)\b|\bfmt::print\b|\bSC_REPORT_\w+")
@@ -142,9 +145,11 @@ def main():
     if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] != "--planted"):
         sys.exit(__doc__)
     problems, files = check(sys.argv[1])
+    checks = Checks()
     for p in problems:
-        print("FAIL", p)
-    print(f"{files} files under sc_models/: {'all within the rules' if not problems else f'{len(problems)} problems'}")
+        checks.check(False, p)
+    checks.check(files > 0 and not problems,
+                 f"{files} files under sc_models/: {'all within the rules' if not problems else f'{len(problems)} problems'}")
     if len(sys.argv) == 3:
         plants = [  # (file, text put first, the problem it must raise, what it is)
             ("switch.cpp", '#include "net/scenario/scenario_yaml.h"\n',
@@ -164,10 +169,8 @@ def main():
                     f.write(line + text)
                 planted, _ = check(tmp)
             caught = any(p.startswith(expect) for p in planted)
-            print(("PASS" if caught else "FAIL") + f" {what} (net/fabric/{name}) is {'caught' if caught else 'not caught'}")
-            if not caught:
-                return 1
-    return 1 if problems or files == 0 else 0
+            checks.check(caught, f"{what} (net/fabric/{name}) is {'caught' if caught else 'not caught'}")
+    return checks.result()
 
 
 if __name__ == "__main__":

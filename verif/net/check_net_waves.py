@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 from gtkwave import grab  # noqa: E402
 
 
@@ -69,10 +70,11 @@ def main():
         d = os.path.join(out, f"waves_{fmt}")
         if not grab(dumps[fmt], os.path.join(d, "network.gtkw"), os.path.join(d, "network.png")):
             failures.append(f"GTKWave did not resolve every trace of the {fmt} save file")
+    checks = Checks()
     for f in failures:
-        print(f"FAIL: {f}")
-    print("RESULT: " + ("FAIL" if failures else "PASS"))
-    return 1 if failures else 0
+        checks.check(False, f)
+    checks.check(not failures, "the network waves open in GTKWave on the first FECN mark, zoomed, every trace resolved")
+    return checks.result()
 
 
 if __name__ == "__main__":

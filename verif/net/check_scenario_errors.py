@@ -10,11 +10,15 @@ header says:
 
   check_scenario_errors.py IBCC DIR [DIR ...]
 """
+import os
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 
 
 def expectations(path):
@@ -45,13 +49,12 @@ def main():
     files = sorted(f for d in dirs for ext in ("yaml", "conf", "ibnetdiscover", "lfts") for f in d.glob(f"*.{ext}"))
     if not files:
         sys.exit("no scenario files found")
-    failures = 0
+    checks = Checks()
     with tempfile.TemporaryDirectory() as out:
         for f in files:
             exit_code, expected, command, extra = expectations(f)
             if not expected:
-                print(f"FAIL {f}: no '# expect:' line")
-                failures += 1
+                checks.check(False, f"{f}: no '# expect:' line")
                 continue
             args = [str(f), "--out", out, "--quiet", "--force"] if command == ["run"] else [str(f)]
             res = subprocess.run([ibcc] + command + args + extra, capture_output=True, text=True, timeout=120)
@@ -59,14 +62,13 @@ def main():
             err = res.stderr.replace(str(f.parent.parent) + "/", "")
             missing = [e for e in expected if e not in err]
             ok = res.returncode == exit_code and not missing
-            failures += not ok
-            print(f"{'PASS' if ok else 'FAIL'} {f.parent.name}/{f.name}: exit {res.returncode} (expected {exit_code})")
+            checks.check(ok, f"{f.parent.name}/{f.name}: exit {res.returncode} (expected {exit_code})")
             for e in missing:
                 print(f"     missing: {e}")
             if not ok or "-v" in sys.argv:
                 print("     stderr: " + err.strip().replace("\n", "\n             "))
-    print(f"RESULT: {'PASS' if not failures else 'FAIL'} ({len(files) - failures}/{len(files)})")
-    return 1 if failures else 0
+    print(f"{len(files) - len(checks.failures)} of {len(files)} scenarios as expected")
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -8,12 +8,16 @@ unknown key, a value out of range, a wrong choice, a missing required key), so t
   check_scenario_schema.py IBCC SOURCE_DIR
 """
 import copy
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import jsonschema
 import yaml
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 
 
 def plain(node):
@@ -30,22 +34,20 @@ def main():
     schema = yaml.safe_load((root / "docs" / "scenario.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
-    failures = 0
+    checks = Checks()
     scenarios = sorted(p for p in (root / "topologies").rglob("*.yaml"))
     for path in scenarios:
         docs = {"file": plain(yaml.safe_load(path.read_text()))}
         described = subprocess.run([ibcc, "describe", str(path)], capture_output=True, text=True)
         if described.returncode != 0:
-            print(f"FAIL: ibcc describe {path}: exit {described.returncode}: {described.stderr.strip()}")
-            failures += 1
+            checks.check(False, f"ibcc describe {path}: exit {described.returncode}: {described.stderr.strip()}")
             continue
         docs["resolved"] = plain(yaml.safe_load(described.stdout))
         for what, doc in docs.items():
             errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
             for e in errors[:3]:
                 where = ".".join(str(p) for p in e.absolute_path)
-                print(f"FAIL: {path} ({what}): {where}: {e.message[:200]}")
-            failures += bool(errors)
+                checks.check(False, f"{path} ({what}): {where}: {e.message[:200]}")
     print(f"{len(scenarios)} shipped scenarios and their resolved forms checked against the schema")
 
     # Broken variants of one scenario: the reader rejects each (exit 2), and so must the schema.
@@ -68,11 +70,9 @@ def main():
             reader_rc = subprocess.run([ibcc, "describe", str(base_path), "--set", override],
                                        capture_output=True, text=True).returncode
         ok = schema_rejects and reader_rc in (None, 2)
-        print(f"{'ok' if ok else 'FAIL'}: {name}: schema {'rejects' if schema_rejects else 'ACCEPTS'}"
+        checks.check(ok, f"{name}: schema {'rejects' if schema_rejects else 'ACCEPTS'}"
               + (f", reader exit {reader_rc}" if override else ""))
-        failures += not ok
-    print(f"RESULT: {'FAIL' if failures else 'PASS'} ({failures} failures)")
-    return 1 if failures else 0
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -20,9 +20,13 @@ TLM-2.0 sockets (tb/tlm_link_tap.cpp) and run.
    those of `ibcc run` on the scenario as it is.
 """
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 
 
 def run_tap(tap, scenario, node, port, extra, sim_time, mode="annotate"):
@@ -36,12 +40,8 @@ def main():
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     scenario = str(Path(src) / "topologies/seed-testbed/pingpong.yaml")
-    failures = []
-
-    def check(ok, what):
-        print(("ok    " if ok else "FAIL  ") + what)
-        if not ok:
-            failures.append(what)
+    checks = Checks()
+    check = checks.check
 
     # 1. Identity with the tap in the congested receiver's link.
     run_dir = out / "run"
@@ -96,11 +96,7 @@ def main():
         check(j["tap"]["b_to_a"]["packets"] == j["port"]["b_out_packets"] and j["tap"]["b_to_a"]["fecn"] > 100,
               f"thread mode, {extra} cycles: the tap held and forwarded every packet down "
               f"({j['tap']['b_to_a']['packets']}, {j['tap']['b_to_a']['fecn']} FECN-marked)")
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    print("all checks passed")
-    return 0
+    return checks.result()
 
 
 if __name__ == "__main__":

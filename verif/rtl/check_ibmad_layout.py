@@ -28,6 +28,9 @@ import tempfile
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 MAD_H = "/usr/include/infiniband/mad.h"
 
 
@@ -150,25 +153,19 @@ def main():
     for path in sys.argv[1:]:
         rows += mappings(path)
     layout = libibmad_layout({r[1] for r in rows})
-    bad = 0
-    agree = 0
+    checks = Checks()
     for what, name, off, width, expect, why in rows:
         theirs = layout[name]
         if expect is None:
-            if theirs == (off, width):
-                agree += 1
-            else:
-                bad += 1
-                print(f"DIFFERS {what}: ours at bit {off}, {width} bits; libibmad {name} at bit {theirs[0]}, {theirs[1]} bits")
+            checks.check(theirs == (off, width), f"{what}: ours at bit {off}, {width} bits; libibmad {name} at bit "
+                         f"{theirs[0]}, {theirs[1]} bits")
         elif theirs != expect:
-            bad += 1
-            print(f"CHANGED {what}: the recorded difference no longer holds: libibmad {name} is at bit {theirs[0]}, "
-                  f"{theirs[1]} bits, not {expect[0]}, {expect[1]} (ours: {off}, {width}); update ibmad_differs")
+            checks.check(False, f"{what}: the recorded difference no longer holds: libibmad {name} is at bit "
+                         f"{theirs[0]}, {theirs[1]} bits, not {expect[0]}, {expect[1]} (ours: {off}, {width}); "
+                         "update ibmad_differs")
         else:
-            print(f"known difference {what} vs {name}: {why}")
-    print(f"{agree} fields agree with libibmad, {bad} disagree, "
-          f"{sum(1 for r in rows if r[4] is not None)} recorded differences")
-    return 1 if bad else 0
+            checks.compare(False, f"{what} vs {name} (recorded): {why}")
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -16,6 +16,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 FILES = ["flows.csv", "ports.csv", "ccti.csv", "latency.csv"]
 
 
@@ -66,11 +69,13 @@ def main():
           f"FECN marks {pb['metrics'].get('fecn')}, CNPs {pb['cnps']}")
     if pa != pb:
         differ.append("packet counts or metrics")
+    checks = Checks()
     if expect_differ:
-        print("RESULT:", "PASS (the broken RTL changed the results)" if differ else "FAIL (the broken RTL went unseen)")
-        return 0 if differ else 1
-    print("RESULT:", "PASS (identical)" if not differ else f"FAIL ({', '.join(differ)} differ)")
-    return 0 if not differ else 1
+        checks.check(bool(differ), "the broken RTL changed the results" if differ else "the broken RTL went unseen")
+    else:
+        checks.check(not differ, "the RTL's results are identical to the C++ cores'" if not differ
+                     else f"{', '.join(differ)} differ from the C++ cores'")
+    return checks.result()
 
 
 if __name__ == "__main__":

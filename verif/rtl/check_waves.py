@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 from gtkwave import grab, traces_by_name  # noqa: E402
 
 
@@ -38,8 +39,7 @@ def check_side_by_side(out, block):
                 print(f"{view}: fill/credit buses not split per input and VL "
                       f"({len(fills)} fills, {len(credits)} credits, whole buses {wide})")
                 ok = False
-    print(f"side by side: {len(common)} traces in both views, widths "
-          f"{'agree' if not wrong else 'DIFFER'}: {'ok' if ok else 'FAIL'}")
+    print(f"side by side: {len(common)} traces in both views, widths {'agree' if not wrong else 'DIFFER'}")
     return ok
 
 
@@ -49,15 +49,18 @@ def main():
     run = subprocess.run([ibcc, "cosim", "--block", block, "--test", test, "--seed", "1", "--quiet",
                           "--waves", out], capture_output=True, text=True, timeout=300)
     print(run.stdout)
+    checks = Checks()
+    checks.check(run.returncode == 0, f"ibcc cosim --block {block} --test {test} --waves: exit {run.returncode}")
     if run.returncode != 0:
         print(run.stderr, file=sys.stderr)
-        return 1
-    failures = 0
+        return checks.result()
     for kind, ext in (("rtl", "fst"), ("ref", "vcd")):
-        failures += not grab(os.path.join(out, f"{block}_{kind}.{ext}"), os.path.join(out, f"{block}_{kind}.gtkw"),
-                             os.path.join(out, f"{block}_{kind}.png"))
-    failures += not check_side_by_side(out, block)
-    return 1 if failures else 0
+        checks.check(grab(os.path.join(out, f"{block}_{kind}.{ext}"), os.path.join(out, f"{block}_{kind}.gtkw"),
+                          os.path.join(out, f"{block}_{kind}.png")),
+                     f"{block}_{kind}.gtkw opens in GTKWave with every trace resolved, and a screenshot")
+    checks.check(check_side_by_side(out, block), "the RTL's and the reference's views name the same signals at the "
+                 "same widths")
+    return checks.result()
 
 
 if __name__ == "__main__":

@@ -23,7 +23,9 @@ import sysconfig
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import mutate  # noqa: E402
+from checks import Checks  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SLAVE = "rtl/ibcc_axil_slave.sv"
@@ -149,9 +151,10 @@ def main():
     try:
         print(f"AXI4-Lite slave {SLAVE} against {os.path.relpath(PROPS, ROOT)} ({version}, yosys-smtbmc)")
         ok = refute(env, a.depth, work) if a.mutants else prove(env, a.depth, work)
-        print("RESULT:", ("all mutants refuted" if ok else "a mutant survived") if a.mutants
-              else ("PROVEN" if ok else "FAILED"))
-        return 0 if ok else 1
+        checks = Checks()
+        checks.check(ok, ("every mutant refuted" if ok else "a mutant survived") if a.mutants
+                     else ("the properties are proven" if ok else "a property failed"))
+        return checks.result()
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)

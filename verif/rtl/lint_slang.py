@@ -16,6 +16,9 @@ import sys
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COMMON = ["rtl/ibcc_timebase.sv", "rtl/ibcc_axil_slave.sv", "rtl/ibcc_event_log.sv"]
 BLOCKS = {top: [f"rtl/{top}_reg_pkg.sv", f"rtl/{top}_reg_top.sv"] + COMMON + [f"rtl/{top}.sv"] for top in ("fecn_marker", "ccti_block")}
@@ -128,8 +131,9 @@ def main():
         else:
             bad += 1
             print(f"  stale waiver: {w['warning']} in {w['file']} matches nothing: remove it")
-    print("RESULT:", "clean" if bad == 0 else f"{bad} problem(s)")
-    return 0 if bad == 0 else 1
+    checks = Checks()
+    checks.check(bad == 0, f"slang lint: {bad} unwaived warning(s) or stale waiver(s)")
+    return checks.result()
 
 
 if __name__ == "__main__":

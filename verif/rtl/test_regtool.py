@@ -14,7 +14,9 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "util"))
+sys.path.insert(0, os.path.join(ROOT, "verif", "lib"))
 import regtool  # noqa: E402
+from checks import Checks  # noqa: E402
 
 BASE = yaml.safe_load(open(os.path.join(ROOT, "rtl", "regs", "ccti_block.yaml")))
 
@@ -78,25 +80,17 @@ def load_edited(edit):
 
 
 def main():
-    failures = 0
+    checks = Checks()
     spec, _ = load_edited(None)
-    if not reg(spec, "CCT_ENTRY_PAIR").get("memory"):
-        print("FAIL: the shipped map no longer declares CCT_ENTRY_PAIR a memory")
-        failures += 1
+    checks.check(bool(reg(spec, "CCT_ENTRY_PAIR").get("memory")), "the shipped map declares CCT_ENTRY_PAIR a memory")
     for edit, words in CASES:
         try:
             load_edited(edit)
-            print(f"FAIL {edit.__name__}: accepted")
-            failures += 1
+            checks.check(False, f"{edit.__name__}: accepted")
         except regtool.RegmapError as e:
             missing = [w for w in words if w not in str(e)]
-            if missing:
-                print(f"FAIL {edit.__name__}: error lacks {missing}: {e}")
-                failures += 1
-            else:
-                print(f"ok   {edit.__name__}: {e}")
-    print("RESULT:", "PASS" if failures == 0 else f"{failures} failure(s)")
-    return 1 if failures else 0
+            checks.check(not missing, f"{edit.__name__}: {e}" + (f" (the error lacks {missing})" if missing else ""))
+    return checks.result()
 
 
 if __name__ == "__main__":

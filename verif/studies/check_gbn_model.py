@@ -12,6 +12,9 @@ import os
 import random
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from ibcc.gbn_model import Transitions, estimate_transitions, output_efficiency, transitions_from_chain  # noqa: E402
@@ -94,10 +97,11 @@ def main():
     except ValueError:
         pass
 
+    checks = Checks()
     for f in failures:
-        print("FAIL:", f)
-    print("RESULT:", "FAIL" if failures else "PASS")
-    return 1 if failures else 0
+        checks.check(False, f)
+    checks.check(not failures, "Table 4.1 reproduced by Eq. 4.10, and the estimators recover a known chain")
+    return checks.result()
 
 
 if __name__ == "__main__":
