@@ -1,4 +1,4 @@
-// The HCA's injection, IRD pacing, CNPs, ping-pong answers and sink.
+// The HCA's injection, IRD pacing, CNPs and ping-pong answers.
 #include "net/fabric/hca.h"
 
 #include <algorithm>
@@ -33,7 +33,7 @@ void Hca::wired() {
   const double link_cpb = out[1].cycles_per_byte;
   const double ps = static_cast<double>(ctx_.ps_per_cycle());
   host_cycles_per_byte_ = cfg_.inject_bps > 0 ? 8.0 * 1e12 / cfg_.inject_bps / ps : link_cpb;
-  sink_cycles_per_byte_ = cfg_.sink_bps > 0 ? 8.0 * 1e12 / cfg_.sink_bps / ps : link_cpb;
+  sink_.set_cycles_per_byte(cfg_.sink_bps > 0 ? 8.0 * 1e12 / cfg_.sink_bps / ps : link_cpb);
 }
 
 void Hca::handle(const Event& e) {
@@ -287,7 +287,6 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     reaction_->becn(now, e, becns, ctx_.probe);
   }
   sink_.push(pkt);
-  if (!sink_busy_) start_drain();
 }
 
 void Hca::send_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {
@@ -313,78 +312,21 @@ void Hca::queue_cnp(const Cnp& to) {
   cnps_.push(cnp);
 }
 
-void Hca::start_drain() {
-  if (sink_.empty()) return;
-  const uint64_t now = ctx_.now();
-  IbExtension& e = ib(sink_.head);
-  uint64_t begin = now;
-  if (cfg_.hiccup_period) {
-    const uint64_t phase = begin % cfg_.hiccup_period;
-    if (phase < cfg_.hiccup_duration) begin += cfg_.hiccup_duration - phase;
-  }
-  const uint64_t end = std::max(begin + cycles_at(sink_memo_, e.wire_bytes, sink_cycles_per_byte_), e.tail_cycle);
-  sink_busy_ = true;
-  // (The packet rides along only so that the calendar fetches it ahead: sink_done pops it.)
-  ctx_.schedule(end, EventKind::kSinkDone, index_, 1, 0, 0, sink_.head);
-}
-
 void Hca::sink_done() {
-  sink_busy_ = false;
-  tlm_generic_payload* pkt = sink_.pop();
-  IbExtension& e = ib(pkt);
-  const bool leak = leak_one_credit_;
-  leak_one_credit_ = false;
-  release_credits(ctx_, *this, 1, e.vl, e.credits, leak);
-  ctx_.progress();
-  if (lose_one_packet_) {
-    lose_one_packet_ = false;  // the fault: the packet vanishes without being counted
-  } else if (e.discard) {
-    // Go-Back-N: taken out of order, so not delivered; the sender sends it again.
-    ++ctx_.discarded;
-    if (e.flow >= 0) {
-      FlowStats& st = ctx_.flows()[e.flow].stats;
-      ++st.discarded_packets;
-      st.progress_cycle = ctx_.now();
-    }
-    pkt->release();
-  } else {
-    if (e.opcode == Opcode::kData && e.flow >= 0) {
-      Flow& f = ctx_.flows()[e.flow];
-      FlowStats& st = f.stats;
-      const uint64_t now = ctx_.now();
-      // A ping-pong answer is counted apart: the flow's delivered bytes are what its source sent.
-      (e.reply ? st.answer_bytes : st.delivered_bytes) += e.payload_bytes;
-      (e.reply ? st.answer_packets : st.delivered_packets)++;
-      st.progress_cycle = now;
-      st.interval_bytes += e.payload_bytes;
-      const bool record = ctx_.in_stats_window();
-      if (record) st.packet_latency.add(now - e.create_cycle);
-      if (e.last) {
-        const uint64_t done = now + cfg_.completion_cycles;
-        if (record) st.message_latency.add(done - e.create_cycle);
-        if (f.spec.pingpong && !e.reply) {
-          // The ping is in: answer it with a message of the same size.
-          Reply r;
-          r.flow = static_cast<unsigned>(e.flow);
-          r.dlid = e.slid;
-          r.left = f.spec.message_bytes;
-          r.ready = done;
-          r.ping_cycle = e.create_cycle;
-          replies_.push_back(r);
-          ++replies_queued_;
-          wake(done);
-        } else if (f.spec.pingpong) {
-          if (record) st.pingpong_rtt.add(done - e.ping_cycle);
-          f.pp_waiting = false;
-          f.pp_next = done + ctx_.cycles(f.spec.pingpong_gap_ps);
-          static_cast<Hca&>(ctx_.node(f.src)).wake(f.pp_next);
-        }
-      }
-    }
-    ++ctx_.delivered;
-    pkt->release();
+  HcaSink::PingIn ping;
+  if (sink_.drained(&ping)) {
+    // The ping is in: answer it with a message of the same size.
+    Reply r;
+    r.flow = ping.flow;
+    r.dlid = ping.dlid;
+    r.left = ping.bytes;
+    r.ready = ping.ready;
+    r.ping_cycle = ping.ping_cycle;
+    replies_.push_back(r);
+    ++replies_queued_;
+    wake(ping.ready);
   }
-  start_drain();
+  sink_.start();
 }
 
 }  // namespace ibcc::net

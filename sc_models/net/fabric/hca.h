@@ -1,5 +1,6 @@
 // HCA: flows paced by its reaction point (ReactionPoint, reaction_point.h: the regime's
-// class), CNPs ahead of data, a rate-limited sink, Go-Back-N. Methods in hca.cpp.
+// class), CNPs ahead of data, ping-pong answers; its sink (HcaSink) and Go-Back-N
+// (GbnTransport) are units of their own. Methods in hca.cpp.
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "net/fabric/gbn_transport.h"
+#include "net/fabric/hca_sink.h"
 #include "net/fabric/link.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/reaction_point.h"
@@ -39,7 +41,8 @@ class Hca final : public Node, private NotificationOut {
   Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed)
       : Hca(name, ctx, index, seed, HcaConfig::from(ctx)) {}
   Hca(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, uint64_t seed, const HcaConfig& cfg)
-      : Node(name, ctx, index), reaction_(std::make_unique<NoReaction>()), data_wait_(ctx.num_vls()), cfg_(cfg),
+      : Node(name, ctx, index), reaction_(std::make_unique<NoReaction>()), data_wait_(ctx.num_vls()),
+        sink_(ctx, *this, {cfg.hiccup_period, cfg.hiccup_duration, cfg.completion_cycles}), cfg_(cfg),
         rng_(seed * 0x9E3779B97F4A7C15ULL + index) {
     out.resize(2);
     in.resize(2);
@@ -71,18 +74,15 @@ class Hca final : public Node, private NotificationOut {
     uint32_t passed = 0;
   };
   std::vector<DataWait> data_wait_;
-  bool sink_busy_ = false;
 
  private:
   std::unique_ptr<GbnTransport> gbn_;  // fabric.hca.transport (null: none)
   // (line 3)
-  PacketFifo sink_;
-  SizeCycles host_memo_, sink_memo_;  // a packet's cycles at the host's and the sink's rates
+  HcaSink sink_;
+  SizeCycles host_memo_;  // a packet's cycles at the host's rate
 
   HcaConfig cfg_;
   double host_cycles_per_byte_ = 0;  // from cfg_ and the link (wired)
-  double sink_cycles_per_byte_ = 0;
-  bool leak_one_credit_ = false, lose_one_packet_ = false;  // arm_faults
 
   // A ping-pong answer being sent back to the ping's source.
   struct Reply {
@@ -109,23 +109,20 @@ class Hca final : public Node, private NotificationOut {
   const HcaConfig& config() const { return cfg_; }
   // Cycles per byte of its host interface and its sink (the link's where not limited).
   double host_cycles_per_byte() const { return host_cycles_per_byte_; }
-  double sink_cycles_per_byte() const { return sink_cycles_per_byte_; }
-  // Faults (faults.leak_credit_return, faults.lose_packet): the next packet drained keeps
-  // one credit, or vanishes uncounted.
-  void arm_faults(bool leak_one_credit, bool lose_one_packet) {
-    leak_one_credit_ = leak_one_credit;
-    lose_one_packet_ = lose_one_packet;
-  }
+  double sink_cycles_per_byte() const { return sink_.cycles_per_byte(); }
+  // Faults (faults.leak_credit_return, faults.lose_packet): the next packet drained returns
+  // none of its credits, or vanishes uncounted.
+  void arm_faults(bool leak_one_credit, bool lose_one_packet) { sink_.arm_faults(leak_one_credit, lose_one_packet); }
 
   void try_send();
 
-  uint64_t sink_queue_packets() const { return sink_.count; }
+  uint64_t sink_queue_packets() const { return sink_.queue_packets(); }
   uint64_t cnp_queue_packets() const { return cnps_.count; }
 
  private:
   void new_message(Flow& f, Flow::Lane& lane, uint64_t created);
-  // A packet of `wire` bytes at a rate of `cycles_per_byte` (the host's or the sink's), in
-  // cycles, through that rate's memo.
+  // A packet of `wire` bytes at a rate of `cycles_per_byte` (the host's), in cycles, through
+  // that rate's memo.
   static uint64_t cycles_at(SizeCycles& memo, uint32_t wire, double cycles_per_byte) {
     return memo.get(wire, [cycles_per_byte](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * cycles_per_byte)); });
   }
@@ -171,8 +168,7 @@ class Hca final : public Node, private NotificationOut {
   // packet, queued ahead of data (the notification point's output).
   void queue_cnp(const Cnp& c) override;
 
-  void start_drain();
-
+  // The sink's head has drained: a ping drained whole is answered.
   void sink_done();
 
   std::mt19937_64 rng_;
