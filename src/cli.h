@@ -11,17 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "exit_codes.h"
+
 namespace ibcc::net {
 struct RunOptions;
 }
 
 namespace ibcc::cli {
-
-// Exit codes of every subcommand (docs/configuration.md, "What every command promises").
-constexpr int kOk = 0;
-constexpr int kFailed = 1;    // a run or a write failed; results so far are kept
-constexpr int kBadInput = 2;  // bad input or command line: nothing was run
-constexpr int kStopped = 130; // interrupted by SIGINT, SIGTERM or SIGHUP
 
 // A registered subcommand: its CLI11 app and what to do once the command line parsed.
 struct Command {

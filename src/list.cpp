@@ -40,7 +40,7 @@ int run_list(const std::string& source_dir) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
     std::cerr << "ibcc list: error: " << root.string() << ": not a directory (the source tree this ibcc was built from)\n";
-    return 2;
+    return cli::kBadInput;
   }
   struct Entry {
     std::string kind, path, summary;

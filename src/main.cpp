@@ -50,7 +50,7 @@ extern "C" void on_stop_signal(int sig) {
 extern "C" void on_bus_error(int) {
   static const char msg[] = "ibcc: error: a file mapped in memory could not be written (a full disk?): bus error\n";
   (void)!write(2, msg, sizeof msg - 1);
-  _exit(1);
+  _exit(ibcc::cli::kFailed);
 }
 const bool kStopHandlers = [] {
   for (int sig : kStopSignals) std::signal(sig, on_stop_signal);

@@ -1,5 +1,7 @@
 #include "run.h"
 
+#include "exit_codes.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -547,7 +549,7 @@ int run_scenario(const RunOptions& opt) {
     }
   } catch (const ScenarioError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
-    return 2;
+    return cli::kBadInput;
   }
   std::unique_ptr<Scenario> s;
   std::unique_ptr<RtlLoop> rtl_loop;  // outlives the fabric: the engines live in its libraries
@@ -601,16 +603,16 @@ int run_scenario(const RunOptions& opt) {
     dir->open_streams(s->cc.reaction == Reaction::kIbcc);
   } catch (const ScenarioError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
-    return 2;
+    return cli::kBadInput;
   } catch (const OutputError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
-    return 1;
+    return cli::kFailed;
   } catch (const ProvenanceError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
-    return 2;
+    return cli::kBadInput;
   } catch (const RtlLoopError& e) {
     std::cerr << "ibcc run: error: cc.rtl: " << e.what() << "\n";
-    return 1;
+    return cli::kFailed;
   }
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const HeapPages heap = advise_heap_huge_pages();  // the heap's growth during the build too
@@ -622,7 +624,7 @@ int run_scenario(const RunOptions& opt) {
   if (opt.window) {
     if (const auto why = window_error(*opt.window, s->sim.sim_time_ps)) {
       std::cerr << "ibcc run: error: --window " << *opt.window << ": " << *why << "\n";
-      return 2;
+      return cli::kBadInput;
     }
     const auto range = parse_time_range_ps(*opt.window);
     window = {range->first, range->second};
@@ -647,7 +649,7 @@ int run_scenario(const RunOptions& opt) {
       }
       if (!into || item.empty()) {
         std::cerr << "ibcc run: error: --trace " << opt.trace << ": expected ports=SWITCH/PORT,...,flows=FLOW,...\n";
-        return 2;
+        return cli::kBadInput;
       }
       into->push_back(item);
     }
@@ -666,7 +668,7 @@ int run_scenario(const RunOptions& opt) {
       if (linked > 32 || flows.size() > 32) {
         std::cerr << "ibcc run: error: --waves on a fabric this size needs --trace ports=...,flows=... "
                      "(ibcc topo lists the congestion-tree candidates)\n";
-        return 2;
+        return cli::kBadInput;
       }
     }
     uint64_t from = 0, to = 0;
@@ -674,7 +676,7 @@ int run_scenario(const RunOptions& opt) {
       const auto range = parse_time_range_ps(opt.waves_window);
       if (!range) {
         std::cerr << "ibcc run: error: --waves-window " << opt.waves_window << ": expected FROM..TO with units, e.g. 2s..2.01s\n";
-        return 2;
+        return cli::kBadInput;
       }
       std::tie(from, to) = *range;
     }
@@ -683,14 +685,14 @@ int run_scenario(const RunOptions& opt) {
                                          opt.waves_all_signals);
     } catch (const ScenarioError& e) {  // a port or flow the selection names
       std::cerr << "ibcc run: error: --trace " << e.what() << "\n";
-      return 2;
+      return cli::kBadInput;
     }
     fabric->probe = waves.get();
     try {
       rtl_waves = open_rtl_waves(*fabric, opt.waves_dir, from, to);
     } catch (const std::runtime_error& e) {
       std::cerr << "ibcc run: error: --waves: " << e.what() << "\n";
-      return 1;
+      return cli::kFailed;
     }
   }
   {
@@ -728,7 +730,7 @@ int run_scenario(const RunOptions& opt) {
     } catch (const std::exception& w) {
       std::cerr << "ibcc run: error: " << w.what() << "\n";
     }
-    return 1;
+    return cli::kFailed;
   }
   if (waves) {
     try {
@@ -736,7 +738,7 @@ int run_scenario(const RunOptions& opt) {
       close_rtl_waves(*fabric, rtl_waves);
     } catch (const OutputError& e) {
       std::cerr << "ibcc run: error: " << e.what() << "\n";
-      return 1;
+      return cli::kFailed;
     }
     if (!opt.quiet) {
       std::cout << "waves: " << waves->vcd_path() << ", open with: gtkwave " << waves->gtkw_path() << "\n";
@@ -750,7 +752,7 @@ int run_scenario(const RunOptions& opt) {
     write_outputs(opt, *s, *fabric, build_s, heap, interrupted ? "interrupted" : "ok", "", window, *dir, prov);
   } catch (const OutputError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
-    return 1;
+    return cli::kFailed;
   }
   if (interrupted) {
     std::cerr << fmt::format("ibcc run: interrupted at {:.6g} s of {:.6g} s simulated; partial results in {}\n",
@@ -758,7 +760,7 @@ int run_scenario(const RunOptions& opt) {
                              static_cast<double>(s->sim.sim_time_ps) * 1e-12, opt.out_dir);
     return kInterrupted;
   }
-  return 0;
+  return cli::kOk;
 }
 
 const std::vector<std::string>& run_output_files() {

@@ -203,7 +203,7 @@ int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::v
     std::cerr << "ibcc sweep: error: " << opt.scenario << " changed while the sweep ran"
               << (stale.empty() ? "" : fmt::format(" ({} points ran another version, first {})", stale.size(), stale[0]))
               << "; sweep.csv is not written; run the same command again to rerun the points of the old version\n";
-    return 2;
+    return cli::kBadInput;
   }
   std::vector<std::map<std::string, double>> results(points.size());
   std::vector<bool> stalled(points.size(), false);  // a result: the point's flows stalled
@@ -253,7 +253,7 @@ int gather(const SweepOptions& opt, const std::vector<Grid>& grids, const std::v
     write_file_atomic((out / "sweep.csv").string(), csv.str());
   } catch (const OutputError& e) {
     std::cerr << "ibcc sweep: error: " << e.what() << "\n";
-    return 1;
+    return cli::kFailed;
   }
   if (!opt.quiet) {
     std::cerr << fmt::format("ibcc sweep: {} of {} points ok{}; {}\n", points.size() - failed - stalls, points.size(),
@@ -447,7 +447,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     }
   } catch (const std::exception& e) {
     std::cerr << "ibcc sweep: error: " << e.what() << "\n";
-    return 2;
+    return cli::kBadInput;
   }
 
   // The sweep's identity: a resumed sweep must be the same one.
@@ -475,10 +475,10 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     }
   } catch (const SweepError& e) {
     std::cerr << "ibcc sweep: error: " << e.what() << "\n";
-    return 2;
+    return cli::kBadInput;
   } catch (const std::exception& e) {
     std::cerr << "ibcc sweep: error: " << e.what() << "\n";
-    return 1;
+    return cli::kFailed;
   }
   const fs::path id_file = out / "sweep.json";
   if (fs::exists(id_file)) {
@@ -490,14 +490,14 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     if (old != id) {
       std::cerr << "ibcc sweep: error: " << opt.out_dir
                 << " holds a different sweep (sweep.json); give another --out or remove it\n";
-      return 2;
+      return cli::kBadInput;
     }
   } else {
     try {
       write_file_atomic(id_file.string(), id.dump(2) + "\n");
     } catch (const OutputError& e) {
       std::cerr << "ibcc sweep: error: " << e.what() << "\n";
-      return 1;
+      return cli::kFailed;
     }
   }
 
@@ -523,14 +523,14 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       finished_all = run_points_slurm(opt, self_exe, out, points, todo, resumed, scenario_sha);
     } catch (const slurm::SlurmError& e) {
       std::cerr << "ibcc sweep: error: " << e.what() << "\n";
-      return 1;
+      return cli::kFailed;
     } catch (const OutputError& e) {
       std::cerr << "ibcc sweep: error: " << e.what() << "\n";
-      return 1;
+      return cli::kFailed;
     }
     if (!finished_all) {
       std::cerr << "ibcc sweep: interrupted; the Slurm job is cancelled; run the same command to resume\n";
-      return 130;
+      return cli::kStopped;
     }
     return gather(opt, grids, points, out, scenario_sha);
   }
@@ -583,7 +583,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
     bar.finish();
     std::cerr << fmt::format("ibcc sweep: interrupted with {} of {} points done; run the same command to resume\n",
                              finished, points.size());
-    return 130;
+    return cli::kStopped;
   }
   bar.finish();
 
@@ -626,13 +626,13 @@ Command add_sweep(CLI::App& app, const Invocation& inv) {
           [sweep, argv0] {
             if (sweep->backend != "slurm" && (!sweep->partition.empty() || sweep->array_max)) {
               std::cerr << "ibcc sweep: error: --partition and --array-max need --backend slurm\n";
-              return kBadInput;
+              return cli::kBadInput;
             }
             if (sweep->backend == "slurm" && sweep->jobs) {
               std::cerr << "ibcc sweep: error: --jobs is for the local backend; with --backend slurm use --array-max\n";
-              return kBadInput;
+              return cli::kBadInput;
             }
-            if (g_stop) return kStopped;  // a signal during start-up: nothing was run
+            if (g_stop) return cli::kStopped;  // a signal during start-up: nothing was run
             return ibcc::run_sweep(*sweep, self_exe(argv0));
           },
           true};

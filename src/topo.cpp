@@ -255,16 +255,16 @@ int run_topo(const TopoOptions& opt) {
       write_expanded(opt.scenario, s, opt.write);
       std::cout << "wrote " << opt.write << "\n";
     }
-    return 0;
+    return cli::kOk;
   } catch (const net::ScenarioError& e) {
     std::cerr << "ibcc topo: error: " << e.what() << "\n";
-    return 2;
+    return cli::kBadInput;
   } catch (const YAML::Exception& e) {
     std::cerr << "ibcc topo: error: " << e.what() << "\n";
-    return 2;
+    return cli::kBadInput;
   } catch (const OutputError& e) {
     std::cerr << "ibcc topo: error: " << e.what() << "\n";
-    return 1;
+    return cli::kFailed;
   }
 }
 
@@ -292,7 +292,7 @@ Command add_topo(CLI::App& app) {
   return {cmd, [o] {
             if (o->routes.size() % 2) {
               std::cerr << "ibcc topo: error: --route takes two names, SRC DST; got " << o->routes.size() << "\n";
-              return kBadInput;
+              return cli::kBadInput;
             }
             for (size_t i = 0; i + 1 < o->routes.size(); i += 2) o->topo.routes.emplace_back(o->routes[i], o->routes[i + 1]);
             return ibcc::run_topo(o->topo);

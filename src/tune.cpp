@@ -70,7 +70,7 @@ int run_python(const std::vector<std::string>& args, const char* who) {
   if (posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), envp.data()) != 0) {
     restore();
     std::cerr << who << ": error: cannot start python3 (run scripts/bootstrap.sh)\n";
-    return 2;
+    return cli::kBadInput;
   }
   g_child = pid;
   if (g_pending) kill(pid, g_pending);
@@ -81,7 +81,7 @@ int run_python(const std::vector<std::string>& args, const char* who) {
   restore();
   if (got < 0) {
     std::cerr << who << ": error: lost track of python3 (waitpid failed)\n";
-    return 1;
+    return cli::kFailed;
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
@@ -143,13 +143,13 @@ Command add_tune(CLI::App& app, const Invocation& inv) {
           [tune, cmd, inv] {
             if (tune->backend != "slurm" && (!tune->partition.empty() || cmd->count("--workers"))) {
               std::cerr << "ibcc tune: error: --workers and --partition need --backend slurm\n";
-              return kBadInput;
+              return cli::kBadInput;
             }
             if (tune->backend == "slurm" && cmd->count("--jobs")) {
               std::cerr << "ibcc tune: error: --jobs is for the local backend; with --backend slurm use --workers\n";
-              return kBadInput;
+              return cli::kBadInput;
             }
-            if (g_stop) return kStopped;  // a signal during start-up: nothing was run
+            if (g_stop) return cli::kStopped;  // a signal during start-up: nothing was run
             std::string cmdline;
             for (int i = 0; i < inv.argc; ++i) cmdline += (i ? " " : "") + std::string(inv.argv[i]);
             return ibcc::run_tune(*tune, self_exe(inv.argc > 0 ? inv.argv[0] : "ibcc"), cmdline);
