@@ -15,6 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
 FLOWS = ("traffic.flows=[{name: F1, src: H1, dst: H4, group: contributors},"
          " {name: F2, src: H2, dst: H5, group: contributors}, {name: F3, src: H3, dst: H6, group: contributors}]")
 
@@ -51,9 +54,13 @@ def ibcc_processes(marker):
     return pids
 
 
+checks = Checks()
+
+
 def fail(msg):
-    print(f"FAIL: {msg}")
-    sys.exit(1)
+    """A failed step: the later ones build on it, so the check ends here."""
+    checks.check(False, msg)
+    sys.exit(checks.result())
 
 
 def main():
@@ -76,7 +83,7 @@ def main():
         fail("points not in grid order")
     if any(r["status"] != "ok" or not float(r["contributors"]) > 0 for r in rows):
         fail(f"a point failed or delivered nothing: {rows}")
-    print("PASS 2 x 3 grid: 6 rows, in order, every point ok")
+    checks.check(True, "2 x 3 grid: 6 rows, in order, every point ok")
 
     # 2. Interrupt after the first point, resume.
     out = outdir / "resume"
@@ -98,7 +105,7 @@ def main():
     rows = list(csv.DictReader(open(out / "sweep.csv")))
     if len(rows) != 6 or any(r["status"] != "ok" for r in rows):
         fail(f"resumed sweep incomplete: {rows}")
-    print(f"PASS interrupted after {done} of 6 points, resumed, complete")
+    checks.check(True, f"interrupted after {done} of 6 points, resumed, complete")
 
     # 2b. Stale points are rerun, and the user is told why: an edited scenario, an incomplete
     # metrics.json. An untouched sweep reruns nothing.
@@ -119,7 +126,7 @@ def main():
     res = subprocess.run(ecmd, capture_output=True, text=True)
     if res.returncode != 0 or "its metrics.json lacks total" not in res.stderr or "(1 done before)" not in res.stderr:
         fail(f"incomplete metrics.json: expected a rerun of that point: {res.stderr}")
-    print("PASS stale points rerun with the reason (scenario edited; metrics incomplete); fresh ones kept")
+    checks.check(True, "stale points rerun with the reason (scenario edited; metrics incomplete); fresh ones kept")
 
     # 2c. A second sweep into the same --out while the first runs is refused; kill -9 of a
     # sweep leaves none of its runs behind (they end with their parent).
@@ -156,7 +163,7 @@ def main():
     time.sleep(0.5)
     if proc.returncode != 130 or ibcc_processes(marker):
         fail(f"SIGTERM of a sweep: exit {proc.returncode}, {len(ibcc_processes(marker))} runs left")
-    print("PASS a busy --out is refused; kill -9 and SIGTERM of a sweep leave no run behind")
+    checks.check(True, "a busy --out is refused; kill -9 and SIGTERM of a sweep leave no run behind")
 
     # 3. A different sweep in the same directory, bad grids and metrics.
     for extra_grid, why in (("cc.ca.ccti_timer=1,2", "different sweep in the same --out"),):
@@ -174,9 +181,9 @@ def main():
                          capture_output=True, text=True)
     if res.returncode != 2 or "--metric speed: not a metric" not in res.stderr or list((outdir / "badmetric").glob("points/*")):
         fail(f"bad metric: exit {res.returncode}: {res.stderr}")
-    print("PASS bad grids, a bad metric and a foreign --out are errors (exit 2)")
-    print("RESULT: PASS")
+    checks.check(True, "bad grids, a bad metric and a foreign --out are errors (exit 2)")
+    return checks.result()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

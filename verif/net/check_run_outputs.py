@@ -20,10 +20,17 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
+
+
+checks = Checks()
+
 
 def fail(msg):
-    print(f"FAIL: {msg}")
-    sys.exit(1)
+    """A failed step: the later ones build on it, so the check ends here."""
+    checks.check(False, msg)
+    sys.exit(checks.result())
 
 
 def run(cmd, **kw):
@@ -67,8 +74,8 @@ def main():
     strip = lambda t: [l for l in t.splitlines() if not l.startswith("#")]
     if res.returncode != 0 or strip(res.stdout) != strip(resolved):
         fail(f"ibcc describe differs from resolved.yaml (exit {res.returncode}): {res.stderr}")
-    print("PASS --version; summary.json has version, command, seed, input SHA-256, overrides; resolved.yaml "
-          "reproduces the run byte for byte; describe prints the same")
+    checks.check(True, "--version; summary.json has version, command, seed, input SHA-256, overrides; resolved.yaml "
+                 "reproduces the run byte for byte; describe prints the same")
 
     # 2. An earlier run's results are not mixed with new ones.
     # (a plot as `ibcc plot` leaves it: the PNG, listed in .ibcc-files; and a user's own file)
@@ -85,7 +92,7 @@ def main():
     res = run([ibcc, "run", str(s1), "--out", str(s1), "--quiet"])
     if res.returncode != 2 or "is not a directory" not in res.stderr:
         fail(f"--out on a file: exit {res.returncode}: {res.stderr}")
-    print("PASS a used --out is refused without --force; --force clears the old results (not a user's file); --out on a file is exit 2")
+    checks.check(True, "a used --out is refused without --force; --force clears the old results (not a user's file); --out on a file is exit 2")
 
     # 3. Interrupted: SIGINT and SIGTERM once the first intervals are out.
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -111,8 +118,8 @@ def main():
             width = len(rows[0])
             if len(rows) < 2 or any(len(r) != width for r in rows):
                 fail(f"{sig.name}: {name} has a partial line")
-        print(f"PASS {sig.name} at {summary['reached_us'] / 1e6:.3f} s: exit 130, one line, result interrupted, "
-              f"tables parse")
+        checks.check(True, f"{sig.name} at {summary['reached_us'] / 1e6:.3f} s: exit 130, one line, result interrupted, "
+                     f"tables parse")
 
     # 4. A full disk is never exit 0: a 96 KiB tmpfs (or, without mount rights, a file-size
     # limit, which fails writes the same way), and /dev/full.
@@ -129,13 +136,13 @@ def main():
         res = run([ibcc, "run", str(s1), "--out", str(out), "--sim-time", "2s", "--quiet"], preexec_fn=limit)
         if res.returncode == 0 or str(out) not in res.stderr or "cannot" not in res.stderr:
             fail(f"run on a full disk: exit {res.returncode}: {res.stderr}")
-        print(f"PASS run on a full {'tmpfs' if mounted else 'file-size limit'}: exit {res.returncode}: "
-              f"{res.stderr.strip().splitlines()[-1]}")
+        checks.check(True, f"run on a full {'tmpfs' if mounted else 'file-size limit'}: exit {res.returncode}: "
+                     f"{res.stderr.strip().splitlines()[-1]}")
         res = run([ibcc, "sweep", str(s1), "--out", str(full / "sweep"), "--sim-time", "2s", "--grid",
                    "cc.switch.threshold=10,15", "--jobs", "2", "--quiet"], preexec_fn=limit)
         if res.returncode == 0:
             fail(f"sweep on a full disk: exit 0: {res.stderr}")
-        print(f"PASS sweep on a full disk: exit {res.returncode}")
+        checks.check(True, f"sweep on a full disk: exit {res.returncode}")
     finally:
         if mounted:
             run(["umount", str(full)])
@@ -149,7 +156,7 @@ def main():
         res = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True)
         if res.returncode == 0 or ("/dev/full" not in res.stderr and "standard output" not in res.stderr):
             fail(f"{what} to /dev/full: exit {res.returncode}: {res.stderr}")
-        print(f"PASS {what} to /dev/full: exit {res.returncode}: {res.stderr.strip().splitlines()[-1]}")
+        checks.check(True, f"{what} to /dev/full: exit {res.returncode}: {res.stderr.strip().splitlines()[-1]}")
 
     # A big input names its set-up stages on stderr as it goes (none with --quiet).
     base = (src / "tests/scenarios/base.yaml").read_text().split("traffic:")[0]
@@ -167,9 +174,9 @@ def main():
             fail(f"--quiet printed set-up stages: {stages}")
         if not quiet and [any(l.startswith("ibcc run: set-up: " + w) for l in stages) for w in want] != [True] * 4:
             fail(f"set-up stages of a {big.stat().st_size / 1e6:.1f} MB scenario: {stages}")
-    print(f"PASS set-up stages named for a {big.stat().st_size / 1e6:.1f} MB scenario, none with --quiet")
-    print("RESULT: PASS")
+    checks.check(True, f"set-up stages named for a {big.stat().st_size / 1e6:.1f} MB scenario, none with --quiet")
+    return checks.result()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
