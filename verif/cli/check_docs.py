@@ -180,11 +180,7 @@ def main():
             checked = len(expects) + len(csv_checks)
             print(f"{'PASS' if ok else 'FAIL'} {where} ({len(cmds)} commands, {time.time() - t0:.0f} s"
                   f"{', sim-time ' + sim_time if sim_time else ''}{f', {checked} numbers checked' if checked else ''})")
-    checks = Checks()
-    for f in failures:
-        checks.check(False, f)
-    checks.check(not failures, f"{ran} blocks of the docs run, {skipped} skipped")
-    return checks.result()
+    return Checks().report(failures, f"{ran} blocks of the docs run, {skipped} skipped")
 
 
 if __name__ == "__main__":

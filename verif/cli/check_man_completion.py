@@ -37,11 +37,7 @@ def main():
                          capture_output=True, text=True).stdout.split()
     if got != ["sweep"]:
         failures.append(f"completion of 'ibcc sw' gives {got}, not sweep")
-    checks = Checks()
-    for f in failures:
-        checks.check(False, f)
-    checks.check(not failures, f"{len(subs)} subcommands checked in the man page and the completion")
-    return checks.result()
+    return Checks().report(failures, f"{len(subs)} subcommands checked in the man page and the completion")
 
 
 if __name__ == "__main__":

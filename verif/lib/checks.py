@@ -33,6 +33,14 @@ class Checks:
         if not ok:
             self.differences.append(what)
 
+    def report(self, failures, summary):
+        """For a check that gathers its problems first: a FAIL line per problem, then the
+        summary claim (PASS when there are none); the verdict and exit code of result()."""
+        for f in failures:
+            self.check(False, f)
+        self.check(not failures, summary)
+        return self.result()
+
     def result(self):
         """Prints the verdict; the exit code (0 pass, 1 fail)."""
         if self.differences:

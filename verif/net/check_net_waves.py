@@ -70,11 +70,7 @@ def main():
         d = os.path.join(out, f"waves_{fmt}")
         if not grab(dumps[fmt], os.path.join(d, "network.gtkw"), os.path.join(d, "network.png")):
             failures.append(f"GTKWave did not resolve every trace of the {fmt} save file")
-    checks = Checks()
-    for f in failures:
-        checks.check(False, f)
-    checks.check(not failures, "the network waves open in GTKWave on the first FECN mark, zoomed, every trace resolved")
-    return checks.result()
+    return Checks().report(failures, "the network waves open in GTKWave on the first FECN mark, zoomed, every trace resolved")
 
 
 if __name__ == "__main__":

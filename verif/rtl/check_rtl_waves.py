@@ -18,6 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from checks import Checks  # noqa: E402
 from gtkwave import grab  # noqa: E402
 
 
@@ -119,10 +120,8 @@ def main():
         failures.append("no BECN into the CCTI block in the window")
     if top == 0:
         failures.append("the CCTI block's lookups never saw a CCTI above 0")
-    for f in failures:
-        print("FAIL:", f)
-    print("RESULT:", "PASS" if not failures else "FAIL")
-    return 1 if failures else 0
+    return Checks().report(failures, "each block's waves open in GTKWave, show marks, BECNs and a CCTI above 0, and the "
+                                     "marks are the network's, one for one")
 
 
 if __name__ == "__main__":

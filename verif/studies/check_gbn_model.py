@@ -97,11 +97,7 @@ def main():
     except ValueError:
         pass
 
-    checks = Checks()
-    for f in failures:
-        checks.check(False, f)
-    checks.check(not failures, "Table 4.1 reproduced by Eq. 4.10, and the estimators recover a known chain")
-    return checks.result()
+    return Checks().report(failures, "Table 4.1 reproduced by Eq. 4.10, and the estimators recover a known chain")
 
 
 if __name__ == "__main__":
