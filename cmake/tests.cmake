@@ -390,4 +390,5 @@ set_tests_properties(testplan_complete PROPERTIES LABELS "docs")
 
 # The Python package (python/ibcc): its unit tests (pytest).
 add_test(NAME python_package COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${CMAKE_SOURCE_DIR}/python/tests)
-set_tests_properties(python_package PROPERTIES LABELS "unit;python" ENVIRONMENT "PYTHONPATH=${CMAKE_SOURCE_DIR}/python")
+set_tests_properties(python_package PROPERTIES LABELS "unit;python"
+  ENVIRONMENT "PYTHONPATH=${CMAKE_SOURCE_DIR}/python;IBCC=$<TARGET_FILE:ibcc>")

@@ -12,7 +12,7 @@
 
 #include "net/scenario/scenario_yaml.h"
 #include "run.h"
-#include "tune.h"
+#include "python_launcher.h"
 
 namespace ibcc::cli {
 

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "common/output_files.h"
+#include "net/scenario/import_opensm.h"
 #include "net/scenario/scenario_keys.h"
 
 namespace ibcc::cli {
@@ -19,11 +20,15 @@ Command add_keys(CLI::App& app) {
   auto* fmt = cmd->add_option_group("format", "What to print (default: one line per key)");
   fmt->add_flag_callback("--markdown", [o] { o->format = "markdown"; }, "The reference tables of docs/configuration.md");
   fmt->add_flag_callback("--json-schema", [o] { o->format = "schema"; }, "JSON Schema of a scenario file");
+  fmt->add_flag_callback("--opensm", [o] { o->format = "opensm"; },
+                         "The congestion-control options of opensm.conf and the key each sets, as JSON (what "
+                         "--opensm-conf reads and ibcc tune's opensm.conf is written with)");
   fmt->require_option(0, 1);
   cmd->add_option("--out", o->out, "Write to this file instead of the standard output");
   return {cmd, [o] {
             const std::string text = o->format == "markdown" ? ibcc::net::keys_markdown()
                                      : o->format == "schema" ? ibcc::net::keys_json_schema()
+                                     : o->format == "opensm" ? ibcc::net::opensm_options_json()
                                                              : ibcc::net::keys_listing();
             try {
               if (o->out.empty()) {

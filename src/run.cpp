@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -537,6 +538,41 @@ std::string describe_scenario(const RunOptions& opt) {
   std::string out = doc.resolved_yaml(ov, s);
   for (const auto& n : s.notes) out += "# note: " + n + "\n";
   return out;
+}
+
+std::string describe_points(const RunOptions& opt, const std::string& points_json, const std::string& window) {
+  const std::vector<Override> common = overrides_of(opt, nullptr);
+  ScenarioDocument doc(read_text_file(opt.scenario, "scenario file"), opt.scenario);
+  nlohmann::json points;
+  try {
+    points = nlohmann::json::parse(points_json);
+    if (!points.is_array()) throw std::invalid_argument("not a list");
+  } catch (const std::exception& e) {
+    throw ScenarioError(std::string("--points: expected a JSON list of points, each a list of [KEY, VALUE, ORIGIN] (") +
+                        e.what() + ")");
+  }
+  nlohmann::json shapes = nlohmann::json::array(), index = nlohmann::json::array();
+  std::map<std::pair<std::vector<std::string>, std::set<std::string>>, size_t> seen;
+  for (const auto& point : points) {
+    std::vector<Override> ov = common;
+    try {
+      for (const auto& kv : point) ov.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>(),
+                                                   kv.at(2).get<std::string>());
+    } catch (const nlohmann::json::exception&) {
+      throw ScenarioError("--points: a point's setting is not [KEY, VALUE, ORIGIN]: " + point.dump());
+    }
+    const Scenario sc = doc.load(ov);
+    if (!window.empty()) {
+      if (const auto why = window_error(window, sc.sim.sim_time_ps)) throw ScenarioError("--window " + window + ": " + *why);
+    }
+    std::vector<std::string> flows;
+    for (const auto& f : sc.flows) flows.push_back(f.name);
+    auto key = std::make_pair(std::move(flows), metric_names(sc));
+    auto [it, fresh] = seen.emplace(key, shapes.size());
+    if (fresh) shapes.push_back({{"flows", it->first.first}, {"metrics", it->first.second}});
+    index.push_back(it->second);
+  }
+  return nlohmann::json{{"shapes", shapes}, {"points", index}}.dump() + "\n";
 }
 
 int run_scenario(const RunOptions& opt) {

@@ -59,6 +59,14 @@ std::optional<std::string> window_error(const std::string& window, uint64_t sim_
 // reader's notes as comments: what `ibcc describe` prints. ScenarioError on bad input.
 std::string describe_scenario(const RunOptions& opt);
 
+// The points of a campaign (a sweep's grid) checked at once, as a campaign's runs would read
+// them: `points_json` is a JSON list, per point a list of [KEY, VALUE, ORIGIN] applied after
+// opt's overrides. Returns JSON {"shapes": [{"flows": [...], "metrics": [...]}], "points":
+// [shape index per point]}: the flows and metric names (net/observe/metrics.h) of each
+// point's runs, points alike sharing a shape. The first invalid point throws ScenarioError
+// naming its ORIGIN; a `window` (FROM..TO) ending after a point's sim.time likewise.
+std::string describe_points(const RunOptions& opt, const std::string& points_json, const std::string& window);
+
 // The files `ibcc run` writes into --out (besides PNGs of --plot); a rerun clears them.
 const std::vector<std::string>& run_output_files();
 

@@ -1,5 +1,7 @@
 // `ibcc run` and `ibcc describe`: their options and what they do with them (run.cpp runs).
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 
 #include "cli.h"
@@ -95,7 +97,7 @@ Command add_run(CLI::App& app, const Invocation& inv) {
 Command add_describe(CLI::App& app) {
   struct Options {
     ibcc::net::RunOptions describe;
-    std::string cc, seed;
+    std::string cc, seed, points, window;
     std::vector<std::string> sets;
   };
   auto o = std::make_shared<Options>();
@@ -109,9 +111,24 @@ Command add_describe(CLI::App& app) {
   cmd->add_option("--log-interval", o->describe.log_interval, "Log interval with a unit (as ibcc run)");
   cmd->add_option("--opensm-conf", o->describe.opensm_conf, "CC settings from an OpenSM configuration (as ibcc run)")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--points", o->points,
+                  "Check a campaign's points at once instead (what ibcc sweep does before it runs): FILE is a JSON "
+                  "list, per point a list of [KEY, VALUE, ORIGIN]; prints each point's flows and metric names as JSON")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--window", o->window, "With --points: the metrics window FROM..TO each point's runs will use");
   return {cmd, [o] {
             if (!scenario_options("ibcc describe", o->cc, o->seed, o->sets, &o->describe)) return kBadInput;
+            if (!o->window.empty() && o->points.empty()) {
+              std::cerr << "ibcc describe: error: --window needs --points\n";
+              return kBadInput;
+            }
             try {
+              if (!o->points.empty()) {
+                std::ifstream in(o->points);
+                const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+                std::cout << ibcc::net::describe_points(o->describe, text, o->window);
+                return kOk;
+              }
               std::cout << ibcc::net::describe_scenario(o->describe);
               return kOk;  // (sc_main checks that it reached the standard output)
             } catch (const ibcc::net::ScenarioError& e) {

@@ -1,95 +1,34 @@
-#include "tune.h"
-
+// `ibcc tune`: its options, passed as one JSON request to the campaign layer's Optuna
+// sampler (python/ibcc/tune.py), which runs the trials.
 #include <memory>
-
-#include "cli.h"
-
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <cerrno>
-#include <csignal>
-#include <cstdlib>
-#include <iostream>
 
 #include <nlohmann/json.hpp>
 
-extern char** environ;
+#include "cli.h"
+#include "python_launcher.h"
 
-namespace ibcc {
+namespace ibcc::cli {
 namespace {
 
-// While python runs, a SIGTERM, SIGHUP or SIGINT sent to this process (kill, a job
-// scheduler) goes on to it, and this process waits for it to stop: killed alone, it would
-// leave python (and the trial it runs) going on behind a resumed command. A Ctrl-C typed at
-// the terminal reaches python by itself (the whole foreground group gets it): not sent twice.
-volatile sig_atomic_t g_child = 0;    // the python process, once started
-volatile sig_atomic_t g_pending = 0;  // a signal that came before it started
-void forward_signal(int sig, siginfo_t* info, void*) {
-  if (info && info->si_code == SI_KERNEL) return;  // from the terminal: python has it too
-  if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
-  else g_pending = sig;
-}
+struct TuneOptions {
+  std::vector<std::string> scenarios;   // the workloads; the objective is the worst case across them
+  std::string out_dir;
+  std::vector<std::string> space;       // KEY=LO:HI[:int][:log] or KEY=V1,V2,...
+  std::vector<std::string> objectives;  // METRIC[:max|:min]
+  unsigned trials = 40;
+  unsigned jobs = 1;
+  std::string storage;                  // Optuna RDB URL (default: sqlite OUT/study.db)
+  unsigned long long seed = 1;          // the sampler's seed
+  std::vector<std::string> sets;        // --set KEY=VALUE for every run
+  std::string sim_time;
+  std::string window;
+  bool quiet = false;
+  std::string backend = "local";        // local: trials here; slurm: `workers` Slurm array tasks
+  unsigned workers = 1;
+  std::string partition;
+};
 
-}  // namespace
-
-int run_python(const std::vector<std::string>& args, const char* who) {
-  const std::string src_python = IBCC_SOURCE_DIR "/python";
-  const char* old = std::getenv("PYTHONPATH");
-  const std::string path = old && *old ? src_python + ":" + old : src_python;
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) {
-    if (std::string(*e).rfind("PYTHONPATH=", 0) != 0) env_strings.emplace_back(*e);
-  }
-  env_strings.push_back("PYTHONPATH=" + path);
-  // python ends with this process, even after kill -9 of it (ibcc.tune sets PR_SET_PDEATHSIG).
-  env_strings.push_back("IBCC_TUNE_PARENT=" + std::to_string(getpid()));
-  std::vector<char*> envp;
-  for (auto& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_strings = {"python3"};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_strings) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  struct sigaction fwd {};
-  fwd.sa_sigaction = forward_signal;
-  fwd.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&fwd.sa_mask);
-  const int forwarded[] = {SIGTERM, SIGHUP, SIGINT};
-  struct sigaction saved[3];
-  g_child = 0;
-  g_pending = 0;
-  for (int i = 0; i < 3; ++i) sigaction(forwarded[i], &fwd, &saved[i]);
-  auto restore = [&] {
-    for (int i = 0; i < 3; ++i) sigaction(forwarded[i], &saved[i], nullptr);
-    g_child = 0;
-  };
-  pid_t pid = 0;
-  if (posix_spawnp(&pid, "python3", nullptr, nullptr, argv.data(), envp.data()) != 0) {
-    restore();
-    std::cerr << who << ": error: cannot start python3 (run scripts/bootstrap.sh)\n";
-    return cli::kBadInput;
-  }
-  g_child = pid;
-  if (g_pending) kill(pid, g_pending);
-  int status = 0;
-  pid_t got = 0;
-  while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
-  }
-  restore();
-  if (got < 0) {
-    std::cerr << who << ": error: lost track of python3 (waitpid failed)\n";
-    return cli::kFailed;
-  }
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    return sig == SIGINT || sig == SIGTERM || sig == SIGHUP ? 130 : 128 + sig;  // interrupted: 130, as run and sweep
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
+// Exit codes: 0 done; 1 no trial completed or an output failed; 2 bad input; 130 interrupted.
 int run_tune(const TuneOptions& opt, const std::string& self_exe, const std::string& command) {
   const nlohmann::json request = {
       {"ibcc", self_exe},         {"scenarios", opt.scenarios}, {"out", opt.out_dir},   {"space", opt.space},
@@ -97,15 +36,14 @@ int run_tune(const TuneOptions& opt, const std::string& self_exe, const std::str
       {"seed", opt.seed},         {"sets", opt.sets},           {"sim_time", opt.sim_time}, {"window", opt.window},
       {"quiet", opt.quiet},       {"command", command},         {"backend", opt.backend}, {"workers", opt.workers},
       {"partition", opt.partition}};
-  return run_python({"-m", "ibcc.tune", "--request", request.dump()}, "ibcc tune");
+  return run_python({"-m", "ibcc.tune", "--request", request.dump()}, "ibcc tune", true);
 }
 
-}  // namespace ibcc
+}  // namespace
 
-namespace ibcc::cli {
 
 Command add_tune(CLI::App& app, const Invocation& inv) {
-  auto tune = std::make_shared<ibcc::TuneOptions>();
+  auto tune = std::make_shared<TuneOptions>();
   CLI::App* cmd = app.add_subcommand(
       "tune", "Search a CC configuration space with Optuna for the best objectives (worst case across the scenarios), "
               "each trial an ibcc run; resumable; writes the chosen configuration as a cc: section and as opensm.conf "
@@ -152,7 +90,7 @@ Command add_tune(CLI::App& app, const Invocation& inv) {
             if (g_stop) return cli::kStopped;  // a signal during start-up: nothing was run
             std::string cmdline;
             for (int i = 0; i < inv.argc; ++i) cmdline += (i ? " " : "") + std::string(inv.argv[i]);
-            return ibcc::run_tune(*tune, self_exe(inv.argc > 0 ? inv.argv[0] : "ibcc"), cmdline);
+            return run_tune(*tune, self_exe(inv.argc > 0 ? inv.argv[0] : "ibcc"), cmdline);
           },
           true};
 }

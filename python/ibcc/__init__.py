@@ -13,6 +13,12 @@
     sweep.points     # one row per point: the swept keys, status, the metrics
     sweep.run(0)     # the Run of a point
 """
-from .results import Run, Sweep, load, load_run, load_sweep, ResultsError
-
 __all__ = ["Run", "Sweep", "load", "load_run", "load_sweep", "ResultsError"]
+
+
+def __getattr__(name):
+    # (loaded on first use: `python3 -m ibcc.sweep` and `ibcc.tune` start without pandas)
+    if name in __all__:
+        from . import results
+        return getattr(results, name)
+    raise AttributeError(f"module 'ibcc' has no attribute {name!r}")

@@ -10,22 +10,23 @@ interrupted tune resumes where it stopped.
 The `ibcc tune` subcommand (src/main.cpp) parses the command line and calls
 `python3 -m ibcc.tune --request JSON`; `tune(request)` is the same from Python.
 """
-import csv
 import fcntl
-import hashlib
 import json
-import math
 import os
 import shlex
-import signal
-import time
-import subprocess
 import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+
+from .campaign import processes, slurm
+from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
+from .campaign.ibcc import Ibcc, Settings
+from .campaign.space import Param, fmt_num, parse_quantity, parse_space, schema_node  # noqa: F401 (the tune's space)
+from .campaign.storage import lock_out, sha256_file, write_csv, write_text
+from . import opensm
 
 STUDY_NAME = "ibcc-tune"
 
@@ -65,11 +66,11 @@ MINIMISED = ("tvv", "peak_buffer_credits", "peak_egress_bytes", "pfc_pauses", "d
 MINIMISED_PREFIXES = ("latency_", "message_")
 
 
-class TuneError(Exception):
-    """Bad input (exit 2): a parameter, objective, scenario or storage the tune cannot use."""
+# Bad input (exit 2): a parameter, objective, scenario or storage the tune cannot use.
+TuneError = CampaignError
 
 
-class TrialRunError(Exception):
+class TrialRunError(RunError):
     """One `ibcc run` of a trial failed (its check failed or it crashed): the trial fails."""
 
 
@@ -89,66 +90,6 @@ class TrialStalled(TrialRunError):
 # ------------------------------------------------------------------------------------------
 
 
-def parse_quantity(text, units):
-    """(value, unit) of a quantity such as '55us', given the key's units ({suffix: scale}, the
-    schema's "x-units"); None if it is not one. A bare number is taken for a unit of scale 1
-    where the key allows it (a size in bytes: `bare`)."""
-    t = text.strip()
-    for unit in sorted(units, key=len, reverse=True):
-        if t.endswith(unit):
-            num = t[:-len(unit)].strip()
-            break
-    else:
-        return None
-    try:
-        v = float(num)
-    except ValueError:
-        return None
-    if not math.isfinite(v) or v < 0:
-        return None
-    return v, unit
-
-
-@dataclass
-class Param:
-    key: str
-    kind: str                 # "int", "float" or "categorical"
-    low: float = 0.0
-    high: float = 0.0
-    log: bool = False
-    choices: list = field(default_factory=list)
-    unit: str = ""            # a quantity's unit: the values are numbers of it ("" for plain numbers)
-    quantity: str = ""        # the schema's x-quantity: "time", "rate", "size" ("" for plain numbers)
-
-    def spec(self):
-        if self.kind == "categorical":
-            return f"{self.key}={','.join(self.choices)}"
-        mods = (":int" if self.kind == "int" else "") + (":log" if self.log else "")
-        return f"{self.key}={fmt_num(self.low)}{self.unit}:{fmt_num(self.high)}{self.unit}{mods}"
-
-    def distribution(self):
-        import optuna
-        if self.kind == "categorical":
-            return optuna.distributions.CategoricalDistribution(self.choices)
-        if self.kind == "int":
-            return optuna.distributions.IntDistribution(int(self.low), int(self.high), log=self.log)
-        return optuna.distributions.FloatDistribution(self.low, self.high, log=self.log)
-
-    def column(self):
-        """The parameter's column in tune.csv and pareto.csv (a quantity's unit in brackets)."""
-        unit = self.unit or ("B" if self.quantity == "size" else "")
-        return f"{self.key} [{unit}]" if unit else self.key
-
-    def value_text(self, v):
-        if self.kind == "int":
-            return f"{int(v)}{self.unit}"
-        if self.kind == "float":
-            # A quantity as its unit's number to 6 significant digits (the reader rounds a
-            # time to ps anyway); a plain number exactly.
-            return f"{float(v):.6g}{self.unit}" if self.unit else repr(float(v))
-        return str(v)
-
-
 @dataclass
 class Objective:
     metric: str
@@ -159,163 +100,6 @@ class Objective:
 
     def better_or_equal(self, a, b):
         return a >= b if self.maximise else a <= b
-
-
-def fmt_num(v):
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
-
-
-def schema_node(schema, key):
-    """The JSON Schema node of a dotted scenario key (lists as key[N]); None if unknown."""
-    node = schema
-    for part in key.split("."):
-        index = None
-        if "[" in part:
-            part, rest = part.split("[", 1)
-            index = rest.rstrip("]")
-        node = _object_child(node, part)
-        if node is None:
-            return None
-        if index is not None:
-            node = _list_items(node)
-            if node is None:
-                return None
-    return node
-
-
-def _object_child(node, name):
-    for alt in [node] + node.get("anyOf", []):
-        props = alt.get("properties")
-        if props and name in props:
-            return props[name]
-    return None
-
-
-def _list_items(node):
-    for alt in [node] + node.get("anyOf", []):
-        if alt.get("type") == "array" and "items" in alt:
-            return alt["items"]
-    return None
-
-
-def _leaf_kinds(node):
-    """(numeric alternative or None, enum values or None, quantity alternative or None) of a
-    leaf node. A quantity (time, rate, size) is a string alternative with "x-quantity" and
-    "x-units" (its units and their scales, from the key table)."""
-    numeric, enum, quantity = None, None, None
-    for alt in [node] + node.get("anyOf", []):
-        if alt.get("type") in ("integer", "number"):
-            numeric = numeric or alt
-        if "enum" in alt:
-            enum = enum or [str(v) for v in alt["enum"]]
-        if alt.get("type") == "boolean":
-            enum = enum or ["true", "false"]
-        if "x-units" in alt:
-            quantity = quantity or alt
-    return numeric, enum, quantity
-
-
-def parse_space(specs, schema):
-    """--space KEY=LO:HI[:int][:log] (numeric) or KEY=V1,V2,... (categorical)."""
-    params, seen = [], set()
-    for spec in specs:
-        where = f"--space {spec}"
-        key, eq, rhs = spec.partition("=")
-        key = key.strip()
-        if not eq or not key or not rhs:
-            raise TuneError(f"{where}: expected KEY=LO:HI[:int][:log] or KEY=V1,V2,...")
-        if key in seen:
-            raise TuneError(f"{where}: {key} is given twice")
-        seen.add(key)
-        node = schema_node(schema, key)
-        if node is None:
-            raise TuneError(f"{where}: {key} is not a scenario key (ibcc keys lists them)")
-        numeric, enum, quantity = _leaf_kinds(node)
-        if "," in rhs or (":" not in rhs):
-            choices = [c.strip() for c in rhs.split(",")]
-            if len(choices) < 2 or any(not c for c in choices) or len(set(choices)) != len(choices):
-                raise TuneError(f"{where}: a categorical parameter needs two or more distinct values")
-            if enum is not None:
-                bad = [c for c in choices if c not in enum]
-                if bad:
-                    raise TuneError(f"{where}: {', '.join(bad)} not allowed for {key}; expected one of {', '.join(enum)}")
-            elif quantity is not None:
-                for c in choices:
-                    _check_quantity(where, key, c, quantity, numeric)
-            elif numeric is None:
-                raise TuneError(f"{where}: {key} is not a number or a choice (a map or list cannot be tuned)")
-            else:
-                for c in choices:
-                    _check_number(where, key, c, numeric)
-            params.append(Param(key, "categorical", choices=choices))
-            continue
-        parts = rhs.split(":")
-        mods = parts[2:]
-        if len(parts) < 2 or any(m not in ("int", "log") for m in mods) or len(set(mods)) != len(mods):
-            raise TuneError(f"{where}: expected KEY=LO:HI with optional :int and :log")
-        unit = ""
-        if quantity is not None:
-            # LO and HI in the key's units (a size also in bytes): tuned as numbers of LO's unit.
-            scales = quantity["x-units"]
-            (lo, unit), (hi, hi_unit) = (_check_quantity(where, key, x, quantity, numeric) for x in parts[:2])
-            hi = hi * scales[hi_unit] / scales[unit]
-            if quantity["x-quantity"] == "size":  # whole bytes: tuned in bytes
-                lo, hi = lo * scales[unit], hi * scales[unit]
-                unit = ""
-                if not (float(lo).is_integer() and float(hi).is_integer()):
-                    raise TuneError(f"{where}: a size is a whole number of bytes; got {parts[0]} and {parts[1]}")
-                mods = mods + ["int"]
-        elif numeric is None:
-            what = f"one of {', '.join(enum)}" if enum else "not a number"
-            raise TuneError(f"{where}: {key} is {what}; give its values as KEY=V1,V2,...")
-        else:
-            lo = _check_number(where, key, parts[0], numeric)
-            hi = _check_number(where, key, parts[1], numeric)
-        if not lo < hi:
-            raise TuneError(f"{where}: expected LO < HI, got {parts[0]} and {parts[1]}")
-        integer = (numeric is not None and numeric.get("type") == "integer") or "int" in mods
-        if integer and not (float(lo).is_integer() and float(hi).is_integer()):
-            raise TuneError(f"{where}: {key} is an integer; LO and HI must be integers")
-        log = "log" in mods
-        if log and lo <= 0:
-            raise TuneError(f"{where}: a :log range must start above 0, got {parts[0]}")
-        params.append(Param(key, "int" if integer else "float", lo, hi, log, unit=unit,
-                            quantity=quantity["x-quantity"] if quantity else ""))
-    if not params:
-        raise TuneError("--space: at least one parameter is needed")
-    return params
-
-
-def _check_quantity(where, key, text, quantity, numeric):
-    """(value, unit) of a quantity LO, HI or choice (`quantity`: the key's schema alternative),
-    in the key's range where it declares one (a size's, in bytes)."""
-    kind, units = quantity["x-quantity"], quantity["x-units"]
-    q = parse_quantity(text, units)
-    if q is None and numeric is not None:  # a bare number where the key takes one (bytes)
-        try:
-            q = (float(text), next(u for u, scale in units.items() if scale == 1))
-        except (ValueError, StopIteration):
-            q = None
-    if q is None:
-        bare = " or a number of bytes" if numeric is not None else ""
-        raise TuneError(f"{where}: '{text}' is not a {kind} for {key}; expected a number with a unit "
-                        f"({', '.join(units)}){bare}")
-    if numeric is not None:  # sizes declare their range in bytes
-        _check_number(where, key, fmt_num(q[0] * units[q[1]]), numeric)
-    return q
-
-
-def _check_number(where, key, text, numeric):
-    try:
-        v = float(text)
-    except ValueError:
-        raise TuneError(f"{where}: '{text}' is not a number") from None
-    if not math.isfinite(v):
-        raise TuneError(f"{where}: '{text}' is not a finite number")
-    lo, hi = numeric.get("minimum"), numeric.get("maximum")
-    if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise TuneError(f"{where}: {text} is outside {key}'s range {fmt_num(lo)}..{fmt_num(hi)}")
-    return v
 
 
 def parse_objectives(specs):
@@ -372,44 +156,21 @@ class Request:
         return cls(**d)
 
 
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 class Runner:
     """Runs `ibcc` for the tune: describe (validation), run (trials and references)."""
 
     def __init__(self, req):
         self.req = req
         self.labels = scenario_labels(req.scenarios)
-
-    def common_args(self):
-        args = []
-        for kv in self.req.sets:
-            args += ["--set", kv]
-        if self.req.sim_time:
-            args += ["--sim-time", self.req.sim_time]
-        return args
+        self.ibcc = Ibcc(req.ibcc)
+        self.settings = Settings(sets=list(req.sets), sim_time=req.sim_time, window=req.window)
 
     def describe(self, scenario, sets, extra=()):
         """(command, exit code, resolved scenario, error) of `ibcc describe`."""
-        cmd = [self.req.ibcc, "describe", scenario, *extra] + self.common_args()
-        for k, v in sets.items():
-            cmd += ["--set", f"{k}={v}"]
-        p = run_child(cmd)
-        return cmd, p.returncode, p.stdout, p.stderr.strip()
+        return self.ibcc.describe(scenario, self.settings, sets.items(), extra)
 
     def run(self, scenario, sets, out_dir):
-        cmd = [self.req.ibcc, "run", scenario, "--out", str(out_dir), "--quiet", "--force"] + self.common_args()
-        if self.req.window:
-            cmd += ["--window", self.req.window]
-        for k, v in sets.items():
-            cmd += ["--set", f"{k}={v}"]
-        p = run_child(cmd)
+        p = processes.run_child(self.ibcc.run_args(scenario, out_dir, self.settings, sets.items()))
         if p.returncode == 2:
             # Every parameter's range was checked before the first trial (validate); bad input
             # now is this combination's (kmin above kmax inside the space): the trial fails
@@ -453,15 +214,11 @@ def scenario_labels(scenarios):
 
 
 def ibcc_version(ibcc):
-    p = subprocess.run([ibcc, "--version"], capture_output=True, text=True)
-    return p.stdout.strip()
+    return Ibcc(ibcc).version()
 
 
 def load_schema(ibcc):
-    p = subprocess.run([ibcc, "keys", "--json-schema"], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise TuneError(f"{ibcc} keys --json-schema: {p.stderr.strip()}")
-    return json.loads(p.stdout)
+    return Ibcc(ibcc).schema()
 
 
 def validate(req, params, runner):
@@ -611,33 +368,13 @@ def make_objective(req, params, objectives, runner):
 # ------------------------------------------------------------------------------------------
 
 
-def _slurm(cmd, env=None):
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, env=env)
-    except FileNotFoundError:
-        raise TuneError(f"{cmd[0]} not found: is this a Slurm submit host (Slurm's client commands in PATH)?") from None
-
-
-def slurm_in_queue(job_id):
-    p = _slurm(["squeue", "-h", "-j", job_id, "-o", "%i"])
-    if p.returncode != 0:
-        if "Invalid job id" in p.stdout + p.stderr:
-            return False
-        raise TrialRunError(f"squeue failed (exit {p.returncode}): {p.stderr.strip()}")
-    return bool(p.stdout.strip())
-
-
 def wait_for_slurm_job(req, study, job_id):
     """Until the job leaves the queue; Ctrl-C cancels it."""
-    try:
-        while slurm_in_queue(job_id):
-            time.sleep(2)
-            if not req.quiet:
-                print(f"\r{len(finished_trials(study))}/{req.trials} trials, Slurm job {job_id}", end="",
-                      file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        _slurm(["scancel", job_id])
-        raise
+    def tick():
+        if not req.quiet:
+            print(f"\r{len(finished_trials(study))}/{req.trials} trials, Slurm job {job_id}", end="",
+                  file=sys.stderr, flush=True)
+    slurm.wait(job_id, tick)
     if not req.quiet:
         print(file=sys.stderr)
 
@@ -650,9 +387,9 @@ def run_workers_on_slurm(req, study, log):
     out = Path(req.out).resolve()
     sdir = out / "slurm"
     sdir.mkdir(parents=True, exist_ok=True)
-    job_file = sdir / "job"
-    job_id = job_file.read_text().strip() if job_file.exists() else ""
-    if job_id and slurm_in_queue(job_id):
+    job_file = slurm.JobFile(sdir)
+    job_id = job_file.queued()
+    if job_id:
         log(f"ibcc tune: Slurm job {job_id} of this study is still in the queue: waiting for it")
         wait_for_slurm_job(req, study, job_id)
         if len(finished_trials(study)) >= req.trials:
@@ -665,19 +402,12 @@ def run_workers_on_slurm(req, study, log):
     script = sdir / "worker.sh"
     write_text(script, "#!/usr/bin/env bash\n# ibcc tune: one worker of the study (a Slurm array task)\n"
                f"cd {shlex.quote(os.getcwd())}\n"
-               "unset IBCC_TUNE_PARENT IBCC_PARENT\n"
+               "unset IBCC_PYTHON_PARENT IBCC_PARENT\n"
                f"export PYTHONPATH={shlex.quote(str(source))}${{PYTHONPATH:+:$PYTHONPATH}}\n"
                f"exec {shlex.quote(sys.executable)} -m ibcc.tune --worker "
                f"--request {shlex.quote(json.dumps(worker_req))}\n")
-    cmd = ["sbatch", "--parsable", f"--array=0-{req.workers - 1}", "--job-name=ibcc-tune",
-           f"--output={sdir}/slurm-%A_%a.out", "--ntasks=1", "--cpus-per-task=1"]
-    if req.partition:
-        cmd.append(f"--partition={req.partition}")
-    p = _slurm(cmd + [str(script)])
-    if p.returncode != 0:
-        raise TrialRunError(f"sbatch failed (exit {p.returncode}): {(p.stdout + p.stderr).strip()}")
-    job_id = p.stdout.strip().splitlines()[-1].split(";")[0]
-    write_text(job_file, job_id + "\n")
+    job_id = slurm.submit(slurm.ArrayJob(str(script), req.workers, "ibcc-tune", str(sdir), partition=req.partition))
+    job_file.record(job_id)
     log(f"ibcc tune: Slurm job {job_id}: {req.workers} worker(s); Slurm's logs in {sdir}")
     wait_for_slurm_job(req, study, job_id)
 
@@ -750,21 +480,6 @@ def choose(study, objectives, seed_ref):
 
 def trial_values(t):
     return list(t.values) if t.values is not None else None
-
-
-def write_csv(path, header, rows):
-    tmp = Path(str(path) + ".tmp")
-    with open(tmp, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        w.writerows(rows)
-    os.replace(tmp, path)
-
-
-def write_text(path, text):
-    tmp = Path(str(path) + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def tune_csv(path, study, params, objectives, labels):
@@ -884,68 +599,14 @@ def plots(out, study, params, objectives, chosen, front, refs, imps):
 # ------------------------------------------------------------------------------------------
 
 
-def effective_ca(ca):
-    """{sl: {field: value}} of a resolved cc.ca: per_sl entries over the SL defaults."""
-    fields = ("ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min")
-    out = {sl: {f: ca.get(f, 0) for f in fields} for sl in range(16)}
-    for e in ca.get("per_sl") or []:
-        for f in fields:
-            if f in e:
-                out[int(e["sl"])][f] = e[f]
-    return out
-
-
-def opensm_fragment(cc, source):
-    """The cc_* lines of opensm.conf that set what `cc` (a resolved cc: section) says, as far
-    as OpenSM can say it; `ibcc run --opensm-conf` reads them back to the same settings."""
-    sw, ca = cc["switch"], cc["ca"]
-    lines = [f"# ibcc tune: the chosen configuration as OpenSM congestion-control options ({source})",
-             "# Read back with: ibcc run SCENARIO --opensm-conf THIS_FILE",
-             "congestion_control TRUE" if cc.get("enabled", True) else "congestion_control FALSE",
-             "# Control_Map: bit 2 Threshold and Packet_Size, bit 4 Marking_Rate. Bit 0 (Victim_Mask) is left",
-             f"# clear: the scenario's victim mask ({sw.get('victim_mask')}) stays; OpenSM sets one mask for every switch.",
-             "cc_sw_cong_setting_control_map 0x14",
-             f"cc_sw_cong_setting_threshold {int(sw['threshold'])}",
-             f"cc_sw_cong_setting_packet_size {int(sw['packet_size'])}",
-             f"cc_sw_cong_setting_marking_rate {int(sw['marking_rate'])}",
-             f"cc_ca_cong_setting_port_control {1 if ca.get('control') == 'sl' else 0}",
-             f"cc_ca_cong_setting_control_map 0x{int(ca.get('control_map', 0xffff)):04x}"]
-    per = effective_ca(ca)
-    for f in ("ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min"):
-        for sl in range(16):
-            lines.append(f"cc_ca_cong_setting_{f} {sl} {int(per[sl][f])}")
-    cct = list(ca["cct"])
-    limit = int(ca["ccti_limit"])
-    if limit != len(cct) - 1:
-        # OpenSM's CCTI_Limit is the number of entries minus one: the table is cut there.
-        cct = cct[:limit + 1]
-    lines.append("cc_cct " + ",".join(cct))
-    not_opensm = {k: sw[k] for k in ("mapping", "marking_mode", "hysteresis") if k in sw}
-    not_opensm.update({f"ca.{k}": ca[k] for k in ("ird_formula", "num_qps", "becn") if k in ca})
-    lines.append("# Not OpenSM options (switch and HCA implementation choices; set them in the scenario): "
-                 + ", ".join(f"{k}={v}" for k, v in not_opensm.items()))
-    return "\n".join(lines) + "\n"
-
-
-def cc_settings(cc):
-    """What an opensm.conf can carry of a resolved cc: section, normalised for comparison."""
-    sw, ca = cc["switch"], cc["ca"]
-    limit = int(ca["ccti_limit"])
-    return {
-        "enabled": bool(cc.get("enabled", True)),
-        "switch": {k: sw[k] for k in ("threshold", "packet_size", "marking_rate", "victim_mask")},
-        "control": ca.get("control"), "control_map": int(ca.get("control_map", 0)),
-        "per_sl": effective_ca(ca), "ccti_limit": limit, "cct": list(ca["cct"])[:limit + 1],
-    }
-
-
 def round_trip(runner, scenario, fragment_path, chosen_cc, non_opensm_sets):
     """The fragment read back by `ibcc describe --opensm-conf` gives the chosen settings."""
     cmd, rc, resolved, err = runner.describe(scenario, non_opensm_sets, extra=("--opensm-conf", str(fragment_path)))
     if rc != 0:
         return False, f"{shlex.join(cmd)}: exit {rc}: {err}"
     back = yaml.safe_load(resolved)["cc"]
-    a, b = cc_settings(back), cc_settings(chosen_cc)
+    options = opensm.load_options(runner.req.ibcc)
+    a, b = opensm.settings(back, options), opensm.settings(chosen_cc, options)
     if a != b:
         diff = [k for k in a if a[k] != b[k]]
         return False, f"the fragment reads back different settings: {', '.join(diff)}"
@@ -955,9 +616,6 @@ def round_trip(runner, scenario, fragment_path, chosen_cc, non_opensm_sets):
 # ------------------------------------------------------------------------------------------
 # The tune
 # ------------------------------------------------------------------------------------------
-
-
-_LOCK = {}  # the --out lock's open file, held until the process ends
 
 
 def tune(request):
@@ -984,12 +642,7 @@ def tune(request):
     # One `ibcc tune` at a time in --out (its Slurm workers share the study through the
     # storage, not through a second tune): a second would take the first's running trials
     # for interrupted ones. The lock goes with the process, kill -9 included.
-    _LOCK["file"] = open(out / ".ibcc-tune.lock", "a")
-    try:
-        fcntl.flock(_LOCK["file"], fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        raise TuneError(f"--out {req.out}: another ibcc tune is running into it (lock {out / '.ibcc-tune.lock'}); "
-                        "wait for it, or give another --out") from None
+    lock_out(out, "ibcc tune", ".ibcc-tune.lock")
     spec = spec_of(req, params, objectives)
     optuna.logging.set_verbosity(optuna.logging.ERROR)  # (a failed trial is said below, in one line)
     study, storage = open_study(req, params, objectives, spec)
@@ -1063,19 +716,19 @@ def tune(request):
               f"# from {chosen_dir / 'resolved.yaml'}; parameters: "
               + ", ".join(f"{k}={v}" for k, v in chosen.user_attrs["sets"].items()) + "\n")
     write_text(out / "chosen.yaml", header + yaml.safe_dump({"cc": cc}, sort_keys=False))
-    opensm = out / "opensm.conf"
+    opensm_path = out / "opensm.conf"
     regime = (cc.get("marking", "fecn"), cc.get("reaction", "ibcc"))
     if regime == ("fecn", "ibcc"):
-        write_text(opensm, opensm_fragment(cc, f"trial {chosen.number}"))
+        write_text(opensm_path, opensm.fragment(cc, opensm.load_options(req.ibcc), f"trial {chosen.number}"))
         non_opensm = {k: v for k, v in chosen.user_attrs["sets"].items()
                       if k.split(".")[-1] in ("mapping", "marking_mode", "hysteresis", "ird_formula", "num_qps", "becn")}
-        ok, how = round_trip(runner, req.scenarios[0], opensm, cc, non_opensm)
+        ok, how = round_trip(runner, req.scenarios[0], opensm_path, cc, non_opensm)
         if not ok:
             raise TrialRunError(f"opensm.conf round trip: {how}")
     else:
         # OpenSM configures IB CC only: ECN marking and DCQCN are set on the switches and NICs.
-        if opensm.exists():
-            opensm.unlink()  # from an earlier tune of an IB CC space in this --out
+        if opensm_path.exists():
+            opensm_path.unlink()  # from an earlier tune of an IB CC space in this --out
         how = (f"not written: OpenSM does not configure cc.marking={regime[0]} and cc.reaction={regime[1]}; "
                "chosen.yaml has the chosen configuration")
 
@@ -1156,66 +809,6 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_wh
     return "\n".join(lines) + "\n"
 
 
-_CHILDREN = set()  # the ibcc processes running now (run_child)
-_SPAWN = {"busy": False, "pending": 0}  # a SIGTERM that came while a child was being started
-
-
-def run_child(cmd):
-    """subprocess.run(cmd, capture_output=True, text=True), its process known to _terminate
-    (a SIGTERM that comes while it is being started waits until it is known)."""
-    _SPAWN["busy"] = True
-    try:
-        # IBCC_PARENT: the ibcc run ends with this process, even after kill -9 of it (PR_SET_PDEATHSIG).
-        env = dict(os.environ, IBCC_PARENT=str(os.getpid()))
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        _CHILDREN.add(p)
-    finally:
-        _SPAWN["busy"] = False
-        if _SPAWN["pending"]:
-            _terminate(_SPAWN["pending"], None)
-    with p:
-        try:
-            out, err = p.communicate()
-        except BaseException:
-            p.kill()
-            raise
-        finally:
-            _CHILDREN.discard(p)
-    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
-
-
-def _terminate(signum, frame):
-    """SIGTERM: stop the running trial's ibcc and exit at once, as the default action would,
-    but leaving nothing running behind: the trial stays RUNNING in the study and a resume
-    marks it interrupted and runs its parameters again (recover_interrupted)."""
-    if _SPAWN["busy"]:
-        _SPAWN["pending"] = signum
-        return
-    for p in list(_CHILDREN):
-        try:
-            p.kill()
-            p.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-    os._exit(130)  # interrupted, whichever of SIGINT, SIGTERM, SIGHUP
-
-
-def _die_with_parent():
-    """Started by `ibcc tune` (IBCC_TUNE_PARENT): end with it, even after kill -9 of it, as a
-    sweep's runs do. Linux's PR_SET_PDEATHSIG sends SIGTERM here when the parent ends; the
-    handler then ends the running trial's ibcc too."""
-    parent = os.environ.get("IBCC_TUNE_PARENT")
-    if not parent:
-        return
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if str(os.getppid()) != parent:  # it ended before prctl
-        _terminate(signal.SIGTERM, None)
-
-
 def main(argv=None):
     import argparse
     ap = argparse.ArgumentParser(prog="ibcc tune", description="internal: called by `ibcc tune` with its parsed options")
@@ -1224,20 +817,18 @@ def main(argv=None):
     args = ap.parse_args(argv)
     # SIGTERM (kill, `ibcc tune` passing one on, a Slurm job cancelled): the running trial's
     # ibcc is stopped too, and the same command resumes the trial.
-    signal.signal(signal.SIGTERM, _terminate)
-    signal.signal(signal.SIGHUP, _terminate)
-    _die_with_parent()
     try:
+        processes.install(processes.exit_now)
         (worker if args.worker else tune)(json.loads(args.request))
-    except TuneError as e:
+    except CampaignError as e:
         print(f"ibcc tune: error: {e}", file=sys.stderr)
-        return 2
-    except (TrialRunError, OSError) as e:
+        return BAD_INPUT
+    except (RunError, OSError) as e:
         print(f"ibcc tune: error: {e}", file=sys.stderr)
-        return 1
+        return FAILED
     except KeyboardInterrupt:
         print("ibcc tune: interrupted; run the same command again to resume", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except Exception as e:  # noqa: BLE001 - the study's storage failed (a full disk, a read-only file system)
         if not type(e).__module__.startswith(("sqlalchemy", "optuna")):
             raise
@@ -1245,7 +836,7 @@ def main(argv=None):
         req = json.loads(args.request)
         where = req.get("storage") or f"sqlite:///{Path(req['out']).resolve() / 'study.db'}"
         print(f"ibcc tune: error: the study's storage {where} failed: {reason}", file=sys.stderr)
-        return 1
+        return FAILED
     return 0
 
 

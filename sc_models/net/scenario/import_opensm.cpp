@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace ibcc::net {
 namespace {
@@ -47,21 +48,44 @@ std::vector<unsigned> mask_ports(const std::string& where, std::string text) {
   return ports;
 }
 
+const OpenSmOption* find_option(const std::string& name) {
+  for (const auto& o : kOpenSmOptions) {
+    if (name == o.name) return &o;
+  }
+  return nullptr;
+}
+
+const char* form_name(OpenSmForm f) {
+  switch (f) {
+    case OpenSmForm::kEnable: return "enable";
+    case OpenSmForm::kSwitchMap: return "switch_map";
+    case OpenSmForm::kSwitch: return "switch";
+    case OpenSmForm::kVictimMask: return "victim_mask";
+    case OpenSmForm::kPortControl: return "port_control";
+    case OpenSmForm::kCaMap: return "ca_map";
+    case OpenSmForm::kPerSl: return "per_sl";
+    case OpenSmForm::kCct: return "cct";
+    case OpenSmForm::kNotModelled: return "not_modelled";
+  }
+  return "";
+}
+
 }  // namespace
+
+std::string opensm_options_json() {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& o : kOpenSmOptions) {
+    list.push_back({{"name", o.name}, {"form", form_name(o.form)}, {"key", o.key}, {"max", o.max},
+                    {"map_bit", o.map_bit}, {"note", o.note}});
+  }
+  return list.dump(1) + "\n";
+}
 
 OpenSmImport import_opensm_conf(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ScenarioError(path + ": cannot open the OpenSM configuration");
   std::map<std::string, Line> single;
   std::map<std::string, std::vector<Line>> per_sl;
-  const std::vector<std::string> sl_options = {"cc_ca_cong_setting_ccti_timer", "cc_ca_cong_setting_ccti_increase",
-                                               "cc_ca_cong_setting_trigger_threshold", "cc_ca_cong_setting_ccti_min"};
-  const std::vector<std::string> known = {
-      "congestion_control", "cc_key", "cc_max_outstanding_mads", "cc_sw_cong_setting_control_map",
-      "cc_sw_cong_setting_victim_mask", "cc_sw_cong_setting_credit_mask", "cc_sw_cong_setting_threshold",
-      "cc_sw_cong_setting_packet_size", "cc_sw_cong_setting_credit_starvation_threshold",
-      "cc_sw_cong_setting_credit_starvation_return_delay", "cc_sw_cong_setting_marking_rate",
-      "cc_ca_cong_setting_port_control", "cc_ca_cong_setting_control_map", "cc_cct"};
   std::string text;
   int n = 0;
   bool any_cc = false;
@@ -83,7 +107,8 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     std::getline(ss, value);
     value.erase(0, value.find_first_not_of(" \t"));
     value.erase(value.find_last_not_of(" \t\r") + 1);
-    const bool is_sl = std::find(sl_options.begin(), sl_options.end(), key) != sl_options.end();
+    const OpenSmOption* option = find_option(key);
+    const bool is_sl = option && option->form == OpenSmForm::kPerSl;
     const bool is_cc = key == "congestion_control" || key.rfind("cc_", 0) == 0;
     std::string lower_key = key;
     for (char& c : lower_key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -94,7 +119,7 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     }
     if (!is_cc) continue;  // an option of the subnet manager itself
     any_cc = true;
-    if (!is_sl && std::find(known.begin(), known.end(), key) == known.end()) {
+    if (!option) {
       throw ScenarioError(fmt::format("{}:{}: {}: not a congestion-control option of OpenSM", path, n, key));
     }
     if (value.empty()) throw ScenarioError(fmt::format("{}:{}: {}: no value", path, n, key));
@@ -135,46 +160,35 @@ OpenSmImport import_opensm_conf(const std::string& path) {
     return std::to_string(number(where(key, single[key]), single[key].value, max));
   };
   // Every value is checked, applied or not: a Threshold of 16 is wrong whatever Control_Map says.
-  const std::pair<const char*, uint64_t> sw_ranges[] = {{"cc_sw_cong_setting_threshold", 15},
-                                                        {"cc_sw_cong_setting_packet_size", 255},
-                                                        {"cc_sw_cong_setting_marking_rate", 0xffff}};
-  for (const auto& [key, max] : sw_ranges) {
-    if (!single.count(key)) continue;
-    (void)sw_value(key, max);
-    const uint64_t bit = std::string(key) == "cc_sw_cong_setting_marking_rate" ? 0x10u : 0x4u;
-    if (!(sw_map & bit)) {
-      imp.notes.push_back(where(key, single[key]) + fmt::format(": not applied, Control_Map bit {} is clear", bit == 0x10u ? 4 : 2));
+  for (const auto& o : kOpenSmOptions) {
+    if (o.form != OpenSmForm::kSwitch || !single.count(o.name)) continue;
+    (void)sw_value(o.name, o.max);
+    if (!(sw_map >> o.map_bit & 1u)) {
+      imp.notes.push_back(where(o.name, single[o.name]) + fmt::format(": not applied, Control_Map bit {} is clear", o.map_bit));
     }
   }
-  if (sw_map & 0x4u) {
-    imp.overrides.emplace_back("cc.switch.threshold", sw_value("cc_sw_cong_setting_threshold", 15),
-                               single.count("cc_sw_cong_setting_threshold") ? where("cc_sw_cong_setting_threshold", single["cc_sw_cong_setting_threshold"]) : path + ": cc_sw_cong_setting_threshold (default 0)");
-    imp.overrides.emplace_back("cc.switch.packet_size", sw_value("cc_sw_cong_setting_packet_size", 255),
-                               path + ": cc_sw_cong_setting_packet_size");
+  for (const auto& o : kOpenSmOptions) {
+    if (o.form != OpenSmForm::kSwitch || !(sw_map >> o.map_bit & 1u)) continue;
+    imp.overrides.emplace_back(o.key, sw_value(o.name, o.max),
+                               single.count(o.name) ? where(o.name, single[o.name])
+                                                    : path + ": " + o.name + " (default 0)");
   }
-  if (sw_map & 0x10u) {
-    imp.overrides.emplace_back("cc.switch.marking_rate", sw_value("cc_sw_cong_setting_marking_rate", 0xffff),
-                               path + ": cc_sw_cong_setting_marking_rate");
-  }
-  if (sw_map & 0x1u) {
-    std::vector<unsigned> ports;
-    if (single.count("cc_sw_cong_setting_victim_mask")) {
-      ports = mask_ports(where("cc_sw_cong_setting_victim_mask", single["cc_sw_cong_setting_victim_mask"]),
-                         single["cc_sw_cong_setting_victim_mask"].value);
+  for (const auto& o : kOpenSmOptions) {
+    if (o.form != OpenSmForm::kVictimMask) continue;
+    if (sw_map >> o.map_bit & 1u) {
+      std::vector<unsigned> ports;
+      if (single.count(o.name)) ports = mask_ports(where(o.name, single[o.name]), single[o.name].value);
+      std::string list = "[";
+      for (size_t i = 0; i < ports.size(); ++i) list += (i ? ", " : "") + std::to_string(ports[i]);
+      imp.overrides.emplace_back(o.key, list + "]", path + ": " + o.name);
+    } else if (single.count(o.name)) {
+      imp.notes.push_back(where(o.name, single[o.name]) + fmt::format(": not applied, Control_Map bit {} is clear", o.map_bit));
     }
-    std::string list = "[";
-    for (size_t i = 0; i < ports.size(); ++i) list += (i ? ", " : "") + std::to_string(ports[i]);
-    imp.overrides.emplace_back("cc.switch.victim_mask", list + "]", path + ": cc_sw_cong_setting_victim_mask");
-  } else if (single.count("cc_sw_cong_setting_victim_mask")) {
-    imp.notes.push_back(where("cc_sw_cong_setting_victim_mask", single["cc_sw_cong_setting_victim_mask"]) +
-                        ": not applied, Control_Map bit 0 is clear");
   }
-  for (const char* k : {"cc_sw_cong_setting_credit_mask", "cc_sw_cong_setting_credit_starvation_threshold",
-                        "cc_sw_cong_setting_credit_starvation_return_delay"}) {
-    if (single.count(k)) imp.notes.push_back(where(k, single[k]) + ": credit starvation is not modelled (read, not applied)");
-  }
-  for (const char* k : {"cc_key", "cc_max_outstanding_mads"}) {
-    if (single.count(k)) imp.notes.push_back(where(k, single[k]) + ": management only, no effect on the model");
+  for (const auto& o : kOpenSmOptions) {
+    if (o.form == OpenSmForm::kNotModelled && single.count(o.name)) {
+      imp.notes.push_back(where(o.name, single[o.name]) + ": " + o.note);
+    }
   }
   // CA settings.
   if (single.count("cc_ca_cong_setting_port_control")) {
@@ -194,11 +208,6 @@ OpenSmImport import_opensm_conf(const std::string& path) {
   // "<SL> <value>" lines: every SL starts at 0 (OpenSM's default), then each line sets one.
   std::map<unsigned, std::map<std::string, uint64_t>> sls;
   std::map<std::pair<std::string, unsigned>, int> sl_lines;  // (option, SL) -> its line
-  const std::map<std::string, std::pair<std::string, uint64_t>> field = {
-      {"cc_ca_cong_setting_ccti_timer", {"ccti_timer", 0xffff}},
-      {"cc_ca_cong_setting_ccti_increase", {"ccti_increase", 0xff}},
-      {"cc_ca_cong_setting_trigger_threshold", {"trigger_threshold", 0xff}},
-      {"cc_ca_cong_setting_ccti_min", {"ccti_min", 0xff}}};
   for (const auto& [key, lines] : per_sl) {
     for (const auto& l : lines) {
       std::istringstream ss(l.value);
@@ -211,14 +220,15 @@ OpenSmImport import_opensm_conf(const std::string& path) {
         throw ScenarioError(fmt::format("{}: SL {} given twice (first at line {}); give each SL once", where(key, l), sl,
                                         at->second));
       }
-      sls[sl][field.at(key).first] = number(where(key, l), v_text, field.at(key).second);
+      const OpenSmOption* o = find_option(key);
+      sls[sl][o->key] = number(where(key, l), v_text, o->max);
     }
   }
   std::string per = "[";
   for (unsigned sl = 0; sl < 16; ++sl) {
     per += fmt::format("{}{{sl: {}", sl ? ", " : "", sl);
-    for (const char* f : {"ccti_timer", "ccti_increase", "trigger_threshold", "ccti_min"}) {
-      per += fmt::format(", {}: {}", f, sls[sl].count(f) ? sls[sl][f] : 0);
+    for (const auto& o : kOpenSmOptions) {
+      if (o.form == OpenSmForm::kPerSl) per += fmt::format(", {}: {}", o.key, sls[sl].count(o.key) ? sls[sl][o.key] : 0);
     }
     per += "}";
   }
@@ -260,8 +270,9 @@ OpenSmImport import_opensm_conf(const std::string& path) {
       list += (count ? ", \"" : "\"") + entry + "\"";
       ++count;
     }
-    if (count == 0 || count > 128) {
-      throw ScenarioError(fmt::format("{}: expected 1..128 entries shift:multiplier, got {}", where("cc_cct", l), count));
+    if (count == 0 || count > find_option("cc_cct")->max) {
+      throw ScenarioError(fmt::format("{}: expected 1..{} entries shift:multiplier, got {}", where("cc_cct", l),
+                                      find_option("cc_cct")->max, count));
     }
     add("cc_cct", "cc.ca.cct", list + "]");
     add("cc_cct", "cc.ca.ccti_limit", std::to_string(count - 1));  // OpenSM: CCTI_Limit = entries - 1

@@ -1,0 +1,276 @@
+"""`ibcc sweep`: a scenario over the cross product of parameter values, each point one
+`ibcc run` into OUT/points/NNNN_<settings>/, gathered into OUT/sweep.csv.
+
+A sweep resumes: run again with the same options, it keeps the points whose run finished
+(made by this ibcc from the scenario as it is now) and runs the others. OUT/sweep.json holds
+its identity; a different sweep into the same --out is refused.
+
+The `ibcc sweep` subcommand (src/sweep.cpp) parses the command line and calls
+`python3 -m ibcc.sweep --request JSON`; `sweep(request)` is the same from Python.
+"""
+import json
+import math
+import os
+import re
+import shlex
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .campaign import local, processes, slurm, space, storage
+from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
+from .campaign.ibcc import Ibcc, Settings, finished_run, read_json, scenario_sha
+from .campaign.progress import ProgressBar
+
+
+@dataclass
+class Request:
+    ibcc: str
+    scenario: str
+    out: str
+    grids: list
+    metrics: list = field(default_factory=list)
+    jobs: int = 0            # 0: one per core
+    sets: list = field(default_factory=list)
+    window: str = ""
+    sim_time: str = ""
+    cc: str = ""
+    backend: str = "local"
+    partition: str = ""
+    array_max: int = 0
+    quiet: bool = False
+
+    @classmethod
+    def from_dict(cls, d):
+        unknown = set(d) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise CampaignError(f"request: unknown fields {', '.join(sorted(unknown))}")
+        return cls(**d)
+
+    def settings(self):
+        return Settings(sets=list(self.sets), sim_time=self.sim_time, window=self.window, cc=self.cc)
+
+    def identity(self):
+        """What makes two sweeps the same one (sweep.json): a resume must match it."""
+        scenario = self.scenario if os.path.isabs(self.scenario) else os.path.join(os.getcwd(), self.scenario)
+        return {"scenario": scenario, "grids": list(self.grids), "sets": list(self.sets), "window": self.window,
+                "sim_time": self.sim_time, "cc": self.cc}
+
+
+@dataclass
+class Point:
+    settings: list           # (key, value) per axis
+    dir: Path = None
+    required: list = field(default_factory=list)  # metrics a finished run has: total, throughput.<flow>
+    status: int = -1         # the run's exit code (1 for a stalled run)
+    stalled: bool = False
+
+
+def point_name(index, settings):
+    name = f"{index:04d}" + "".join(f"_{k.rsplit('.', 1)[-1]}={v}" for k, v in settings)
+    return re.sub(r"[^A-Za-z0-9_=.\-]", "-", name)
+
+
+def check_metrics(req, shapes):
+    """--metric names: each a metric of every point's runs."""
+    for flows, names in shapes:
+        for m in req.metrics:
+            if m not in names:
+                listed = ", ".join(sorted(n for n in names if not n.startswith("throughput.")))
+                raise CampaignError(f"--metric {m}: not a metric of this scenario (available: {listed}, and "
+                                    f"throughput.<flow> for each of its {len(flows)} flows)")
+
+
+def gather(req, axes, points, out, sha, log):
+    """sweep.csv from the points' metrics.json; the exit code (1 if a point failed)."""
+    # One version of the scenario in one sweep.csv: a file edited while the sweep ran leaves
+    # points of two versions, which are not gathered (a rerun redoes the others' points).
+    stale = [p.dir.name for p in points if (p.dir / "summary.json").exists() and scenario_sha(p.dir) != sha]
+    try:
+        now = storage.sha256_file(req.scenario)
+    except OSError:
+        now = ""
+    if stale or now != sha:
+        more = f" ({len(stale)} points ran another version, first {stale[0]})" if stale else ""
+        raise CampaignError(f"{req.scenario} changed while the sweep ran{more}; sweep.csv is not written; run the "
+                            "same command again to rerun the points of the old version")
+    results, available = [], set()
+    for p in points:
+        m = read_json(p.dir / "metrics.json") or {}
+        p.stalled = p.status == 1 and m.get("result") == "stalled"
+        # An undefined metric (null: Jain without an active contributor) is an empty cell.
+        values = {k: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan)
+                  for k, v in (m.get("metrics") or {}).items()}
+        results.append(values)
+        available.update(values)
+    failed = sum(1 for p in points if p.status != 0 and not p.stalled)
+    stalls = sum(1 for p in points if p.stalled)
+    columns = list(req.metrics) or [k for k in sorted(available)
+                                    if not k.startswith("throughput.") or len(available) < 40]
+    rows = []
+    for p, values in zip(points, results):
+        # (a stalled point's metrics are those measured up to the stall)
+        status = "ok" if p.status == 0 else "stalled" if p.stalled else f"failed (exit {p.status}, see {p.dir / 'log.txt'})"
+        cells = []
+        for c in columns:
+            v = values.get(c, math.nan)
+            cells.append("" if (p.status != 0 and not p.stalled) or math.isnan(v) else f"{v:.6g}")
+        rows.append([v for _, v in p.settings] + [status] + cells)
+    storage.write_csv(out / "sweep.csv", [a.key for a in axes] + ["status"] + columns, rows)
+    ok = len(points) - failed - stalls
+    log(f"ibcc sweep: {ok} of {len(points)} points ok"
+        + (f", {stalls} stalled (a result: status `stalled`)" if stalls else "") + f"; {out / 'sweep.csv'}")
+    return FAILED if failed else 0
+
+
+def run_local(req, ibcc, points, todo, resumed, log):
+    jobs = req.jobs or local.default_jobs()
+    log(f"ibcc sweep: {len(points)} points ({resumed} done before), {jobs} at a time, results in {req.out}")
+    bar = ProgressBar(req.quiet)
+    work = [local.Job(ibcc.run_args(req.scenario, p.dir, req.settings(), p.settings), p.dir / "log.txt") for p in todo]
+    failed = [0]
+
+    def show(running, finished):
+        failed[0] = sum(1 for j in work if j.status not in (-1, 0))
+        done = resumed + finished
+        bar.update(done / len(points), f"{done}/{len(points)} points, {running} running, {failed[0]} failed")
+
+    show(0, 0)
+    complete = local.run(work, jobs, show)
+    for p, j in zip(todo, work):
+        p.status = j.status
+    bar.finish()
+    if not complete:
+        done = resumed + sum(1 for j in work if j.status >= 0)
+        print(f"ibcc sweep: interrupted with {done} of {len(points)} points done; run the same command to resume",
+              file=sys.stderr)
+    return complete
+
+
+def run_slurm(req, ibcc, points, todo, resumed, sha, log):
+    """The points of `todo` as one Slurm job array: each task runs one point's `ibcc run` and
+    leaves its exit code in slurm/tasks/<point>.exit. A job of an earlier invocation still in
+    the queue is waited for first (its points are then not submitted again). False when
+    interrupted (the job is then cancelled)."""
+    sdir = (Path(req.out) / "slurm").resolve()
+    (sdir / "tasks").mkdir(parents=True, exist_ok=True)
+    job_file = slurm.JobFile(sdir)
+    bar = ProgressBar(req.quiet)
+
+    def done(p):
+        return finished_run(p.dir, p.required, ibcc.version(), sha)[0]
+
+    def tick(job_id):
+        n = sum(1 for p in points if done(p))
+        bar.update(n / len(points), f"{n}/{len(points)} points, Slurm job {job_id}")
+
+    submit = list(todo)
+    old = job_file.queued()
+    if old:
+        log(f"ibcc sweep: Slurm job {old} of this sweep is still queued: waiting for it")
+        if not slurm.wait(old, lambda: tick(old), processes.stop_requested):
+            return False
+        submit = [p for p in todo if not done(p)]
+    if submit and processes.stop_requested():
+        return False
+    if submit:
+        tasks = []
+        for p in submit:
+            p.dir.mkdir(parents=True, exist_ok=True)
+            task = sdir / "tasks" / f"{p.dir.name}.sh"
+            exit_file = sdir / "tasks" / f"{p.dir.name}.exit"
+            exit_file.unlink(missing_ok=True)
+            cmd = shlex.join(ibcc.run_args(req.scenario, p.dir, req.settings(), p.settings))
+            storage.write_text(task, f"#!/usr/bin/env bash\n# ibcc sweep: point {p.dir.name}\n"
+                                     f"cd {shlex.quote(os.getcwd())}\nunset IBCC_PARENT\n"
+                                     f"{cmd} > {shlex.quote(str(p.dir / 'log.txt'))} 2>&1\n"
+                                     f"echo $? > {shlex.quote(str(exit_file))}\n")
+            tasks.append(str(task))
+        storage.write_text(sdir / "tasks.txt", "\n".join(tasks) + "\n")
+        storage.write_text(sdir / "array.sh", slurm.task_list_script(sdir / "tasks.txt"))
+        job_id = slurm.submit(slurm.ArrayJob(str(sdir / "array.sh"), len(submit), "ibcc-sweep", str(sdir),
+                                             req.array_max, req.partition))
+        job_file.record(job_id)
+        log(f"ibcc sweep: Slurm job {job_id}: {len(submit)} points ({resumed} done before); Slurm's logs in {sdir}")
+        if not slurm.wait(job_id, lambda: tick(job_id), processes.stop_requested):
+            return False
+    bar.finish()
+    for p in todo:
+        if done(p):
+            m = read_json(p.dir / "metrics.json") or {}
+            p.status = 1 if m.get("result") == "stalled" else 0
+            continue
+        try:
+            rc = int((sdir / "tasks" / f"{p.dir.name}.exit").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            rc = 1  # no exit code: the task was cancelled or never ran
+        p.status = rc if rc != 0 else 1
+    return True
+
+
+def sweep(request):
+    req = request if isinstance(request, Request) else Request.from_dict(request)
+    log = (lambda *a: None) if req.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
+    ibcc = Ibcc(req.ibcc)
+    axes = space.parse_grid(req.grids)
+    points = [Point(s) for s in space.grid_points(axes)]
+    # Every point must be a valid scenario before anything runs.
+    shapes = ibcc.check_points(req.scenario, req.settings(), [p.settings for p in points], "--grid")
+    check_metrics(req, shapes)
+    for p, (flows, _) in zip(points, shapes):
+        p.required = ["total"] + [f"throughput.{f}" for f in flows]
+    try:
+        sha = storage.sha256_file(req.scenario)
+    except OSError as e:
+        raise CampaignError(f"{req.scenario}: {e.strerror or e}") from None
+    out = storage.make_out(req.out, "ibcc sweep")
+    try:
+        (out / "points").mkdir(exist_ok=True)
+    except OSError as e:
+        raise RunError(f"cannot create {out / 'points'}: {e.strerror or e}") from None
+    storage.lock_out(out, "ibcc sweep", ".ibcc-sweep.lock")
+    storage.check_identity(out / "sweep.json", req.identity(), "sweep")
+
+    todo = []
+    version = ibcc.version()
+    for i, p in enumerate(points):
+        p.dir = out / "points" / point_name(i, p.settings)
+        done, why = finished_run(p.dir, p.required, version, sha)
+        if done:
+            # (its run's exit code: 1 for a stalled point, as when it ran)
+            p.status = 1 if (read_json(p.dir / "metrics.json") or {}).get("result") == "stalled" else 0
+            continue
+        todo.append(p)
+        if why:
+            log(f"ibcc sweep: rerunning {p.dir.name}: {why}")
+    resumed = len(points) - len(todo)
+    if req.backend == "slurm":
+        if not run_slurm(req, ibcc, points, todo, resumed, sha, log):
+            print("ibcc sweep: interrupted; the Slurm job is cancelled; run the same command to resume", file=sys.stderr)
+            return INTERRUPTED
+    elif not run_local(req, ibcc, points, todo, resumed, log):
+        return INTERRUPTED
+    return gather(req, axes, points, out, sha, log)
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(prog="ibcc sweep", description="internal: called by `ibcc sweep` with its parsed options")
+    ap.add_argument("--request", required=True, help="the options as JSON")
+    args = ap.parse_args(argv)
+    # SIGINT, SIGTERM, SIGHUP (Ctrl-C, kill, `ibcc sweep` passing one on): the runs in
+    # progress end and write what they have; the same command resumes.
+    processes.install(processes.request_stop, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
+    try:
+        return sweep(json.loads(args.request))
+    except CampaignError as e:
+        print(f"ibcc sweep: error: {e}", file=sys.stderr)
+        return BAD_INPUT
+    except RunError as e:
+        print(f"ibcc sweep: error: {e}", file=sys.stderr)
+        return FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())
