@@ -88,9 +88,10 @@ def settings(cc, options):
     """What an opensm.conf can carry of a resolved cc: section, normalised for comparison."""
     sw, ca = cc["switch"], cc["ca"]
     limit = int(ca["ccti_limit"])
+    switch_keys = [o["key"].rsplit(".", 1)[-1] for o in options if o["form"] in ("switch", "victim_mask")]
     return {
         "enabled": bool(cc.get("enabled", True)),
-        "switch": {k: sw[k] for k in ("threshold", "packet_size", "marking_rate", "victim_mask")},
+        "switch": {k: sw[k] for k in switch_keys},
         "control": ca.get("control"), "control_map": int(ca.get("control_map", 0)),
         "per_sl": effective_ca(ca, per_sl_fields(options)), "ccti_limit": limit, "cct": list(ca["cct"])[:limit + 1],
     }

@@ -225,7 +225,7 @@ void Hca::send_reply(Reply& r, unsigned vl, uint32_t payload, uint32_t wire) {
     replies_.pop_front();
     --replies_queued_;
   }
-  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte_) + jitter();
+  host_ready_ = now + host_memo_.at_rate(wire, host_cycles_per_byte_) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 
@@ -257,7 +257,7 @@ void Hca::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsigned vl,
   }
   const uint64_t end = transmit(ctx_, *this, 1, pkt, 0);
   reaction_->sent(now, lane.qp, f.sl, wire, end, gap, static_cast<int>(flow_index), w);
-  host_ready_ = now + cycles_at(host_memo_, wire, host_cycles_per_byte_) + jitter();
+  host_ready_ = now + host_memo_.at_rate(wire, host_cycles_per_byte_) + jitter();
   ctx_.schedule(end, EventKind::kTxDone, index_, 1);
 }
 

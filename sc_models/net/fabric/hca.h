@@ -121,11 +121,6 @@ class Hca final : public Node, private NotificationOut {
 
  private:
   void new_message(Flow& f, Flow::Lane& lane, uint64_t created);
-  // A packet of `wire` bytes at a rate of `cycles_per_byte` (the host's), in cycles, through
-  // that rate's memo.
-  static uint64_t cycles_at(SizeCycles& memo, uint32_t wire, double cycles_per_byte) {
-    return memo.get(wire, [cycles_per_byte](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * cycles_per_byte)); });
-  }
 
   // A packet from this HCA to `dlid`, made now: its header's addressing, size and flow.
   tlm_generic_payload* new_packet(Opcode op, uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload,

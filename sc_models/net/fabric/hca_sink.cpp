@@ -2,7 +2,6 @@
 #include "net/fabric/hca_sink.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "net/fabric/hca.h"
 #include "net/fabric/link.h"
@@ -17,9 +16,7 @@ void HcaSink::start() {
     const uint64_t phase = begin % cfg_.hiccup_period;
     if (phase < cfg_.hiccup_duration) begin += cfg_.hiccup_duration - phase;
   }
-  const double cpb = cycles_per_byte_;
-  const uint64_t drain =
-      memo_.get(e.wire_bytes, [cpb](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * cpb)); });
+  const uint64_t drain = memo_.at_rate(e.wire_bytes, cycles_per_byte_);
   const uint64_t end = std::max(begin + drain, e.tail_cycle);
   busy_ = true;
   // (The packet rides along only so that the calendar fetches it ahead: drained() pops it.)

@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include <cstdint>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -90,6 +91,10 @@ struct SizeCycles {
       cycles = static_cast<uint32_t>(c);
     }
     return c;
+  }
+  // A packet of `s` bytes at a rate of `cycles_per_byte`, in whole cycles (rounded up).
+  uint64_t at_rate(uint32_t s, double cycles_per_byte) {
+    return get(s, [cycles_per_byte](uint32_t w) { return static_cast<uint64_t>(std::ceil(w * cycles_per_byte)); });
   }
 };
 
