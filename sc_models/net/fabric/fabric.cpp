@@ -404,7 +404,7 @@ void Fabric::log_tick() {
       if (sw.out[p].peer < 0) continue;
       MarkingPoint* m = sw.marking(p);
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-        InPort& ip = sw.in[p];
+        InputUnit& ip = sw.in[p];
         // (Up to the edge before this cycle's: its events may still change this one.)
         const MarkingPoint::Sample st = m ? m->take_sample(now_ ? now_ - 1 : 0, v, sw.egress_bytes(p, v)) : MarkingPoint::Sample{};
         port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, st.congested, st.congested_edges,

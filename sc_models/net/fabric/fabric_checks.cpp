@@ -28,7 +28,7 @@ void Fabric::check_invariants() const {
     for (unsigned p = 1; p < node.out.size(); ++p) {
       const OutPort& op = node.out[p];
       if (op.peer < 0) continue;
-      const InPort& peer_in = nodes_[op.peer]->in[op.peer_port];
+      const InputUnit& peer_in = nodes_[op.peer]->in[op.peer_port];
       if (op.uncredited) {
         // PFC has no credits to conserve: a sender is open or paused, and the buffer's bound
         // (the lossless invariant) is checked by accept() at every arrival.
@@ -141,7 +141,7 @@ void Fabric::blocked_buffer_check() {
   for (unsigned n = 0; n < topo_.num_switches; ++n) {
     const Node& sw = *nodes_[n];
     for (unsigned p = 1; p < sw.in.size(); ++p) {
-      const InPort& ip = sw.in[p];
+      const InputUnit& ip = sw.in[p];
       for (unsigned v = 0; v < ip.vl.size(); ++v) {
         if (ip.vl[v].used == 0 || now_ - ip.vl[v].moved <= longest) continue;
         longest = now_ - ip.vl[v].moved;

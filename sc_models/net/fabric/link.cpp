@@ -57,7 +57,7 @@ namespace {
 }
 
 [[noreturn, gnu::noinline, gnu::cold]] void overflow(NodeContext& f, const Node& at, const char* what, unsigned port,
-                                                      unsigned vl, const InPort& in) {
+                                                      unsigned vl, const InputUnit& in) {
   throw ModelError(fmt::format("invariant broken at {} us: buffer overflow at {} {}/{} VL{}: {} credits in a {}-credit buffer{}",
                                static_cast<double>(f.ps(f.now())) / 1e6, what, at.basename(), port, vl, in.vl[vl].used,
                                in.capacity, in.pfc ? fmt::format(" (PFC: XOFF at {} credits came too late; lower "
@@ -141,28 +141,30 @@ uint64_t transmit(NodeContext& f, Node& from, unsigned port, tlm_generic_payload
   return end;
 }
 
-// Buffer accounting when a head arrives; throws on overflow.
+// Buffer accounting when a head arrives (the input unit decides); throws on overflow.
 bool accept(NodeContext& f, Node& at, const char* what, unsigned port, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
-  InPort& in = at.in[port];
-  in.vl[e.vl].arrived += e.credits;  // (off the wire: the sender's `sent` minus this)
+  InputUnit& in = at.in[port];
   --f.on_wire;
-  if (in.lossy && in.vl[e.vl].used + e.credits > in.capacity) {
-    drop(f, at, port, pkt, false);
-    return false;
+  switch (in.arrive(e.vl, e.credits, f.now())) {
+    case InputUnit::Arrival::kAccepted:
+      return true;
+    case InputUnit::Arrival::kPause:
+      send_pause(f, at, port, e.vl, true);
+      return true;
+    case InputUnit::Arrival::kDrop:
+      drop(f, at, port, pkt, false);
+      return false;
+    case InputUnit::Arrival::kOverflow:
+      break;
   }
-  if (in.vl[e.vl].used == 0) in.vl[e.vl].moved = f.now();
-  in.vl[e.vl].used += e.credits;
-  in.vl[e.vl].peak = std::max(in.vl[e.vl].peak, in.vl[e.vl].used);
-  if (in.vl[e.vl].used > in.capacity) overflow(f, at, what, port, e.vl, in);
-  if (in.pfc && !(in.paused >> e.vl & 1u) && in.vl[e.vl].used >= in.xoff) send_pause(f, at, port, e.vl, true);
-  return true;
+  overflow(f, at, what, port, e.vl, in);
 }
 
 void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, bool accounted, unsigned out_port) {
   IbExtension& e = ib(pkt);
-  InPort& in = at.in[port];
-  if (accounted) in.vl[e.vl].used -= e.credits;
+  InputUnit& in = at.in[port];
+  if (accounted) in.unaccount(e.vl, e.credits);
   uint64_t& count = out_port ? at.out[out_port].drops : in.drops;
   ++count;
   ++f.dropped;
@@ -179,13 +181,8 @@ void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, boo
 // A PFC pause frame (XOFF, or XON) from input `port` of `at` to its upstream sender: it
 // takes the link's propagation and its own serialisation.
 void send_pause(NodeContext& f, Node& at, unsigned port, unsigned vl, bool pause) {
-  InPort& in = at.in[port];
-  if (pause) {
-    in.paused |= 1u << vl;
-    ++in.pauses_sent;
-  } else {
-    in.paused &= ~(1u << vl);
-  }
+  InputUnit& in = at.in[port];
+  in.pause_sent(vl, pause);
   CreditPayload& c = f.credit_payload;
   c.credit.vl = vl;
   c.credit.credits = 0;
@@ -196,21 +193,19 @@ void send_pause(NodeContext& f, Node& at, unsigned port, unsigned vl, bool pause
   c.credit.pfc = IbCredit::kCredits;
 }
 
-// Frees a packet's buffer space and sends the credits back over the link.
+// Frees a packet's buffer space and sends back what the input unit says goes upstream.
 void release_credits(NodeContext& f, Node& at, unsigned port, unsigned vl, uint32_t credits, bool leak) {
-  InPort& in = at.in[port];
-  in.vl[vl].used -= credits;
-  in.vl[vl].moved = f.now();
-  if (in.lossy) return;  // no credits on a lossy link
-  if (in.pfc) {  // no credits with PFC: a paused sender is resumed below XON
-    if ((in.paused >> vl & 1u) && in.vl[vl].used <= in.xon) send_pause(f, at, port, vl, false);
+  InputUnit& in = at.in[port];
+  const InputUnit::Return r = in.release(vl, credits, f.now(), leak);
+  if (r.kind == InputUnit::Return::kNothing) return;
+  if (r.kind == InputUnit::Return::kResume) {
+    send_pause(f, at, port, vl, false);
     return;
   }
   // Back through the target socket; the fault loses them on the way (the message carries none).
   CreditPayload& c = f.credit_payload;
   c.credit.vl = vl;
-  c.credit.credits = leak ? 0u : credits;
-  in.vl[vl].released += c.credit.credits;
+  c.credit.credits = r.credits;
   tlm::tlm_phase phase = IB_CREDIT;
   sc_core::sc_time delay = in.prop_delay;
   in.bw->nb_transport_bw(c, phase, delay);

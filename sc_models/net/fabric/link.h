@@ -1,5 +1,7 @@
 // Links between ports: the transmit side (serialisation, propagation, credits taken), the
-// receive side (buffer accounting) and credit return. Every Switch and Hca port uses these.
+// receive side (what the port's InputUnit decides on a head's arrival: accepted, dropped,
+// pause the sender) and credit return (what it decides goes back upstream), carried out over
+// the port's sockets. Every Switch and Hca port uses these.
 #pragma once
 
 #include <tlm>

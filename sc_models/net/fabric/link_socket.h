@@ -39,7 +39,7 @@ struct OutPort;
 struct OutPortVl {
   uint32_t credits = 0;        // free space in the peer's buffer
   uint32_t need = UINT32_MAX;  // least credits a head waiting for credits needs
-  uint32_t sent = 0;           // credits of the packets sent so far (mod 2^32; on the wire: sent - the peer's InPort arrived)
+  uint32_t sent = 0;           // credits of the packets sent so far (mod 2^32; on the wire: sent - the peer's InputUnit arrived)
   uint32_t returning = 0;      // credits on their way back
   uint32_t deferred = 0;       // of those, arrived while the port was sending (OutPort::defer_credits)
 };
@@ -103,7 +103,7 @@ class PortEnd : public tlm::tlm_fw_transport_if<IbLinkProtocol>, public tlm::tlm
   // A link bound to anything else (a user's module) checks every payload.
   bool peer_is_fabric_ = false;
   // On a link bound to a user's module: per VL, the credits whose return reached this port so
-  // far (mod 2^32); the peer's InPort released minus these are held by the module.
+  // far (mod 2^32); the peer's InputUnit released minus these are held by the module.
   std::vector<uint32_t> credits_back_;
   void note_credits_back(unsigned vl, uint32_t credits);
   friend class Node;

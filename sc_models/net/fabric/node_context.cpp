@@ -55,10 +55,10 @@ void NodeContext::wire_ports() {
     node.in.resize(std::max<size_t>(node.in.size(), tn.ports + 1));
     for (unsigned p = 1; p <= tn.ports; ++p) {
       const PortWire& w = topo_.wire[n][p];
-      InPort& ip = node.in[p];
+      InputUnit& ip = node.in[p];
       const uint64_t buf = tn.is_switch ? s_.fabric.switch_buffer_per_vl : s_.fabric.hca_buffer_per_vl;
       ip.capacity = static_cast<uint32_t>(buf / 64);
-      ip.vl.assign(nvl, InPort::Vl{});
+      ip.vl.assign(nvl, InputUnit::Vl{});
       OutPort& op = node.out[p];
       op.vls.assign(nvl, OutPort::Vl{});
       if (w.peer < 0) continue;
@@ -87,7 +87,7 @@ void NodeContext::wire_ports() {
         // No credits and no pauses: the receiver drops what does not fit (accept()).
         op.uncredited = true;
         op.set_all_credits(OutPort::kPfcOpen);
-        InPort& ip = nodes_[op.peer]->in[op.peer_port];
+        InputUnit& ip = nodes_[op.peer]->in[op.peer_port];
         ip.lossy = true;
         // An output-buffered or shared switch limits its egress queues, not its inputs.
         if (topo_.nodes[op.peer].is_switch && s_.egress_drop_tail()) {
@@ -100,7 +100,7 @@ void NodeContext::wire_ports() {
 }
 
 void NodeContext::setup_pfc(Node& receiver, unsigned port, OutPort& sender) {
-  InPort& ip = receiver.in[port];
+  InputUnit& ip = receiver.in[port];
   const FabricParams& f = s_.fabric;
   sender.uncredited = true;
   sender.set_all_credits(OutPort::kPfcOpen);

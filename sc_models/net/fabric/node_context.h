@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "net/fabric/event_calendar.h"
+#include "net/fabric/input_unit.h"
 #include "net/observe/latency_histogram.h"
 #include "net/fabric/link_socket.h"
 #include "net/fabric/packet.h"
@@ -75,6 +76,7 @@ struct Event {
   }
 };
 static_assert(sizeof(Event) == 32, "Event is meant to fill half a cache line");
+static_assert(EventCalendar<Event>::kNoHandle == InputUnit::PendingTail{}.event, "a tail with no event is kNoHandle");
 
 // The cycles a size takes at a fixed rate, kept for the last size asked: a port's or a
 // sink's packets mostly have one size, so most packets cost no floating-point ceiling.
@@ -154,49 +156,6 @@ struct alignas(64) OutPort {
   VlArbiter vlarb;                   // with VLArbitration tables
 };
 
-// The receive side: the input buffer, per VL, in 64-byte credits. Laid out by use, in cache
-// lines (the struct is line-aligned).
-struct alignas(64) InPort {
-  // Line 0: what a head's arrival, a crossbar check and a credit return read.
-  uint32_t capacity = 0;
-  bool pfc = false;
-  bool lossy = false;           // fabric.flow_control: none: a packet that does not fit is dropped
-  PortEnd::BwIf* bw = nullptr;  // what the port's target socket is bound to (after elaboration)
-  sc_core::sc_time prop_delay;  // the link's propagation as a TLM delay (credits take it back upstream)
-  // The packet whose tail is still coming in (a link delivers one at a time), and its
-  // kTailIn (a calendar handle), cancelled if it leaves first (cut-through): that event would
-  // find it gone. A tail event not noted here (two pending in one cycle, or beyond the
-  // calendar's wheel) runs and sees from the packet's hop count that it is gone.
-  struct PendingTail {
-    tlm::tlm_generic_payload* pkt = nullptr;
-    uint32_t hop = 0;
-    uint32_t event = EventCalendar<Event>::kNoHandle;
-  } tail;
-  uint32_t paused = 0;
-  // Line 1 (for up to four VLs): per VL, credits used, the peak since the last log tick,
-  // the last cycle a packet left or the buffer went from empty to non-empty (how long a
-  // non-empty buffer has been blocked: Fabric::blocked_buffer_check), and the credits of the
-  // packets that arrived so far (mod 2^32: the sender's OutPortVl::sent minus these are on
-  // the wire; the count stays on this side, so an arrival does not touch the sender).
-  struct Vl {
-    uint32_t used = 0;
-    uint32_t peak = 0;
-    uint64_t moved = 0;
-    uint32_t arrived = 0;
-    uint32_t released = 0;  // credits sent back so far (mod 2^32; see PortEnd::credits_back)
-  };
-  alignas(64) VlArray<Vl> vl;  // (line 1: line 0 ends at `paused`)
-  int upstream = -1;
-  unsigned upstream_port = 0;
-  uint64_t prop_cycles = 0;     // the link's propagation, cycles
-  // PFC: thresholds in credits (xoff, xon), the VLs (bits) whose upstream sender this
-  // buffer paused (paused, above), and the cycles a pause frame takes on the link.
-  uint32_t xoff = 0, xon = 0;
-  uint64_t pause_cycles = 0;
-  uint64_t pauses_sent = 0;
-  uint64_t drops = 0;           // packets dropped here
-};
-
 // A switch or an HCA: a SystemC module with one PortEnd (two TLM-2.0 sockets, link_socket.h)
 // per port of its topology node, made in the constructor.
 class Node : public sc_core::sc_module {
@@ -206,7 +165,7 @@ class Node : public sc_core::sc_module {
   virtual void handle(const Event& e) = 0;
   // Its ports are wired (NodeContext::wire_ports): what depends on their links is set here.
   virtual void wired() {}
-  // Notes each port's bound interfaces (OutPort::fw, InPort::bw).
+  // Notes each port's bound interfaces (OutPort::fw, InputUnit::bw).
   void end_of_elaboration() override;
 
   // Port `p`'s sockets (1-based).
@@ -219,7 +178,7 @@ class Node : public sc_core::sc_module {
   // What every event of the node reads (its ports, the context, its index) in one cache
   // line: sc_module's members before them end mid-line.
   alignas(64) std::vector<OutPort> out;  // [port], 1-based
-  std::vector<InPort> in;
+  std::vector<InputUnit> in;  // [port], 1-based
 
  protected:
   NodeContext& ctx_;

@@ -151,7 +151,7 @@ void Switch::no_route(unsigned dlid) const {
 void Switch::on_tail_in(unsigned o, uint32_t hop, tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   if (e.hop != hop) return;  // already sent on (its tail event could not be cancelled)
-  if (InPort::PendingTail& t = in[e.in_port].tail; t.pkt == pkt) t = {};
+  if (InputUnit::PendingTail& t = in[e.in_port].tail; t.pkt == pkt) t = {};
   e.in_fill = true;
   uint32_t& fill = outputs_[o].voq(e.in_port, e.vl).fill;
   fill += e.credits;
@@ -190,7 +190,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   tlm_generic_payload* pkt = u.pop(ip, vl);
   IbExtension& e = ib(pkt);
   const uint64_t now = ctx_.now();
-  if (InPort::PendingTail& t = in[ip].tail; t.pkt == pkt && t.hop == e.hop) {
+  if (InputUnit::PendingTail& t = in[ip].tail; t.pkt == pkt && t.hop == e.hop) {
     // Cut through: it leaves before its tail is in, so its kTailIn would find it gone.
     if (t.event != NodeContext::kNoEvent) ctx_.cancel(t.event);
     t = {};

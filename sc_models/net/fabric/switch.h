@@ -1,7 +1,7 @@
 // Switch: an OutputUnit per port (output_unit.h: the VoQs toward it, per input and VL, their
 // arbitration round robin or oldest first over the inputs and VLArbitration between VLs, its
 // marking point: the regime's class), one Crossbar between inputs and outputs, and the
-// ports' link state (Node: OutPort, InPort). Methods in switch.cpp.
+// ports' link state (Node: OutPort, InputUnit). Methods in switch.cpp.
 #pragma once
 
 #include <algorithm>
