@@ -129,12 +129,11 @@ def run_local(req, ibcc, points, todo, resumed, log):
     log(f"ibcc sweep: {len(points)} points ({resumed} done before), {jobs} at a time, results in {req.out}")
     bar = ProgressBar(req.quiet)
     work = [local.Job(ibcc.run_args(req.scenario, p.dir, req.settings(), p.settings), p.dir / "log.txt") for p in todo]
-    failed = [0]
 
     def show(running, finished):
-        failed[0] = sum(1 for j in work if j.status not in (-1, 0))
+        failed = sum(1 for j in work if j.status not in (-1, 0))
         done = resumed + finished
-        bar.update(done / len(points), f"{done}/{len(points)} points, {running} running, {failed[0]} failed")
+        bar.update(done / len(points), f"{done}/{len(points)} points, {running} running, {failed} failed")
 
     show(0, 0)
     complete = local.run(work, jobs, show)
@@ -224,7 +223,7 @@ def sweep(request):
         sha = storage.sha256_file(req.scenario)
     except OSError as e:
         raise CampaignError(f"{req.scenario}: {e.strerror or e}") from None
-    out = storage.make_out(req.out, "ibcc sweep")
+    out = storage.make_out(req.out)
     try:
         (out / "points").mkdir(exist_ok=True)
     except OSError as e:

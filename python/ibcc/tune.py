@@ -213,14 +213,6 @@ def scenario_labels(scenarios):
     return [s if stems.count(s) == 1 else f"{i}_{s}" for i, s in enumerate(stems)]
 
 
-def ibcc_version(ibcc):
-    return Ibcc(ibcc).version()
-
-
-def load_schema(ibcc):
-    return Ibcc(ibcc).schema()
-
-
 def validate(req, params, runner):
     """Before any trial: each scenario with every parameter at either end, and with each
     choice, is a valid scenario (the objectives' metrics are checked on the reference run)."""
@@ -267,7 +259,7 @@ def spec_of(req, params, objectives):
         "sets": list(req.sets),
         "sim_time": req.sim_time,
         "window": req.window,
-        "version": ibcc_version(req.ibcc),
+        "version": Ibcc(req.ibcc).version(),
     }
 
 
@@ -416,7 +408,7 @@ def worker(request):
     """One Slurm array task: trials until the study holds --trials finished ones."""
     import optuna
     req = Request.from_dict(request)
-    params = parse_space(req.space, load_schema(req.ibcc))
+    params = parse_space(req.space, Ibcc(req.ibcc).schema())
     objectives = parse_objectives(req.objectives)
     optuna.logging.set_verbosity(optuna.logging.ERROR)  # (a failed trial is said below, in one line)
     index = int(os.environ.get("SLURM_ARRAY_TASK_ID", "0"))
@@ -631,7 +623,7 @@ def tune(request):
         raise TuneError("--workers: expected at least 1")
     if not req.scenarios:
         raise TuneError("at least one scenario is needed")
-    schema = load_schema(req.ibcc)
+    schema = Ibcc(req.ibcc).schema()
     params = parse_space(req.space, schema)
     objectives = parse_objectives(req.objectives)
     runner = Runner(req)

@@ -42,7 +42,7 @@ def test_the_first_axis_varies_slowest_and_point_names_are_safe():
 
 
 def test_storage_lock_identity_and_csv(tmp_path):
-    out = storage.make_out(tmp_path / "o", "ibcc sweep")
+    out = storage.make_out(tmp_path / "o")
     storage.lock_out(out, "ibcc sweep", ".lock")
     # A second holder in another process is refused (flock is per open file description).
     code = ("import sys; sys.path.insert(0, %r); from ibcc.campaign import storage\n"
@@ -57,7 +57,7 @@ def test_storage_lock_identity_and_csv(tmp_path):
     assert storage.csv_text(["k", "status"], [["1", "failed (exit 1, see x)"]]) == 'k,status\n1,"failed (exit 1, see x)"\n'
     (tmp_path / "file").write_text("")
     with pytest.raises(CampaignError, match="not a directory"):
-        storage.make_out(tmp_path / "file", "ibcc sweep")
+        storage.make_out(tmp_path / "file")
 
 
 def test_a_failed_write_is_an_error_naming_the_file(tmp_path):

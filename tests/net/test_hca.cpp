@@ -35,7 +35,7 @@ std::unique_ptr<NodeContext> hca_bench(const Scenario& s) {
   lane.qp = f.spec.qp;
   f.lanes.assign(1, lane);
   ctx->flows().push_back(f);
-  h.flows.push_back(0);
+  h.flows().push_back(0);
   if (s.cc.enabled) {
     cc::CctiBlockParams cp;
     cp.num_qps = s.cc.ca.num_qps;

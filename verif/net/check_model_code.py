@@ -61,7 +61,8 @@ INCLUDE_RULES = [
      or inc == "net/fabric/rtl_engine.h"),
 ]
 REGIME_UNITS = ("sc_models/net/fabric/switch.h", "sc_models/net/fabric/switch.cpp", "sc_models/net/fabric/hca.h",
-                "sc_models/net/fabric/hca.cpp")
+                "sc_models/net/fabric/hca.cpp", "sc_models/net/fabric/hca_sender.h", "sc_models/net/fabric/hca_sender.cpp",
+                "sc_models/net/fabric/input_unit.h")
 REGIME_WORDS = re.compile(r"\b(?:Marking|Reaction)::k\w+|\b(?:Fecn|Ecn)Mark(?:er|ing)\w*|\bMarkerPort\b|\b(?:Ccti|Dcqcn)\w*"
                           r"|\b\w*(?:ccti|dcqcn)\w*\b|\becn_marking\b|\bcc\.(?:marking|reaction|sw|ca|ecn|dcqcn|enabled)\b"
                           r"|\bcc/\w+\.h\b")

@@ -55,8 +55,8 @@ def write_csv(path, header, rows):
     write_text(path, csv_text(header, rows))
 
 
-def make_out(out, command):
-    """Create --out (and its parents) for `command` ("ibcc sweep"); bad input if it is a file."""
+def make_out(out):
+    """Create --out (and its parents); bad input if it is a file."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise CampaignError(f"--out {out}: exists and is not a directory")

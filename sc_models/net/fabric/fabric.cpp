@@ -205,7 +205,7 @@ void Fabric::build() {
   }
   for (unsigned i = 0; i < flows_.size(); ++i) {
     Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
-    h.flows.push_back(i);
+    h.flows().push_back(i);
   }
   if (s_.cc.enabled && s_.cc.reaction == Reaction::kIbcc && !s_.cc.ca.sl_based) note_shared_ccti_entries();
   if (s_.faults.leak_credit_return || s_.faults.lose_packet) {
@@ -292,7 +292,7 @@ void Fabric::run() {
   for (unsigned n = topo_.num_switches; n < nodes_.size(); ++n) {
     Hca& h = static_cast<Hca&>(*nodes_[n]);
     uint64_t first = UINT64_MAX;
-    for (unsigned fi : h.flows) first = std::min(first, flows_[fi].start_cycle);
+    for (unsigned fi : h.flows()) first = std::min(first, flows_[fi].start_cycle);
     if (first != UINT64_MAX) h.wake(first);
   }
   for (uint64_t t = log_cycles_; t <= end_cycle_; t += log_cycles_) schedule(t, EventKind::kLogTick, 0);
@@ -321,7 +321,7 @@ void Fabric::note_shared_ccti_entries() {
       if (o >= 0 && o != q) shared = true;
       o = q;
     };
-    for (unsigned fi : static_cast<const Hca&>(*nodes_[node]).flows) {
+    for (unsigned fi : static_cast<const Hca&>(*nodes_[node]).flows()) {
       const Flow& f = flows_[fi];
       switch (f.spec.qp_policy) {
         case QpPolicy::kPerFlow: use(f.spec.qp); break;
@@ -334,7 +334,7 @@ void Fabric::note_shared_ccti_entries() {
       }
       if (!shared) continue;
       // All of this HCA's QPs, for the note.
-      for (unsigned fj : static_cast<const Hca&>(*nodes_[node]).flows) {
+      for (unsigned fj : static_cast<const Hca&>(*nodes_[node]).flows()) {
         const Flow& g = flows_[fj];
         if (g.spec.qp_policy != QpPolicy::kPerDestination) continue;
         for (uint16_t lid : g.uniform_lids) qps.push_back(g.spec.qp + lid);

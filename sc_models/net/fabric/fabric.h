@@ -6,7 +6,7 @@
 // set_run_ahead it runs the busy cycles in one activation).
 //
 // Walk of one packet (docs/architecture.md has it with line references):
-//   Hca::try_send -> transmit -> out socket->nb_transport_fw (BEGIN_REQ, delay = propagation)
+//   HcaSender::try_send -> transmit -> out socket->nb_transport_fw (BEGIN_REQ, delay = propagation)
 //   -> Switch::on_arrive (buffer, route by LFT, VoQ, marker fill) -> Switch::arbitrate
 //   -> MarkerPort::depart (FECN) -> transmit -> ... -> Hca::on_arrive (sink, CNP on FECN)
 //   -> Hca::sink_done (credits back) ; the CNP returns -> CctiPort::becn -> IRD grows.
