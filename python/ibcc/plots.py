@@ -13,9 +13,11 @@ A run directory gives:
   rates.png       DCQCN's rate (Rc) per flow over time, or per group with its range, beyond
                   12 flows (cc.reaction dcqcn | dcqcn_plus)
   latency.png     packet latency histogram per group and its percentiles
-A sweep directory gives one heat map per metric (sweep_<metric>.png), or a line plot when one
-key is swept.
+A sweep directory gives one heat map per metric (sweep_<metric>.png) over the first two swept
+keys, one panel per combination of any further keys (on one colour scale), or a line plot when
+one key is swept; a failed or stalled point says so in its place.
 """
+import json
 import math
 import re
 import textwrap
@@ -376,6 +378,72 @@ def plot_run(directory, out):
     return [w for w in written if w]
 
 
+def _point_status(status):
+    """A point's cell text when it has no value to colour: stalled, failed, or None."""
+    if status == "ok":
+        return None
+    return "stalled" if status == "stalled" else "failed"
+
+
+def _sweep_sim_time(sweep):
+    """The simulated time of the sweep's runs: --sim-time, else what a finished point ran."""
+    if sweep.spec.get("sim_time"):
+        return sweep.spec["sim_time"]
+    for summary in sorted((sweep.dir / "points").glob("*/summary.json")):
+        try:
+            us = json.loads(summary.read_text()).get("sim_time_us")
+        except (OSError, ValueError):
+            continue
+        if us:
+            return fmt_time_us(us)
+    return "the scenario's sim.time"
+
+
+def _panels(pts, rest):
+    """The sweep's points split by the values of the keys beyond the first two (one panel each,
+    in the order the sweep visited them); one panel of all points when there are none."""
+    if not rest:
+        return [("", pts)]
+    combos = list(dict.fromkeys(tuple(str(v) for v in row) for row in pts[rest].itertuples(index=False)))
+    panels = []
+    for combo in combos:
+        mask = True
+        for k, v in zip(rest, combo):
+            mask = mask & (pts[k].astype(str) == v)
+        panels.append((", ".join(f"{k.rsplit('.', 1)[-1]}={v}" for k, v in zip(rest, combo)), pts[mask]))
+    return panels
+
+
+MAX_PANELS = 36
+
+
+def _heat(ax, pts, kx, ky, xv, yv, m, cmap, norm):
+    """One heat map of metric `m` over (kx, ky): a failed or stalled point says so in its cell."""
+    grid = [[float("nan")] * len(xv) for _ in yv]
+    said = {}
+    for _, r in pts.iterrows():
+        i, j = yv.index(str(r[ky])), xv.index(str(r[kx]))
+        text = _point_status(r["status"])
+        if text:
+            said[(i, j)] = text
+            continue
+        v = r[m]
+        grid[i][j] = float(v) if v == v and v != "" else float("nan")
+    im = ax.imshow(grid, origin="lower", aspect="auto", cmap=cmap, norm=norm)
+    for i in range(len(yv)):
+        for j in range(len(xv)):
+            v = grid[i][j]
+            if v == v:
+                r, g, b, _ = cmap(norm(v))
+                colour = "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
+            else:
+                colour = "firebrick" if said.get((i, j)) == "failed" else "dimgrey"
+            ax.text(j, i, said.get((i, j)) or eng(v), ha="center", va="center", fontsize=7, color=colour)
+    ax.set_xticks(range(len(xv)), xv, fontsize=8)
+    ax.set_yticks(range(len(yv)), yv, fontsize=8)
+    return im
+
+
 def plot_sweep(directory, out, metrics):
     sweep = load_sweep(directory)
     keys, pts = sweep.keys, sweep.points
@@ -386,58 +454,64 @@ def plot_sweep(directory, out, metrics):
         raise ResultsError(f"no metric {', '.join(bad)} in {sweep.dir / 'sweep.csv'} (have: {', '.join(available)})")
     spec = sweep.spec
     scen = Path(spec.get("scenario", "")).name or sweep.dir.name
-    context = (f"{scen}, {spec.get('sim_time') or 'sim.time'} simulated, window {spec.get('window') or 'second half'}"
+    context = (f"{scen}, {_sweep_sim_time(sweep)} simulated, window {spec.get('window') or 'second half'}"
                + (f", CC {spec['cc']}" if spec.get("cc") else ""))
-    ok = pts[pts["status"] == "ok"]
+    failed = int(sum(1 for v in pts["status"] if _point_status(v) == "failed"))
+    if failed:
+        context += f"; {failed} point{'s' if failed > 1 else ''} failed"
     written = []
     for m in metrics:
         if len(keys) == 1:
             fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
-            xs = [str(v) for v in ok[keys[0]]]
-            ax.plot(range(len(xs)), ok[m], marker="o")
-            for i, v in enumerate(ok[m]):
+            xs = [str(v) for v in pts[keys[0]]]
+            ok = [i for i, st in enumerate(pts["status"]) if st == "ok"]
+            vals = [pts[m].iloc[i] for i in ok]
+            ax.plot(ok, vals, marker="o")
+            for i, v in zip(ok, vals):
                 ax.annotate(eng(v), (i, v if v == v else 0), textcoords="offset points", xytext=(0, 5), ha="center", fontsize=7)
+            for i, st in enumerate(pts["status"]):
+                if _point_status(st):  # a failed or stalled point: said at its place on the axis
+                    ax.annotate(_point_status(st), (i, 0), xycoords=("data", "axes fraction"), xytext=(0, 4),
+                                textcoords="offset points", ha="center", fontsize=7,
+                                color="firebrick" if _point_status(st) == "failed" else "dimgrey")
             ax.set_xticks(range(len(xs)), xs)
             ax.set_xlabel(KEY_LABELS.get(keys[0], keys[0]))
             ax.set_ylabel(metric_label(m))
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: eng(v)))
             ax.grid(alpha=0.3)
         else:
-            fig, ax = plt.subplots(figsize=(8.5, 5.5), layout="constrained")
             kx, ky = keys[1], keys[0]  # the first (slowest) key on the y axis
             xv = list(dict.fromkeys(pts[kx].astype(str)))
             yv = list(dict.fromkeys(pts[ky].astype(str)))
-            grid = [[float("nan")] * len(xv) for _ in yv]
-            for _, r in ok.iterrows():
-                v = r[m]
-                grid[yv.index(str(r[ky]))][xv.index(str(r[kx]))] = float(v) if v == v and v != "" else float("nan")
-            # A point whose flows stalled is a result, not a value to colour: said in its cell.
-            stalled = {(yv.index(str(r[ky])), xv.index(str(r[kx]))) for _, r in pts[pts["status"] == "stalled"].iterrows()}
-            cmap = plt.get_cmap("viridis").copy()
-            cmap.set_bad("lightgrey")
-            finite = [v for row in grid for v in row if v == v]
+            panels = _panels(pts, keys[2:])
+            if len(panels) > MAX_PANELS:
+                raise ResultsError(f"{sweep.dir / 'sweep.csv'}: {len(panels)} combinations of {', '.join(keys[2:])} "
+                                   f"would make {len(panels)} heat maps (at most {MAX_PANELS}); plot a slice with "
+                                   f"ibcc.load_sweep() or sweep fewer values")
+            # One colour scale for every panel: the same colour is the same value.
+            ok = pts[pts["status"] == "ok"]
+            finite = [float(v) for v in ok[m] if v == v and v != ""]
             norm = mcolors.Normalize(min(finite), max(finite)) if finite else mcolors.Normalize(0, 1)
-            im = ax.imshow(grid, origin="lower", aspect="auto", cmap=cmap, norm=norm)
-            for i in range(len(yv)):
-                for j in range(len(xv)):
-                    v = grid[i][j]
-                    if v == v:
-                        r, g, b, _ = cmap(norm(v))
-                        colour = "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
-                    else:
-                        colour = "dimgrey"
-                    ax.text(j, i, "stalled" if (i, j) in stalled else eng(v), ha="center", va="center", fontsize=7,
-                            color=colour)
-            ax.set_xticks(range(len(xv)), xv, fontsize=8)
-            ax.set_yticks(range(len(yv)), yv, fontsize=8)
-            ax.set_xlabel(KEY_LABELS.get(kx, kx))
-            ax.set_ylabel(KEY_LABELS.get(ky, ky))
-            cb = fig.colorbar(im, ax=ax, label=metric_label(m))
+            cmap = plt.get_cmap("viridis").with_extremes(bad="lightgrey")
+            ncols = min(3, len(panels))
+            nrows = math.ceil(len(panels) / ncols)
+            size = (8.5, 5.5) if len(panels) == 1 else (2.2 + 3.6 * ncols, 1.2 + 3.4 * nrows)
+            fig, axes = plt.subplots(nrows, ncols, figsize=size, layout="constrained", squeeze=False)
+            for n, (label, part) in enumerate(panels):
+                ax = axes[n // ncols][n % ncols]
+                im = _heat(ax, part, kx, ky, xv, yv, m, cmap, norm)
+                if label:
+                    ax.set_title(label, fontsize=8)
+                if n % ncols == 0:
+                    ax.set_ylabel(KEY_LABELS.get(ky, ky))
+                if n // ncols == nrows - 1 or n + ncols >= len(panels):
+                    ax.set_xlabel(KEY_LABELS.get(kx, kx))
+            for n in range(len(panels), nrows * ncols):
+                axes[n // ncols][n % ncols].set_visible(False)
+            cb = fig.colorbar(im, ax=axes, label=metric_label(m))
             cb.formatter = FuncFormatter(lambda v, _: eng(v))
             cb.update_ticks()
-            if len(keys) > 2:
-                context += f"; other keys {', '.join(keys[2:])}: values overlaid"
-        ax.set_title(fit_title(fig, f"{metric_label(m)}\n{context} (n/a: undefined or failed)", 9), fontsize=9)
+        fig.suptitle(fit_title(fig, f"{metric_label(m)}\n{context} (n/a: undefined)", 9), fontsize=9)
         name = "sweep_" + "".join(c if c.isalnum() or c in "._-" else "_" for c in m) + ".png"
         written.append(save(fig, out / name))
     return written

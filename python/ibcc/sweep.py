@@ -82,6 +82,25 @@ def check_metrics(req, shapes):
                                     f"throughput.<flow> for each of its {len(flows)} flows)")
 
 
+def failure_reason(log_file):
+    """What a failed point's `ibcc run` said last (its error line), or where to look."""
+    try:
+        lines = [ln.strip() for ln in Path(log_file).read_text(errors="replace").splitlines() if ln.strip()]
+    except OSError:
+        return "no log"
+    for ln in reversed(lines):
+        for mark in ("FAILED: ", "error: "):
+            if mark in ln:
+                reason = ln.split(mark, 1)[1]
+                return reason if len(reason) <= 200 else reason[:197] + "..."
+    return "see its log"
+
+
+def failed_status(p):
+    """A failed point's status in sweep.csv: `failed: ` and the reason, its exit code and log."""
+    return f"failed: {failure_reason(p.dir / 'log.txt')} (exit {p.status}, {p.dir.name}/log.txt)"
+
+
 def gather(req, axes, points, out, sha, log):
     """sweep.csv from the points' metrics.json; the exit code (1 if a point failed)."""
     # One version of the scenario in one sweep.csv: a file edited while the sweep ran leaves
@@ -111,7 +130,7 @@ def gather(req, axes, points, out, sha, log):
     rows = []
     for p, values in zip(points, results):
         # (a stalled point's metrics are those measured up to the stall)
-        status = "ok" if p.status == 0 else "stalled" if p.stalled else f"failed (exit {p.status}, see {p.dir / 'log.txt'})"
+        status = "ok" if p.status == 0 else "stalled" if p.stalled else failed_status(p)
         cells = []
         for c in columns:
             v = values.get(c, math.nan)
@@ -119,6 +138,11 @@ def gather(req, axes, points, out, sha, log):
         rows.append([v for _, v in p.settings] + [status] + cells)
     storage.write_csv(out / "sweep.csv", [a.key for a in axes] + ["status"] + columns, rows)
     ok = len(points) - failed - stalls
+    names = [p.dir.name for p in points if p.status != 0 and not p.stalled]
+    if names:
+        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+        log(f"ibcc sweep: {len(names)} point{'s' if len(names) > 1 else ''} failed: {', '.join(names[:10])}{more} "
+            "(why: the status column of sweep.csv, and each point's log.txt)")
     log(f"ibcc sweep: {ok} of {len(points)} points ok"
         + (f", {stalls} stalled (a result: status `stalled`)" if stalls else "") + f"; {out / 'sweep.csv'}")
     return FAILED if failed else 0
@@ -130,8 +154,18 @@ def run_local(req, ibcc, points, todo, resumed, log):
     bar = ProgressBar(req.quiet)
     work = [local.Job(ibcc.run_args(req.scenario, p.dir, req.settings(), p.settings), p.dir / "log.txt") for p in todo]
 
+    failures = {}  # id of a finished job that did not succeed -> it failed (not a stall: a stall is a result)
+
     def show(running, finished):
-        failed = sum(1 for j in work if j.status not in (-1, 0))
+        for p, j in zip(todo, work):
+            if j.status in (-1, 0) or id(j) in failures:
+                continue
+            stalled = j.status == 1 and (read_json(p.dir / "metrics.json") or {}).get("result") == "stalled"
+            failures[id(j)] = not stalled
+            if not stalled:  # named as it fails
+                p.status = j.status
+                bar.say(f"ibcc sweep: point {p.dir.name} {failed_status(p)}")
+        failed = sum(failures.values())
         done = resumed + finished
         bar.update(done / len(points), f"{done}/{len(points)} points, {running} running, {failed} failed")
 

@@ -16,6 +16,7 @@ def format_seconds(s):
 class ProgressBar:
     def __init__(self, quiet, stream=None):
         self.stream = stream or sys.stderr
+        self.quiet = quiet
         self.enabled = not quiet and self.stream.isatty()
         self.start = time.monotonic()
         self.last = 0.0
@@ -32,6 +33,17 @@ class ProgressBar:
         filled = int(fraction * width + 0.5)
         eta = format_seconds((now - self.start) * (1 - fraction) / fraction) if fraction > 0.01 else "--"
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {fraction * 100:3.0f}%  {what}  ETA {eta}   ")
+        self.stream.flush()
+
+    def say(self, line):
+        """A line of its own above the bar (the bar is drawn again on the next update); none
+        when quiet."""
+        if self.quiet:
+            return
+        if self.enabled and self.drawn:
+            self.stream.write("\r" + " " * 110 + "\r")
+            self.drawn = False
+        self.stream.write(line + "\n")
         self.stream.flush()
 
     def finish(self):
