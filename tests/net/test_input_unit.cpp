@@ -9,10 +9,17 @@
 namespace ibcc::net {
 namespace {
 
-InputUnit unit(unsigned vls, uint32_t capacity) {
+InputUnit unit(unsigned vls, uint32_t capacity, InputUnit::FlowControl fc = InputUnit::FlowControl::kCredits,
+               uint32_t xoff = 0, uint32_t xon = 0) {
   InputUnit u;
-  u.capacity = capacity;
-  u.vl = VlArray<InputUnit::Vl>(vls, InputUnit::Vl{});
+  InputUnit::Link l;
+  l.capacity = capacity;
+  l.vls = vls;
+  l.upstream = 0;
+  l.flow_control = fc;
+  l.xoff = xoff;
+  l.xon = xon;
+  u.connect(l);
   return u;
 }
 
@@ -56,8 +63,7 @@ TEST(InputUnit, OverflowOfALosslessBufferIsReported) {
 }
 
 TEST(InputUnit, LossyLinkDropsWhatDoesNotFitAndReturnsNothing) {
-  InputUnit u = unit(1, 10);
-  u.lossy = true;
+  InputUnit u = unit(1, 10, InputUnit::FlowControl::kLossy);
   EXPECT_EQ(u.arrive(0, 8, 0), Arrival::kAccepted);
   EXPECT_EQ(u.arrive(0, 3, 1), Arrival::kDrop);
   EXPECT_EQ(u.vl[0].used, 8u) << "a dropped packet takes no room";
@@ -70,10 +76,7 @@ TEST(InputUnit, LossyLinkDropsWhatDoesNotFitAndReturnsNothing) {
 }
 
 TEST(InputUnit, PfcPausesAtXoffOnceAndResumesAtXon) {
-  InputUnit u = unit(2, 100);
-  u.pfc = true;
-  u.xoff = 60;
-  u.xon = 40;
+  InputUnit u = unit(2, 100, InputUnit::FlowControl::kPfc, 60, 40);
   EXPECT_EQ(u.arrive(0, 59, 0), Arrival::kAccepted);
   EXPECT_EQ(u.arrive(0, 1, 1), Arrival::kPause) << "at XOFF";
   u.pause_sent(0, true);
@@ -91,6 +94,26 @@ TEST(InputUnit, PfcPausesAtXoffOnceAndResumesAtXon) {
   EXPECT_EQ(u.pauses_sent, 2u) << "a resume is not counted as a pause";
   EXPECT_EQ(u.release(0, 10, 5, false).kind, Return::kNothing) << "resumed already";
   EXPECT_EQ(u.vl[0].released, 0u) << "no credits with PFC";
+}
+
+TEST(InputUnit, ConnectTakesTheLinkWholeAndRefusesOneItCannotServe) {
+  InputUnit u = unit(3, 50, InputUnit::FlowControl::kPfc, 30, 20);
+  EXPECT_TRUE(u.pfc);
+  EXPECT_FALSE(u.lossy);
+  EXPECT_EQ(u.vl.size(), 3u);
+  EXPECT_EQ(u.xoff, 30u);
+  u.arrive(0, 40, 0);
+  u.pause_sent(0, true);
+  u = unit(2, 50);  // connected again: empty, nothing paused, no PFC thresholds
+  EXPECT_FALSE(u.pfc);
+  EXPECT_EQ(u.paused, 0u);
+  EXPECT_EQ(u.xoff, 0u);
+  EXPECT_EQ(u.vl[0].used, 0u);
+  EXPECT_THROW(unit(0, 50), std::invalid_argument);
+  EXPECT_THROW(unit(kMaxVls + 1, 50), std::invalid_argument);
+  EXPECT_THROW(unit(1, 50, InputUnit::FlowControl::kPfc, 60, 40), std::invalid_argument) << "XOFF above the buffer";
+  EXPECT_THROW(unit(1, 50, InputUnit::FlowControl::kPfc, 30, 40), std::invalid_argument) << "XON above XOFF";
+  EXPECT_NO_THROW(unit(1, 50, InputUnit::FlowControl::kCredits, 60, 40)) << "thresholds matter only with PFC";
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "net/fabric/link_socket.h"
 #include "net/fabric/vl_array.h"
@@ -21,7 +22,7 @@ namespace ibcc::net {
 // Laid out by use, in cache lines (the class is line-aligned; asserted below).
 class alignas(64) InputUnit {
  public:
-  // --- How the port's link is set up (NodeContext::wire_ports; fixed while the model runs).
+  // --- The link as connect() set it (fixed while the model runs), and the state.
   // Line 0: what a head's arrival, a crossbar check and a credit return read.
   uint32_t capacity = 0;        // per VL, credits
   bool pfc = false;             // fabric.flow_control: pfc (no credits; XOFF/XON)
@@ -61,6 +62,41 @@ class alignas(64) InputUnit {
   uint64_t pause_cycles = 0;
   uint64_t pauses_sent = 0;
   uint64_t drops = 0;           // packets dropped here
+
+  // --- How it is connected: its link, known once both ends exist (NodeContext::wire_ports),
+  // given whole and checked here.
+  enum class FlowControl : uint8_t { kCredits, kPfc, kLossy };
+  struct Link {
+    uint32_t capacity = 0;        // per VL, credits
+    unsigned vls = 1;
+    int upstream = -1;            // the sender's node (-1: unconnected, nothing else matters)
+    unsigned upstream_port = 0;
+    uint64_t prop_cycles = 0;
+    sc_core::sc_time prop_delay;
+    FlowControl flow_control = FlowControl::kCredits;
+    uint32_t xoff = 0, xon = 0;   // kPfc: thresholds, credits (xon <= xoff <= capacity)
+    uint64_t pause_cycles = 0;    // kPfc: a pause frame's time on the link
+  };
+  // Takes the link (the buffer emptied, no VL paused); std::invalid_argument for a link it
+  // cannot serve: no VL or more than kMaxVls, or PFC thresholds out of order.
+  void connect(const Link& l) {
+    if (l.vls == 0 || l.vls > kMaxVls) throw std::invalid_argument("InputUnit: 1 to 15 VLs");
+    if (l.flow_control == FlowControl::kPfc && (l.xon > l.xoff || l.xoff > l.capacity)) {
+      throw std::invalid_argument("InputUnit: PFC needs XON <= XOFF <= the buffer");
+    }
+    capacity = l.capacity;
+    vl.assign(l.vls, Vl{});
+    upstream = l.upstream;
+    upstream_port = l.upstream_port;
+    prop_cycles = l.prop_cycles;
+    prop_delay = l.prop_delay;
+    pfc = l.flow_control == FlowControl::kPfc;
+    lossy = l.flow_control == FlowControl::kLossy;
+    xoff = pfc ? l.xoff : 0;
+    xon = pfc ? l.xon : 0;
+    pause_cycles = pfc ? l.pause_cycles : 0;
+    paused = 0;
+  }
 
   // --- What the unit decides.
   // A head of `credits` arrives on `vl` at `now`. kDrop: a lossy link's buffer has no room

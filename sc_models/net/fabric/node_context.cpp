@@ -48,6 +48,11 @@ void NodeContext::wire_ports() {
     throw std::logic_error(fmt::format("NodeContext::wire_ports: {} of {} nodes added", nodes_.size(), topo_.nodes.size()));
   }
   const unsigned nvl = s_.fabric.vls;
+  // A node's input buffer per VL, credits.
+  auto buffer = [&](unsigned n) {
+    return static_cast<uint32_t>((topo_.nodes[n].is_switch ? s_.fabric.switch_buffer_per_vl : s_.fabric.hca_buffer_per_vl) / 64);
+  };
+  // The transmit sides: rate and propagation of each port's link.
   for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
     Node& node = *nodes_[n];
     const auto& tn = topo_.nodes[n];
@@ -55,10 +60,6 @@ void NodeContext::wire_ports() {
     node.in.resize(std::max<size_t>(node.in.size(), tn.ports + 1));
     for (unsigned p = 1; p <= tn.ports; ++p) {
       const PortWire& w = topo_.wire[n][p];
-      InputUnit& ip = node.in[p];
-      const uint64_t buf = tn.is_switch ? s_.fabric.switch_buffer_per_vl : s_.fabric.hca_buffer_per_vl;
-      ip.capacity = static_cast<uint32_t>(buf / 64);
-      ip.vl.assign(nvl, InputUnit::Vl{});
       OutPort& op = node.out[p];
       op.vls.assign(nvl, OutPort::Vl{});
       if (w.peer < 0) continue;
@@ -69,70 +70,76 @@ void NodeContext::wire_ports() {
       op.rate_bytes_per_cycle = bytes_per_ps * static_cast<double>(ps_per_cycle_);
       op.cycles_per_byte = 1.0 / op.rate_bytes_per_cycle;
       op.prop_cycles = cycles(l.propagation_ps);
-      ip.prop_cycles = op.prop_cycles;  // one propagation per link, both ways
       op.prop_delay = link_delay(op.prop_cycles);
-      ip.prop_delay = op.prop_delay;
-      ip.upstream = w.peer;
-      ip.upstream_port = w.peer_port;
-    }
-  }
-  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
-    for (unsigned p = 1; p < nodes_[n]->out.size(); ++p) {
-      OutPort& op = nodes_[n]->out[p];
-      if (op.peer < 0) continue;
-      op.capacity = nodes_[op.peer]->in[op.peer_port].capacity;
-      op.set_all_credits(op.capacity);
-      if (s_.fabric.pfc) setup_pfc(*nodes_[op.peer], op.peer_port, op);
-      if (s_.fabric.lossy) {
-        // No credits and no pauses: the receiver drops what does not fit (accept()).
+      op.capacity = buffer(w.peer);
+      if (s_.fabric.pfc || s_.fabric.lossy) {
+        // No credits: the receiver pauses the VL (PFC) or drops what does not fit (lossy).
         op.uncredited = true;
         op.set_all_credits(OutPort::kPfcOpen);
-        InputUnit& ip = nodes_[op.peer]->in[op.peer_port];
-        ip.lossy = true;
-        // An output-buffered or shared switch limits its egress queues, not its inputs.
-        if (topo_.nodes[op.peer].is_switch && s_.egress_drop_tail()) {
-          ip.capacity = UINT32_MAX / 2;
+      } else {
+        op.set_all_credits(op.capacity);
+      }
+    }
+  }
+  // The receive sides, each connected to its link as a whole (one propagation per link, both ways).
+  for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
+    Node& node = *nodes_[n];
+    for (unsigned p = 1; p <= topo_.nodes[n].ports; ++p) {
+      const PortWire& w = topo_.wire[n][p];
+      InputUnit::Link l;
+      l.capacity = buffer(n);
+      l.vls = nvl;
+      if (w.peer >= 0) {
+        const OutPort& sender = nodes_[w.peer]->out[w.peer_port];
+        l.upstream = w.peer;
+        l.upstream_port = w.peer_port;
+        l.prop_cycles = sender.prop_cycles;
+        l.prop_delay = sender.prop_delay;
+        if (s_.fabric.pfc) {
+          pfc_link(node, p, sender, l);
+        } else if (s_.fabric.lossy) {
+          l.flow_control = InputUnit::FlowControl::kLossy;
+          // An output-buffered or shared switch limits its egress queues, not its inputs.
+          if (topo_.nodes[n].is_switch && s_.egress_drop_tail()) l.capacity = UINT32_MAX / 2;
         }
       }
+      node.in[p].connect(l);
     }
   }
   for (auto& n : nodes_) n->wired();
 }
 
-void NodeContext::setup_pfc(Node& receiver, unsigned port, OutPort& sender) {
-  InputUnit& ip = receiver.in[port];
+void NodeContext::pfc_link(const Node& receiver, unsigned port, const OutPort& sender, InputUnit::Link& l) const {
   const FabricParams& f = s_.fabric;
-  sender.uncredited = true;
-  sender.set_all_credits(OutPort::kPfcOpen);
-  ip.pfc = true;
-  ip.pause_cycles = static_cast<uint64_t>(std::ceil(f.pfc_pause_bytes * sender.cycles_per_byte));
+  l.flow_control = InputUnit::FlowControl::kPfc;
+  l.pause_cycles = static_cast<uint64_t>(std::ceil(f.pfc_pause_bytes * sender.cycles_per_byte));
   // Headroom: after the buffer crosses XOFF, the sender may finish the packet it is in and
   // keep sending until the pause frame has crossed the link; what was on the wire then
   // still arrives. Two MTU packets plus a round trip and a pause frame at the link's rate.
   const uint32_t mtu = credits_of(wire_bytes(f.mtu));
-  const double in_flight = sender.rate_bytes_per_cycle * static_cast<double>(2 * ip.prop_cycles + ip.pause_cycles + 1);
+  const double in_flight = sender.rate_bytes_per_cycle * static_cast<double>(2 * l.prop_cycles + l.pause_cycles + 1);
   const uint32_t headroom = 2 * mtu + static_cast<uint32_t>(std::ceil(in_flight / 64.0));
   const std::string where = fmt::format("{}/{}", receiver.basename(), port);
   if (f.pfc_xoff_bytes) {
-    ip.xoff = static_cast<uint32_t>(f.pfc_xoff_bytes / 64);
-    if (ip.xoff > ip.capacity) {
+    l.xoff = static_cast<uint32_t>(f.pfc_xoff_bytes / 64);
+    if (l.xoff > l.capacity) {
       throw ScenarioError(fmt::format("{}: fabric.pfc.xoff ({} bytes) is above the buffer of {} ({} bytes)", s_.file,
-                                      f.pfc_xoff_bytes, where, uint64_t{ip.capacity} * 64));
+                                      f.pfc_xoff_bytes, where, uint64_t{l.capacity} * 64));
     }
   } else {
-    if (ip.capacity < headroom + mtu) {
+    if (l.capacity < headroom + mtu) {
       throw ScenarioError(fmt::format("{}: the buffer of {} ({} bytes per VL) cannot hold PFC's headroom ({} bytes: 2 MTU "
                                       "packets and a round trip of its link) and a packet below XOFF; give a larger buffer",
-                                      s_.file, where, uint64_t{ip.capacity} * 64, uint64_t{headroom} * 64));
+                                      s_.file, where, uint64_t{l.capacity} * 64, uint64_t{headroom} * 64));
     }
-    ip.xoff = ip.capacity - headroom;
+    l.xoff = l.capacity - headroom;
   }
   if (f.pfc_xon_bytes) {
-    ip.xon = static_cast<uint32_t>(f.pfc_xon_bytes / 64);
+    l.xon = static_cast<uint32_t>(f.pfc_xon_bytes / 64);
   } else {
-    ip.xon = ip.xoff > 2 * mtu ? ip.xoff - 2 * mtu : 0;
+    l.xon = l.xoff > 2 * mtu ? l.xoff - 2 * mtu : 0;
   }
-  ip.xon = std::min(ip.xon, ip.xoff);
+  l.xon = std::min(l.xon, l.xoff);
 }
 
 void NodeContext::claim_link(unsigned node, unsigned port) {

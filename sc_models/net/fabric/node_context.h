@@ -368,7 +368,8 @@ class NodeContext {
   static constexpr uint32_t kHeaderBytes = 26;  // default data header: LRH 8 + BTH 12 + ICRC 4 + VCRC 2
 
  protected:
-  void setup_pfc(Node& receiver, unsigned port, OutPort& sender);
+  // PFC on the link into `receiver`'s input `port` from `sender`: its thresholds and pause time.
+  void pfc_link(const Node& receiver, unsigned port, const OutPort& sender, InputUnit::Link& l) const;
   uint64_t arrival_from_kernel(const sc_core::sc_time& delay);
   // True while SystemC runs the fabric and its pump is not handling events: a call through a
   // port's socket then comes from a user's process (arrival_cycle).
