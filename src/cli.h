@@ -52,8 +52,10 @@ std::optional<uint64_t> parse_unsigned(const std::string& text);
 // as `cmd: error: ...`) on bad input.
 bool scenario_options(const char* cmd, const std::string& cc, const std::string& seed,
                       const std::vector<std::string>& sets, ibcc::net::RunOptions* opt);
-// `ibcc plot`'s pictures, drawn by scripts/ibcc_plot.py; its exit code.
-int run_plot(const std::string& dir, const std::vector<std::string>& metrics, const std::string& out);
+// `ibcc plot`'s pictures of one directory, or of several runs compared (`labels`: theirs),
+// drawn by scripts/ibcc_plot.py; its exit code.
+int run_plot(const std::vector<std::string>& dirs, const std::vector<std::string>& metrics, const std::string& out,
+             const std::vector<std::string>& labels = {});
 // This binary's path, for the runs a sweep or a tune starts (argv[0] if /proc is unreadable).
 std::string self_exe(const char* argv0);
 // A sweep's or tune's child run (IBCC_PARENT=<pid>) ends with its parent, even after kill -9.

@@ -47,9 +47,12 @@ bool scenario_options(const char* cmd, const std::string& cc, const std::string&
   return true;
 }
 
-int run_plot(const std::string& dir, const std::vector<std::string>& metrics, const std::string& out) {
-  std::vector<std::string> args = {IBCC_SOURCE_DIR "/scripts/ibcc_plot.py", dir};
+int run_plot(const std::vector<std::string>& dirs, const std::vector<std::string>& metrics, const std::string& out,
+             const std::vector<std::string>& labels) {
+  std::vector<std::string> args = {IBCC_SOURCE_DIR "/scripts/ibcc_plot.py"};
+  args.insert(args.end(), dirs.begin(), dirs.end());
   for (const auto& m : metrics) args.insert(args.end(), {"--metric", m});
+  for (const auto& l : labels) args.insert(args.end(), {"--label", l});
   if (!out.empty()) args.insert(args.end(), {"--out", out});
   return ibcc::run_python(args, "ibcc plot");
 }

@@ -84,7 +84,7 @@ Command add_run(CLI::App& app, const Invocation& inv) {
             if (!scenario_options("ibcc run", o->cc, o->seed, o->sets, &run)) return kBadInput;
             try {
               const int rc = ibcc::net::run_scenario(run);
-              if (rc == kOk && o->plot_after) return run_plot(run.out_dir, {}, "");
+              if (rc == kOk && o->plot_after) return run_plot({run.out_dir}, {}, "");
               return rc;
             } catch (const std::exception& e) {
               std::cerr << "ibcc run: error: " << e.what() << "\n";

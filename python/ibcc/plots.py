@@ -13,6 +13,11 @@ A run directory gives:
   rates.png       DCQCN's rate (Rc) per flow over time, or per group with its range, beyond
                   12 flows (cc.reaction dcqcn | dcqcn_plus)
   latency.png     packet latency histogram per group and its percentiles
+Several run directories (ibcc plot DIR1 DIR2 ... --out OUT [--label L ...]) are compared:
+  compare_throughput.png  throughput per flow (per group beyond 6 flows) over time, a colour
+                          per flow, a line style per run
+  compare_metrics.png     the headline metrics side by side, a bar per run
+  compare.csv             every metric the runs share, a row per run
 A sweep directory gives one heat map per metric (sweep_<metric>.png) over the first two swept
 keys, one panel per combination of any further keys (on one colour scale), or a line plot when
 one key is swept; a failed or stalled point says so in its place.
@@ -517,24 +522,136 @@ def plot_sweep(directory, out, metrics):
     return written
 
 
+HEADLINE = ["total", "victim", "contributors", "jain", "tvv", "peak_buffer_credits", "latency_p99_us", "fecn", "becn"]
+RUN_STYLES = ["-", "--", ":", "-."]
+STYLE_NAMES = {"-": "solid", "--": "dashed", ":": "dotted", "-.": "dash-dot"}
+
+
+def compare_labels(runs, labels):
+    """Each run's label: the given ones, else the directory names (with CC on/off where the
+    names alone would not tell the runs apart)."""
+    if labels:
+        if len(labels) != len(runs):
+            raise ResultsError(f"--label: {len(labels)} labels for {len(runs)} runs (one per run, in order)")
+        return list(labels)
+    names = [r.dir.name for r in runs]
+    if len(set(names)) < len(names):
+        names = [f"{r.dir.parent.name}/{r.dir.name}" for r in runs]
+    return names
+
+
+def plot_compare(directories, out, labels=()):
+    """Runs overlaid: throughput per group over time (a colour per group, a line style per
+    run), the headline metrics side by side, and compare.csv with every metric the runs share."""
+    runs = [load_run(d) for d in directories]
+    if len(runs) > len(RUN_STYLES):
+        raise ResultsError(f"{len(runs)} runs: at most {len(RUN_STYLES)} can be told apart in one plot")
+    labels = compare_labels(runs, labels)
+    written = []
+    # Throughput per group (per flow where the runs have few flows): a colour per group.
+    few = all(r.flows["flow"].nunique() <= 6 for r in runs if not r.flows.empty)
+    key = "flow" if few else "group"
+    series = []
+    for r in runs:
+        df = _absent_before_start(r.flows, r.flow_starts_us)
+        series.append(df.groupby(["t_us", key])["gbps"].sum(min_count=1).unstack(key) if not df.empty else None)
+    names = sorted({str(c) for s in series if s is not None for c in s.columns})
+    if names:
+        colours = flow_colours(set(names))
+        tmax = max(s.index.max() for s in series if s is not None)
+        div, unit = time_unit(tmax)
+        # Many log intervals: each line a moving average over a hundredth of the run (said in the title).
+        window = max(1, max(len(s) for s in series if s is not None) // 100)
+        fig, ax = plt.subplots(figsize=(11, 5.5), layout="constrained")
+        for i, (s, label) in enumerate(zip(series, labels)):
+            if s is None:
+                continue
+            if window > 1:
+                s = s.rolling(window, center=True, min_periods=1).mean()
+            for name in s.columns:
+                ax.plot(s.index / div, s[name], lw=1.0 if i == 0 else 1.3, ls=RUN_STYLES[i], color=colours.get(str(name)),
+                        label=f"{name}: {label}", zorder=3 + len(runs) - i)
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel(f"time ({unit})")
+        ax.set_ylabel("payload throughput at the destination (Gb/s)")
+        title = (f"throughput per {key}, {len(runs)} runs ("
+                 + ", ".join(f"{l}: {STYLE_NAMES[st]}" for l, st in zip(labels, RUN_STYLES)) + ")"
+                 + (f"\nmoving average over {window} log intervals" if window > 1 else ""))
+        ax.set_title(fit_title(fig, title, 10), fontsize=10)
+        ax.grid(alpha=0.3)
+        legend_outside(ax)
+        written.append(save(fig, out / "compare_throughput.png"))
+    # The headline metrics the runs have, a panel each, a bar per run.
+    shown = [m for m in HEADLINE if any(r.metrics.get(m) is not None for r in runs)]
+    if shown:
+        ncols = min(3, len(shown))
+        nrows = math.ceil(len(shown) / ncols)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 0.6, 2.6 * nrows + 0.8), layout="constrained",
+                                 squeeze=False)
+        for n, m in enumerate(shown):
+            ax = axes[n // ncols][n % ncols]
+            vals = [r.metrics.get(m) for r in runs]
+            xs = range(len(runs))
+            ax.bar(xs, [v if v is not None else 0 for v in vals], color=[f"C{i}" for i in xs])
+            for x, v in zip(xs, vals):
+                ax.annotate("n/a" if v is None else eng(v), (x, v or 0), textcoords="offset points", xytext=(0, 2),
+                            ha="center", va="bottom", fontsize=7)
+            ax.set_xticks(list(xs), [textwrap.shorten(l, 18) for l in labels], fontsize=7, rotation=15)
+            ax.set_title(metric_label(m), fontsize=8)
+            ax.set_ylim(bottom=0, top=max([v for v in vals if v is not None] + [0]) * 1.18 or 1)
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: eng(v)))
+            ax.tick_params(axis="y", labelsize=7)
+        for n in range(len(shown), nrows * ncols):
+            axes[n // ncols][n % ncols].set_visible(False)
+        windows = sorted({r.window or "?" for r in runs})
+        fig.suptitle(fit_title(fig, f"headline metrics, metrics window {' / '.join(windows)}", 9), fontsize=9)
+        written.append(save(fig, out / "compare_metrics.png"))
+    # Every metric the runs share, a row per run.
+    common = [m for m in runs[0].metrics if all(m in r.metrics for r in runs[1:])]
+    rows = [[label, str(r.dir)] + ["" if r.metrics.get(m) is None else f"{r.metrics[m]:.6g}" for m in common]
+            for label, r in zip(labels, runs)]
+    import csv
+    import io
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["label", "dir"] + common)
+    w.writerows(rows)
+    (out / "compare.csv").write_text(buf.getvalue())
+    record_written(out / "compare.csv")
+    written.append("compare.csv")
+    return written
+
+
 def main(argv=None):
     import argparse
     import sys
 
     ap = argparse.ArgumentParser(prog="ibcc plot", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("dir", type=Path)
+    ap.add_argument("dir", type=Path, nargs="+")
     ap.add_argument("--metric", action="append", default=[])
+    ap.add_argument("--label", action="append", default=[])
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
-    out = args.out or args.dir
+    compare = len(args.dir) > 1
     try:
+        if compare and not args.out:
+            raise ResultsError("several directories are compared into --out DIR; name one")
+        if not compare and args.label:
+            raise ResultsError("--label names the runs of a comparison (ibcc plot DIR1 DIR2 ...)")
+        out = args.out or args.dir[0]
+        for d in args.dir:
+            if compare and (d / "sweep.csv").exists():
+                raise ResultsError(f"{d} is a sweep; a comparison overlays runs (plot a sweep alone)")
         out.mkdir(parents=True, exist_ok=True)
-        if (args.dir / "sweep.csv").exists():
-            written = plot_sweep(args.dir, out, args.metric)
-        elif (args.dir / "summary.json").exists():
-            written = plot_run(args.dir, out)
+        d = args.dir[0]
+        if compare:
+            written = plot_compare(args.dir, out, args.label)
+        elif (d / "sweep.csv").exists():
+            written = plot_sweep(d, out, args.metric)
+        elif (d / "summary.json").exists():
+            written = plot_run(d, out)
         else:
-            raise ResultsError(f"{args.dir} has neither summary.json (a run) nor sweep.csv (a sweep)")
+            raise ResultsError(f"{d} has neither summary.json (a run) nor sweep.csv (a sweep)")
     except ResultsError as e:
         print(f"ibcc plot: error: {e}", file=sys.stderr)
         return 2

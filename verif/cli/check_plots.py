@@ -3,7 +3,10 @@
 its title, labels and legend lie inside the figure (python/ibcc/plots.py checks each figure's
 layout boxes before saving; `ibcc plot` exits 1 otherwise). Cases: the seed test bed's scenarios
 1 and 2, an imported fabric whose flow names are 20+ characters, the DCQCN incasts (rates.png
-instead of ccti.png: two flows, and 721 drawn per group), a sweep with undefined (n/a) cells; plus a figure built to overflow, which the layout check must reject.
+instead of ccti.png: two flows, and 721 drawn per group), a sweep with undefined (n/a) cells, a
+sweep of three keys with failed points (a panel per value of the third), two runs compared (and
+the comparison's bad uses: no --out, a label count that does not match, a sweep among the runs);
+plus a figure built to overflow, which the layout check must reject.
 
   check_plots.py IBCC SOURCE_DIR OUTDIR
 """
@@ -77,6 +80,34 @@ def main():
     run([ibcc, "plot", str(sweep)])
     for png in ("sweep_jain.png", "sweep_total.png"):
         check_png(sweep / png)
+    # A third swept key: a panel per value, failed points marked (a fault fails half of them).
+    sweep3 = out / "sweep3"
+    r3 = subprocess.run([ibcc, "sweep", str(src / "tests" / "scenarios" / "base.yaml"), "--out", str(sweep3),
+                         "--sim-time", "200us", "--quiet", "--grid", "cc.switch.threshold=4,15",
+                         "--grid", "cc.ca.ccti_timer=10,150", "--grid", "debug.faults=[],[leak_credit_return]",
+                         "--metric", "becn"], capture_output=True, text=True)
+    check(r3.returncode == 1, f"a sweep with failing points exits 1: {r3.returncode}")
+    run([ibcc, "plot", str(sweep3)])
+    check_png(sweep3 / "sweep_becn.png")
+
+    # Runs compared: scenario 1 and 2 overlaid.
+    cmp_dir = out / "compare"
+    r = run([ibcc, "plot", str(out / "scenario1"), str(out / "scenario2"), "--label", "scenario 1", "--label",
+             "scenario 2", "--out", str(cmp_dir)])
+    for png in ("compare_throughput.png", "compare_metrics.png"):
+        check_png(cmp_dir / png)
+    rows = (cmp_dir / "compare.csv").read_text().splitlines() if (cmp_dir / "compare.csv").exists() else []
+    check(len(rows) == 3 and rows[1].startswith("scenario 1,") and rows[2].startswith("scenario 2,"),
+          f"compare.csv: a row per run, labelled: {rows[:3]}")
+    for args, expect in (([str(out / "scenario1"), str(out / "scenario2")], "--out DIR"),
+                         ([str(out / "scenario1"), str(out / "scenario2"), "--label", "one", "--out", str(cmp_dir)],
+                          "1 labels for 2 runs"),
+                         ([str(out / "scenario1"), str(sweep), "--out", str(cmp_dir)], "is a sweep"),
+                         ([str(out / "scenario1"), "--label", "x"], "--label names the runs of a comparison")):
+        res = subprocess.run([ibcc, "plot", *args], capture_output=True, text=True)
+        check(res.returncode == 2 and expect in res.stderr, f"ibcc plot {' '.join(args[-3:])}: exit {res.returncode}: "
+              f"{res.stderr.strip()[-200:]}")
+
     res = subprocess.run([ibcc, "plot", str(out)], capture_output=True, text=True)
     check(res.returncode == 2 and "neither summary.json" in res.stderr,
           f"plot of a plain directory: exit {res.returncode}: {res.stderr.strip()}")
