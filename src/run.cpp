@@ -86,6 +86,26 @@ std::vector<Phase> phases(const Fabric& f, const std::vector<Flow>& flows, uint6
   return out;
 }
 
+// The run's headline at its end: throughput in all and per group, Jain, the peak buffer and
+// the p99 packet latency over the metrics window (every metric: metrics.json).
+std::string headline(const std::map<std::string, double>& m, const std::string& window) {
+  auto value = [&](const std::string& k, const char* spec) -> std::string {
+    const auto it = m.find(k);
+    if (it == m.end() || std::isnan(it->second)) return "n/a";
+    return fmt::format(fmt::runtime(spec), it->second);
+  };
+  std::string groups;
+  for (const auto& [k, v] : m) {
+    if (k.rfind("group_total.", 0) != 0) continue;
+    groups += fmt::format("{}{} {}", groups.empty() ? " (" : ", ", k.substr(12), value(k, "{:.2f}"));
+  }
+  if (!groups.empty()) groups += ")";
+  return fmt::format("metrics over {}: throughput {} Gb/s{}, Jain {}, peak buffer {} credits, p99 latency {} us "
+                     "(all in metrics.json)",
+                     window, value("total", "{:.2f}"), groups, value("jain", "{:.3f}"),
+                     value("peak_buffer_credits", "{:.0f}"), value("latency_p99_us", "{:.1f}"));
+}
+
 namespace fs = std::filesystem;
 
 // The output directory of one run: created and locked before the run starts (a second
@@ -443,6 +463,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
       std::cout << row << "\n";
     }
   }
+  std::cout << headline(metrics, describe(window, s.sim.sim_time_ps)) << "\n";
   const double sim_ms = static_cast<double>(s.sim.sim_time_ps) / 1e9;
   std::cout << fmt::format("{}: cc {}, {:.3f} ms simulated in {:.2f} s wall ({:.3f} s per simulated ms), {} packet-hops "
                            "({:.2f} M/s), {} delivered, peak memory {:.0f} MB\n",

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """What `ibcc run` leaves behind can be trusted: it says how it was made (version, command,
-input hashes, overrides, resolved.yaml that reproduces the run, `ibcc describe`), nothing is
+input hashes, overrides, resolved.yaml that reproduces the run, `ibcc describe`), its printed
+headline is the window's metrics as metrics.json holds them, nothing is
 lost when it is interrupted (exit 130, partial tables that parse, result "interrupted"), a
 failed write is never exit 0 (a full tmpfs, /dev/full), and an earlier run's results are not
 silently mixed with new ones.
@@ -76,6 +77,21 @@ def main():
         fail(f"ibcc describe differs from resolved.yaml (exit {res.returncode}): {res.stderr}")
     checks.check(True, "--version; summary.json has version, command, seed, input SHA-256, overrides; resolved.yaml "
                  "reproduces the run byte for byte; describe prints the same")
+
+    # 1b. The headline it prints at its end is the window's metrics, as metrics.json holds them.
+    out_h = outdir / "headline"
+    res = run([ibcc, "run", str(s1), "--out", str(out_h), "--sim-time", "2500ms"])
+    m = json.load(open(out_h / "metrics.json")).get("metrics", {}) if res.returncode == 0 else {}
+    line = next((ln for ln in res.stdout.splitlines() if ln.startswith("metrics over ")), "")
+
+    def v(key, spec):
+        x = m.get(key)
+        return "n/a" if x is None else format(x, spec)
+    want = (f"metrics over 1250ms..2500ms: throughput {v('total', '.2f')} Gb/s (contributors "
+            f"{v('group_total.contributors', '.2f')}, victim {v('group_total.victim', '.2f')}), Jain {v('jain', '.3f')}, "
+            f"peak buffer {v('peak_buffer_credits', '.0f')} credits, p99 latency {v('latency_p99_us', '.1f')} us")
+    checks.check(res.returncode == 0 and line.startswith(want), f"the headline agrees with metrics.json: {line!r}"
+                 + ("" if line.startswith(want) else f", expected {want!r}"))
 
     # 2. An earlier run's results are not mixed with new ones.
     # (a plot as `ibcc plot` leaves it: the PNG, listed in .ibcc-files; and a user's own file)
