@@ -16,6 +16,7 @@
 #include <systemc>
 
 #include "cli.h"
+#include "common/did_you_mean.h"
 #include "common/heap_pages.h"
 #include "common/version.h"
 
@@ -64,62 +65,34 @@ void default_stop_signals() {
   if (const int sig = g_stop_signal.load()) std::raise(sig);
 }
 
-// Edit distance, for "did you mean" on a mistyped subcommand or option.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// The closest of `names` to `word`, if it is close enough to be a typo.
-std::optional<std::string> closest(const std::string& word, const std::vector<std::string>& names) {
-  std::optional<std::string> best;
-  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const auto& n : names) {
-    const size_t d = edit_distance(word, n);
-    if (d < best_d || (d == best_d && best && n.size() < best->size())) {
-      best_d = d;
-      best = n;
-    }
-  }
-  return best;
-}
-
 // After a parse error: a word that is not a subcommand, or an option the subcommand lacks,
-// and the nearest valid one.
-void suggest(CLI::App& app, int argc, char** argv) {
+// and the nearest valid one ("" when there is none to suggest).
+std::string suggestions(CLI::App& app, int argc, char** argv) {
   std::vector<std::string> subs;
   for (const CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) subs.push_back(s->get_name());
-  if (argc < 2) return;
+  if (argc < 2) return "";
   const std::string first = argv[1];
-  if (first.empty() || first[0] == '-') return;
+  if (first.empty() || first[0] == '-') return "";
   CLI::App* sub = nullptr;
   try {
     sub = app.get_subcommand(first);
   } catch (const CLI::OptionNotFound&) {
-    if (const auto s = closest(first, subs)) std::cerr << "ibcc: '" << first << "' is not a subcommand; did you mean '" << *s << "'?\n";
-    return;
+    const auto s = ibcc::closest(first, subs);
+    return s ? "ibcc: error: '" + first + "' is not a subcommand; did you mean '" + *s + "'?\n" : "";
   }
   std::vector<std::string> longs = {"--help"};
   for (const CLI::Option* o : sub->get_options()) {
     for (const auto& l : o->get_lnames()) longs.push_back("--" + l);
   }
+  std::string out;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--", 0) != 0) continue;
     a = a.substr(0, a.find('='));
     if (std::find(longs.begin(), longs.end(), a) != longs.end()) continue;
-    if (const auto s = closest(a, longs)) std::cerr << "ibcc " << first << ": '" << a << "' is not an option; did you mean '" << *s << "'?\n";
+    if (const auto s = ibcc::closest(a, longs)) out += "ibcc " + first + ": error: '" + a + "' is not an option; did you mean '" + *s + "'?\n";
   }
+  return out;
 }
 
 // Every repeatable option takes one value per occurrence (`--set k=v SCENARIO` leaves SCENARIO
@@ -189,8 +162,15 @@ int dispatch(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A typo gets its nearest valid word: instead of CLI11's account of the words left over
+    // ("not expected"), after any other error.
+    const std::string tips = e.get_exit_code() != 0 ? suggestions(app, argc, argv) : "";
+    if (!tips.empty() && dynamic_cast<const CLI::ExtrasError*>(&e)) {
+      std::cerr << tips << "Run with --help for more information.\n";
+      return kBadInput;
+    }
     const int rc = app.exit(e);
-    if (rc != 0) suggest(app, argc, argv);
+    std::cerr << tips;
     return rc == 0 ? kOk : kBadInput;
   }
   for (const Command& c : commands) {

@@ -22,6 +22,7 @@ A sweep directory gives one heat map per metric (sweep_<metric>.png) over the fi
 keys, one panel per combination of any further keys (on one colour scale), or a line plot when
 one key is swept; a failed or stalled point says so in its place.
 """
+import difflib
 import json
 import math
 import re
@@ -456,7 +457,9 @@ def plot_sweep(directory, out, metrics):
     metrics = metrics or [m for m in available if not m.startswith("throughput.")]
     bad = [m for m in metrics if m not in available]
     if bad:
-        raise ResultsError(f"no metric {', '.join(bad)} in {sweep.dir / 'sweep.csv'} (have: {', '.join(available)})")
+        near = [n for b in bad for n in difflib.get_close_matches(b, available, n=1)]
+        hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+        raise ResultsError(f"no metric {', '.join(bad)} in {sweep.dir / 'sweep.csv'}{hint} (have: {', '.join(available)})")
     spec = sweep.spec
     scen = Path(spec.get("scenario", "")).name or sweep.dir.name
     context = (f"{scen}, {_sweep_sim_time(sweep)} simulated, window {spec.get('window') or 'second half'}"

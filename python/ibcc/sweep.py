@@ -8,6 +8,7 @@ its identity; a different sweep into the same --out is refused.
 The `ibcc sweep` subcommand (src/sweep.cpp) parses the command line and calls
 `python3 -m ibcc.sweep --request JSON`; `sweep(request)` is the same from Python.
 """
+import difflib
 import json
 import math
 import os
@@ -78,7 +79,9 @@ def check_metrics(req, shapes):
         for m in req.metrics:
             if m not in names:
                 listed = ", ".join(sorted(n for n in names if not n.startswith("throughput.")))
-                raise CampaignError(f"--metric {m}: not a metric of this scenario (available: {listed}, and "
+                near = difflib.get_close_matches(m, list(names), n=1)
+                hint = f"; did you mean '{near[0]}'?" if near else ""
+                raise CampaignError(f"--metric {m}: not a metric of this scenario{hint} (available: {listed}, and "
                                     f"throughput.<flow> for each of its {len(flows)} flows)")
 
 

@@ -10,6 +10,7 @@ interrupted tune resumes where it stopped.
 The `ibcc tune` subcommand (src/main.cpp) parses the command line and calls
 `python3 -m ibcc.tune --request JSON`; `tune(request)` is the same from Python.
 """
+import difflib
 import fcntl
 import json
 import os
@@ -197,7 +198,9 @@ class Runner:
             values = {}
             for o in objectives:
                 if o.metric not in metrics:
-                    raise TuneError(f"--objective {o.metric}: not a metric of {label}'s runs (they have "
+                    near = difflib.get_close_matches(o.metric, list(metrics), n=1)
+                    hint = f"; did you mean '{near[0]}'?" if near else ""
+                    raise TuneError(f"--objective {o.metric}: not a metric of {label}'s runs{hint} (they have "
                                     f"{', '.join(sorted(metrics))})")
                 v = metrics[o.metric]
                 if v is None:

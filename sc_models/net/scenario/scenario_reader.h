@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "common/did_you_mean.h"
 #include "net/scenario/topology.h"
 
 #include "net/scenario/scenario_keys.h"
@@ -74,7 +75,9 @@ class Reader {
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
         std::string list;
         for (const auto& a : allowed) list += list.empty() ? a : ", " + a;
-        fail(kv.first, join(path, k), "unknown key (allowed here: " + list + ")");
+        const auto near = closest(k, allowed);
+        fail(kv.first, join(path, k),
+             "unknown key" + (near ? "; did you mean '" + *near + "'?" : std::string()) + " (allowed here: " + list + ")");
       }
     }
     for (const auto& k : allowed) {
