@@ -24,7 +24,7 @@ import yaml
 
 from .campaign import processes, slurm
 from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
-from .campaign.ibcc import Ibcc, Settings
+from .campaign.ibcc import Ibcc, Settings, read_json
 from .campaign.space import Param, fmt_num, parse_quantity, parse_space, schema_node  # noqa: F401 (the tune's space)
 from .campaign.storage import lock_out, sha256_file, write_csv, write_text
 from . import opensm
@@ -729,7 +729,7 @@ def tune(request):
 
     failed = [t for t in study.get_trials(deepcopy=False)
               if t.state == TrialState.FAIL and not t.user_attrs.get("interrupted")]
-    report = guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, how)
+    report = guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, how, runner.labels)
     write_text(out / "report.txt", report)
     summary = {
         "version": spec["version"], "optuna": optuna.__version__, "command": req.command,
@@ -746,7 +746,55 @@ def tune(request):
     return summary
 
 
-def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, opensm_how):
+# Which way a metric is better: +1 higher, -1 lower, 0 neither (counts of marks and notices).
+def metric_direction(name):
+    base = name.split(".")[0]
+    if base in ("total", "victim", "contributors", "jain", "group_total", "group_mean", "throughput") \
+            or base.startswith("pingpong_rate"):
+        return 1
+    if base in ("tvv", "peak_buffer_credits") or base.startswith(("latency_", "message_", "pingpong_")):
+        return -1
+    return 0
+
+
+REGRESSION = 0.05  # worse by more than this share of the reference: flagged
+
+
+def metric_comparison(chosen_metrics, ref_metrics):
+    """Lines comparing every metric of the chosen configuration's run with the references'
+    (the first scenario's runs), a worse value by more than REGRESSION flagged; and the
+    regressions found, as (reference, metric, chosen, reference value)."""
+    names = sorted(set(chosen_metrics) | {k for m in ref_metrics.values() if m for k in m})
+    names = [n for n in names if not n.startswith("throughput.")] + [n for n in names if n.startswith("throughput.")]
+    refs = [r for r in ref_metrics if ref_metrics[r] is not None]
+    w = max([len(n) for n in names] + [6])
+    head = f"  {'metric':<{w}}  {'chosen':>11}" + "".join(f"  {r:>14}" for r in refs) + "  (better)"
+    lines, regressions = [head], []
+
+    def cell(v):
+        return "n/a" if v is None else f"{v:.4g}"
+
+    for n in names:
+        v = chosen_metrics.get(n)
+        d = metric_direction(n)
+        row = f"  {n:<{w}}  {cell(v):>11}"
+        flags = []
+        for r in refs:
+            rv = ref_metrics[r].get(n)
+            text = cell(rv)
+            if v is not None and rv is not None and d != 0:
+                worse = (rv - v) * d
+                if worse > REGRESSION * max(abs(rv), 1e-12):
+                    text = "!" + text
+                    flags.append(r)
+                    regressions.append((r, n, v, rv))
+            row += f"  {text:>14}"
+        lines.append(row + ("  higher" if d > 0 else "  lower" if d < 0 else "") +
+                     (f"  WORSE than {' and '.join(flags)}" if flags else ""))
+    return lines, regressions
+
+
+def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, opensm_how, labels):
     lines = ["ibcc tune: report", ""]
     lines.append(f"Scenarios ({'worst case across them' if len(req.scenarios) > 1 else 'one'}): "
                  + ", ".join(req.scenarios))
@@ -782,6 +830,20 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_wh
         if r is not None:
             n = sum(1 for o, v, rr in zip(objectives, chosen.values, r) if not o.better_or_equal(v, rr))
             lines.append(f"  Objectives worse than the {name}: {n} of {len(objectives)}")
+    # Every metric, not only the objectives: what the choice costs elsewhere.
+    chosen_metrics = read_json(Path(chosen.user_attrs["dir"]) / labels[0] / "metrics.json") or {}
+    ref_metrics = {name: (read_json(Path(req.out) / "reference" / name.replace(" ", "_") / labels[0] / "metrics.json")
+                          or {}).get("metrics") if refs.get(name) is not None else None
+                   for name in ("defaults", "seed hardware")}
+    if chosen_metrics.get("metrics"):
+        table, regressions = metric_comparison(chosen_metrics["metrics"], ref_metrics)
+        lines.append("")
+        lines.append(f"Every metric of the chosen configuration against the references ({labels[0]}; '!' beside a "
+                     f"reference: the chosen one is worse than it by more than {REGRESSION * 100:.0f} %):")
+        lines.extend(table)
+        worse = list(dict.fromkeys(m for _, m, _, _ in regressions))
+        lines.append(f"  Metrics worse than a reference by more than {REGRESSION * 100:.0f} %: {len(worse)}"
+                     + (" (" + ", ".join(worse[:10]) + (" ..." if len(worse) > 10 else "") + ")" if worse else ""))
     if failed:
         lines.append(f"{len(failed)} trial(s) failed their run's checks and count as unusable: "
                      + "; ".join(f"trial {t.number}: {t.user_attrs.get('error', '?')}" for t in failed[:5]))

@@ -41,3 +41,21 @@ def test_a_parameter_writes_back_what_it_reads():
     assert t.value_text(55.0) == "55us" and t.column() == "cc.dcqcn.rate_timer [us]"
     assert Param("cc.marking", "categorical", choices=["fecn", "ecn"]).spec() == "cc.marking=fecn,ecn"
     assert fmt_num(3.0) == "3" and fmt_num(0.25) == "0.25"
+
+
+def test_every_metric_is_compared_and_a_regression_flagged_by_its_direction():
+    from ibcc.tune import metric_comparison, metric_direction
+    assert metric_direction("jain") == 1 and metric_direction("group_total.victim") == 1
+    assert metric_direction("peak_buffer_credits") == -1 and metric_direction("latency_p99_us.victim") == -1
+    assert metric_direction("fecn") == 0
+    chosen = {"jain": 1.0, "peak_buffer_credits": 1947, "latency_p99_us": 190.0, "fecn": 10, "victim": 13.0}
+    refs = {"defaults": {"jain": 0.987, "peak_buffer_credits": 429, "latency_p99_us": 188.0, "fecn": 5,
+                         "victim": 14.0},
+            "seed hardware": None}
+    lines, regressions = metric_comparison(chosen, refs)
+    assert "seed hardware" not in lines[0], "a reference that did not run has no column"
+    assert sorted(m for _, m, _, _ in regressions) == ["peak_buffer_credits", "victim"], \
+        "a larger buffer and a slower victim are worse; p99 +1 % is within 5 %; FECN has no better side"
+    row = next(ln for ln in lines if ln.strip().startswith("peak_buffer_credits"))
+    assert "!429" in row and "WORSE than defaults" in row
+    assert "WORSE" not in next(ln for ln in lines if ln.strip().startswith("jain"))

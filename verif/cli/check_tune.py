@@ -11,7 +11,8 @@
    the study ends with exactly --trials finished trials, the killed trial's parameters run
    again, and no trial of the first part runs twice.
 3. Its outputs: tune.csv with every trial, the Pareto front (pareto.csv: no row dominated by
-   another trial), the plots, report.txt comparing against the defaults and the seed hardware.
+   another trial), the plots, report.txt comparing against the defaults and the seed hardware
+   (every metric, a regression flagged: its peak-buffer row checked against the runs).
 4. The chosen configuration's opensm.conf, read back by `ibcc run --opensm-conf`, gives
    byte-identical flows.csv and packet counts to the chosen trial's own run.
 5. A different space in the same --out is refused (exit 2), not mixed into the study.
@@ -138,6 +139,16 @@ def main():
     report = (out / "report.txt").read_text()
     check("seed hardware" in report and "defaults" in report and "Chosen configuration" in report,
           "report.txt compares the chosen configuration with the defaults and the seed hardware")
+    # Every metric of the chosen run against the defaults' run, as their metrics.json hold them.
+    chosen_dir = out / "trials" / f"{summary['chosen']['trial']:04d}" / "study"
+    chosen_m = json.loads((chosen_dir / "metrics.json").read_text())["metrics"]
+    ref_m = json.loads((out / "reference" / "defaults" / "study" / "metrics.json").read_text())["metrics"]
+    row = next((ln.split() for ln in report.splitlines() if ln.split()[:1] == ["peak_buffer_credits"]), [])
+    want = [f"{chosen_m.get('peak_buffer_credits', float('nan')):.4g}", f"{ref_m['peak_buffer_credits']:.4g}"]
+    worse = chosen_m.get("peak_buffer_credits", 0) > 1.05 * ref_m["peak_buffer_credits"]
+    check(len(row) >= 3 and row[1] == want[0] and row[2].lstrip("!") == want[1]
+          and row[2].startswith("!") == worse and ("WORSE" in row) == worse,
+          f"report.txt's peak buffer row agrees with the runs (chosen {want[0]}, defaults {want[1]}, worse: {worse}): {row}")
     check(summary["version"].startswith("ibcc ") and summary["spec"]["scenarios"][0]["sha256"],
           "tune.json records the version and the scenario's hash")
 
