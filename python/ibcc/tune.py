@@ -13,6 +13,7 @@ The `ibcc tune` subcommand (src/main.cpp) parses the command line and calls
 import difflib
 import fcntl
 import json
+import math
 import os
 import shlex
 import sys
@@ -729,7 +730,8 @@ def tune(request):
 
     failed = [t for t in study.get_trials(deepcopy=False)
               if t.state == TrialState.FAIL and not t.user_attrs.get("interrupted")]
-    report = guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, how, runner.labels)
+    report = guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, how, runner.labels,
+                      resolved)
     write_text(out / "report.txt", report)
     summary = {
         "version": spec["version"], "optuna": optuna.__version__, "command": req.command,
@@ -794,7 +796,42 @@ def metric_comparison(chosen_metrics, ref_metrics):
     return lines, regressions
 
 
-def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, opensm_how, labels):
+def warnings_for(params, chosen, resolved):
+    """What a deployer must know about the chosen configuration: a parameter at an end of its
+    range (the best may lie beyond it), and a Packet_Size that exempts packets from marking."""
+    out = []
+    for p in params:
+        if p.kind == "categorical" or p.key not in chosen.params:
+            continue
+        v, lo, hi = float(chosen.params[p.key]), float(p.low), float(p.high)
+        scale = (lambda x: math.log(x)) if p.log and lo > 0 else (lambda x: x)
+        span = scale(hi) - scale(lo)
+        if span <= 0:
+            continue
+        where = (scale(v) - scale(lo)) / span
+        if where <= 0.02 or where >= 0.98:
+            end = "bottom" if where <= 0.02 else "top"
+            out.append(f"{p.key} = {p.value_text(chosen.params[p.key])} is at the {end} of its range "
+                       f"({p.spec().split('=', 1)[1]}): the best may lie beyond it; widen the space and tune again.")
+    fabric = resolved.get("fabric") or {}
+    psize = ((resolved.get("cc") or {}).get("switch") or {}).get("packet_size")
+    mtu = fabric.get("mtu")
+    header = ((fabric.get("packet_bytes") or {}).get("data_header")) or 26
+    if psize and mtu and (resolved.get("cc") or {}).get("marking", "fecn") == "fecn":  # (IB CC's FECN marking only)
+        limit = int(psize) * 64
+        wire = int(mtu) + int(header)
+        if limit > wire:
+            out.append(f"cc.switch.packet_size = {psize} exempts every packet under {limit} bytes from marking: every "
+                       f"data packet of this fabric ({wire} bytes at the MTU) goes unmarked, so CC never acts.")
+        else:
+            out.append(f"cc.switch.packet_size = {psize} exempts every packet under {limit} bytes from marking: "
+                       f"MTU data packets ({wire} bytes) are marked; smaller ones (short messages, a message's "
+                       f"last packet) are not.")
+    return out
+
+
+def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_what, opensm_how, labels,
+             resolved):
     lines = ["ibcc tune: report", ""]
     lines.append(f"Scenarios ({'worst case across them' if len(req.scenarios) > 1 else 'one'}): "
                  + ", ".join(req.scenarios))
@@ -844,6 +881,11 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_wh
         worse = list(dict.fromkeys(m for _, m, _, _ in regressions))
         lines.append(f"  Metrics worse than a reference by more than {REGRESSION * 100:.0f} %: {len(worse)}"
                      + (" (" + ", ".join(worse[:10]) + (" ..." if len(worse) > 10 else "") + ")" if worse else ""))
+    warns = warnings_for(params, chosen, resolved)
+    if warns:
+        lines.append("")
+        lines.append("Before deploying it:")
+        lines.extend(f"  - {w}" for w in warns)
     if failed:
         lines.append(f"{len(failed)} trial(s) failed their run's checks and count as unusable: "
                      + "; ".join(f"trial {t.number}: {t.user_attrs.get('error', '?')}" for t in failed[:5]))

@@ -59,3 +59,21 @@ def test_every_metric_is_compared_and_a_regression_flagged_by_its_direction():
     row = next(ln for ln in lines if ln.strip().startswith("peak_buffer_credits"))
     assert "!429" in row and "WORSE than defaults" in row
     assert "WORSE" not in next(ln for ln in lines if ln.strip().startswith("jain"))
+
+
+def test_the_report_warns_of_a_parameter_at_its_range_end_and_of_unmarked_packets():
+    from types import SimpleNamespace
+
+    from ibcc.tune import warnings_for
+    params = [Param("cc.ca.ccti_timer", "int", 10, 2400, log=True), Param("cc.switch.threshold", "int", 1, 15),
+              Param("cc.switch.mapping", "categorical", choices=["sum", "per_voq"])]
+    chosen = SimpleNamespace(params={"cc.ca.ccti_timer": 2400, "cc.switch.threshold": 8, "cc.switch.mapping": "sum"})
+    fabric = {"mtu": 2048, "packet_bytes": {"data_header": 26}}
+    w = warnings_for(params, chosen, {"fabric": fabric, "cc": {"switch": {"packet_size": 32}}})
+    assert len(w) == 2
+    assert w[0].startswith("cc.ca.ccti_timer = 2400 is at the top of its range (10:2400:int:log)")
+    assert "under 2048 bytes" in w[1] and "MTU data packets (2074 bytes) are marked" in w[1]
+    w = warnings_for(params, chosen, {"fabric": fabric, "cc": {"switch": {"packet_size": 40}}})
+    assert "every data packet of this fabric (2074 bytes at the MTU) goes unmarked" in w[1]
+    chosen.params["cc.ca.ccti_timer"] = 150
+    assert warnings_for(params, chosen, {"fabric": fabric, "cc": {"switch": {"packet_size": 0}}}) == []
