@@ -555,13 +555,24 @@ def plots(out, study, params, objectives, chosen, front, refs, imps):
         ax.plot([t.values[0] for t in complete], [t.values[1] for t in complete], "o", ms=4, color="lightsteelblue",
                 label="trial")
         fs = sorted(front, key=lambda t: t.values[0])
-        ax.plot([t.values[0] for t in fs], [t.values[1] for t in fs], "o-", ms=5, color="tab:blue", label="Pareto front")
-        ax.plot([chosen.values[0]], [chosen.values[1]], "*", ms=16, color="tab:red", label=f"chosen (trial {chosen.number})")
-        markers = {"defaults": ("s", "gray"), "seed hardware": ("D", "black")}
+        ax.plot([t.values[0] for t in fs], [t.values[1] for t in fs], "o-", ms=5, color="tab:blue",
+                label=f"Pareto front ({len(fs)} trial{'s' if len(fs) > 1 else ''})", zorder=3)
+        at = {}  # each front trial named, as report.txt and pareto.csv list them (trials at one point together)
+        for t in fs:
+            at.setdefault((t.values[0], t.values[1]), []).append(str(t.number))
+        for (x, y), names in at.items():
+            ax.annotate(", ".join(names), (x, y), textcoords="offset points", xytext=(5, 5), fontsize=7,
+                        color="tab:blue")
+        ax.plot([chosen.values[0]], [chosen.values[1]], "*", ms=16, color="tab:red", mfc="none", mew=1.5, zorder=4,
+                label=f"chosen (trial {chosen.number})")
+        # The references: hollow markers of two sizes, so that both show where they coincide.
+        markers = {"defaults": ("s", "gray", 11), "seed hardware": ("D", "black", 6)}
+        same = refs.get("defaults") is not None and refs.get("defaults") == refs.get("seed hardware")
         for name, ref in refs.items():
             if ref is not None:
-                m, c = markers.get(name, ("x", "black"))
-                ax.plot([ref[0]], [ref[1]], m, ms=8, color=c, label=name)
+                m, c, size = markers.get(name, ("x", "black", 8))
+                ax.plot([ref[0]], [ref[1]], m, ms=size, color=c, mfc="none", mew=1.5, zorder=5,
+                        label=name + (" (= the other reference)" if same else ""))
         ax.set_xlabel(f"{objectives[0].metric} ({'max' if objectives[0].maximise else 'min'})")
         ax.set_ylabel(f"{objectives[1].metric} ({'max' if objectives[1].maximise else 'min'})")
         ax.grid(alpha=0.3)
@@ -842,6 +853,13 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_wh
                  + (f", one of {len(front)} on the Pareto front" if len(objectives) > 1 else "") + "):")
     for k, v in chosen.user_attrs["sets"].items():
         lines.append(f"  {k} = {v}")
+    if len(objectives) > 1:
+        lines.append("")
+        lines.append(f"The Pareto front ({len(front)} trial{'s' if len(front) > 1 else ''}; pareto.csv has their "
+                     "parameters):")
+        for t in sorted(front, key=lambda t: t.values[0]):
+            lines.append(f"  trial {t.number:>4}: " + ", ".join(f"{o.metric} {v:.6g}" for o, v in zip(objectives, t.values))
+                         + ("  <- chosen" if t.number == chosen.number else ""))
     lines.append("")
     w = max(len(o.metric) for o in objectives)
     lines.append(f"  {'objective':<{w}}  {'chosen':>12}  {'defaults':>12}  {'seed hardware':>14}")
