@@ -51,8 +51,10 @@ def fragment(cc, options, source):
     sw_map = sum(1 << b for b in bits)
     victim = by_form.get("victim_mask", [])
     lines = [f"# ibcc tune: the chosen configuration as OpenSM congestion-control options ({source})",
-             "# Merge these lines into OpenSM's configuration file (opensm.conf; `opensm -c FILE` writes the",
-             "# current one); read back with: ibcc run SCENARIO --opensm-conf THIS_FILE"]
+             "# Where: OpenSM's configuration file (/etc/opensm/opensm.conf by default; `opensm -c FILE` writes",
+             "# the running defaults to start from). Replace its congestion_control and cc_* lines with these",
+             "# (OpenSM takes the last value of an option it reads twice) and restart OpenSM: it configures",
+             "# the switches and HCAs at its next sweep. Check first with: ibcc run SCENARIO --opensm-conf THIS_FILE"]
     for o in by_form.get("enable", []):
         lines.append(f"{o['name']} {'TRUE' if _value(cc, o['key']) else 'FALSE'}")
     named = ", ".join(f"bit {b} {' and '.join(o['name'].rsplit('_setting_', 1)[-1] for o in switch if o['map_bit'] == b)}"
@@ -70,8 +72,11 @@ def fragment(cc, options, source):
         lines.append(f"{o['name']} 0x{int(_value(cc, o['key'])):04x}")
     fields = per_sl_fields(options)
     per = effective_ca(ca, fields)
-    for o in by_form.get("per_sl", []):
-        for sl in range(16):
+    # Per SL, grouped as OpenSM writes its own configuration: the SL's settings together.
+    per_sl = by_form.get("per_sl", [])
+    for sl in range(16 if per_sl else 0):
+        lines.append(f"# SL = {sl}")
+        for o in per_sl:
             lines.append(f"{o['name']} {sl} {int(per[sl][o['key']])}")
     for o in by_form.get("cct", []):
         cct = list(_value(cc, o["key"]))
