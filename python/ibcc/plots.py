@@ -36,6 +36,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import colors as mcolors  # noqa: E402
 from matplotlib.ticker import EngFormatter, FuncFormatter  # noqa: E402
 
+from .campaign.errors import RunError  # noqa: E402
+from .campaign.storage import csv_text, write_text  # noqa: E402
 from .results import ResultsError, load_run, load_sweep  # noqa: E402
 
 MAX_LINES = 12
@@ -613,13 +615,7 @@ def plot_compare(directories, out, labels=()):
     common = [m for m in runs[0].metrics if all(m in r.metrics for r in runs[1:])]
     rows = [[label, str(r.dir)] + ["" if r.metrics.get(m) is None else f"{r.metrics[m]:.6g}" for m in common]
             for label, r in zip(labels, runs)]
-    import csv
-    import io
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["label", "dir"] + common)
-    w.writerows(rows)
-    (out / "compare.csv").write_text(buf.getvalue())
+    write_text(out / "compare.csv", csv_text(["label", "dir"] + common, rows))
     record_written(out / "compare.csv")
     written.append("compare.csv")
     return written
@@ -661,7 +657,7 @@ def main(argv=None):
     except LayoutError as e:
         print(f"ibcc plot: error: a figure does not fit: {e}", file=sys.stderr)
         return 1
-    except OSError as e:
+    except (OSError, RunError) as e:  # (a failed write)
         print(f"ibcc plot: error: {e}", file=sys.stderr)
         return 1
     for w in written:

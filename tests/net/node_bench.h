@@ -135,6 +135,22 @@ inline Probe& probe(NodeContext& ctx, const std::string& name) {
   return static_cast<Probe&>(ctx.node(static_cast<unsigned>(ctx.topology().find(name))));
 }
 
+// A flow of `spec` from node `src` to the node named `dst`, with one lane (its message in
+// progress) toward it, as Fabric builds one; added to the context's flows, its index returned.
+inline unsigned add_flow(NodeContext& ctx, const FlowSpec& spec, unsigned src, const std::string& dst) {
+  const Topology& t = ctx.topology();
+  Flow f;
+  f.spec = spec;
+  f.src = src;
+  f.dst = t.find(dst);
+  Flow::Lane lane;
+  lane.dlid = t.nodes[f.dst].lid;
+  lane.qp = f.spec.qp;
+  f.lanes.assign(1, lane);
+  ctx.flows().push_back(f);
+  return static_cast<unsigned>(ctx.flows().size() - 1);
+}
+
 // A data packet's header as an HCA would send it.
 inline IbExtension data_header(const NodeContext& ctx, const std::string& src, const std::string& dst, uint32_t payload,
                                unsigned sl = 0) {

@@ -25,17 +25,7 @@ constexpr unsigned kH1 = 2;
 std::unique_ptr<NodeContext> hca_bench(const Scenario& s) {
   auto ctx = bench(s, kH1, [&](NodeContext& c, unsigned n) { return std::make_unique<Hca>("H1", c, n, s.sim.seed); });
   Hca& h = static_cast<Hca&>(ctx->node(kH1));
-  const Topology& t = ctx->topology();
-  Flow f;
-  f.spec = s.flows.front();
-  f.src = kH1;
-  f.dst = t.find("H3");
-  Flow::Lane lane;
-  lane.dlid = t.nodes[f.dst].lid;
-  lane.qp = f.spec.qp;
-  f.lanes.assign(1, lane);
-  ctx->flows().push_back(f);
-  h.flows().push_back(0);
+  h.flows().push_back(testing::add_flow(*ctx, s.flows.front(), kH1, "H3"));
   if (s.cc.enabled) {
     cc::CctiBlockParams cp;
     cp.num_qps = s.cc.ca.num_qps;

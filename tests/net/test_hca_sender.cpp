@@ -87,19 +87,10 @@ Bench make_bench(unsigned flows = 1, double host_share = 1.0) {
   b.node->sender.set_host_cycles_per_byte(b.node->out[1].cycles_per_byte / host_share);
   b.wire = b.ctx->wire_bytes(s.fabric.mtu);
   b.ser = ser_cycles(b.node->out[1], b.wire);
-  const Topology& t = b.ctx->topology();
   for (unsigned i = 0; i < flows; ++i) {
-    Flow f;
-    f.spec = s.flows.front();
-    f.spec.qp = i + 1;
-    f.src = kH1;
-    f.dst = t.find("H3");
-    Flow::Lane lane;
-    lane.dlid = t.nodes[f.dst].lid;
-    lane.qp = f.spec.qp;
-    f.lanes.assign(1, lane);
-    b.ctx->flows().push_back(f);
-    b.node->sender.flows.push_back(i);
+    FlowSpec spec = s.flows.front();
+    spec.qp = i + 1;
+    b.node->sender.flows.push_back(testing::add_flow(*b.ctx, spec, kH1, "H3"));
   }
   return b;
 }
