@@ -4,12 +4,63 @@
 #include <iterator>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
 #include "cli.h"
 #include "net/scenario/scenario_yaml.h"
+#include "net/scenario/units.h"
 #include "progress.h"
+#include "python_launcher.h"
 #include "run.h"
 
 namespace ibcc::cli {
+namespace {
+
+// `ibcc run --seeds N`: the scenario resolved here (bad input exits 2 before anything runs,
+// and its sim.seed, or --seed, is the first seed), then N runs, one per seed, by the
+// campaign layer (python/ibcc/replicate.py), which writes the means and their 95 % intervals.
+int run_replicated(const ibcc::net::RunOptions& run, unsigned seeds, unsigned jobs, const std::string& cc,
+                   const std::vector<std::string>& sets, const std::string& self) {
+  uint64_t first = 1;
+  try {
+    const YAML::Node resolved = YAML::Load(ibcc::net::describe_scenario(run));
+    first = resolved["sim"]["seed"].as<uint64_t>();
+    if (run.window) {
+      if (auto err = ibcc::net::window_error(*run.window, ibcc::net::parse_time_ps(resolved["sim"]["time"].as<std::string>()).value_or(0))) {
+        std::cerr << "ibcc run: error: --window " << *run.window << ": " << *err << "\n";
+        return kBadInput;
+      }
+    }
+  } catch (const ibcc::net::ScenarioError& e) {
+    std::cerr << "ibcc run: error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  if (first > UINT64_MAX - seeds) {
+    std::cerr << "ibcc run: error: --seeds " << seeds << " from seed " << first << ": past the largest seed\n";
+    return kBadInput;
+  }
+  std::vector<std::string> args;  // what every seed's run takes as it is
+  if (!cc.empty()) args.insert(args.end(), {"--cc", cc});
+  for (const auto& kv : sets) args.insert(args.end(), {"--set", kv});
+  if (run.sim_time) args.insert(args.end(), {"--sim-time", *run.sim_time});
+  if (run.log_interval) args.insert(args.end(), {"--log-interval", *run.log_interval});
+  if (run.window) args.insert(args.end(), {"--window", *run.window});
+  if (!run.opensm_conf.empty()) args.insert(args.end(), {"--opensm-conf", run.opensm_conf});
+  if (!run.rtl.empty()) {
+    std::string list;
+    for (const auto& r : run.rtl) list += (list.empty() ? "" : ",") + r;
+    args.insert(args.end(), {"--rtl", list});
+  }
+  nlohmann::json seed_list = nlohmann::json::array();
+  for (unsigned i = 0; i < seeds; ++i) seed_list.push_back(first + i);
+  const nlohmann::json request = {{"ibcc", self},        {"scenario", run.scenario}, {"out", run.out_dir},
+                                  {"seeds", seed_list},  {"args", args},             {"jobs", jobs},
+                                  {"force", run.force},  {"quiet", run.quiet},       {"command", run.command}};
+  return run_python({"-m", "ibcc.replicate", "--request", request.dump()}, "ibcc run", true);
+}
+
+}  // namespace
 
 Command add_run(CLI::App& app, const Invocation& inv) {
   struct Options {
@@ -17,6 +68,7 @@ Command add_run(CLI::App& app, const Invocation& inv) {
     std::string cc, seed, waves_format = "fst";
     std::vector<std::string> sets;
     bool plot_after = false;
+    unsigned seeds = 0, jobs = 0;
   };
   auto o = std::make_shared<Options>();
   o->run.command.assign(inv.argv, inv.argv + inv.argc);
@@ -68,8 +120,19 @@ Command add_run(CLI::App& app, const Invocation& inv) {
                   "(a busy traced port: about 10 MB of FST per simulated second)")
       ->needs(waves);
   cmd->add_flag("--plot", o->plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
+  CLI::Option* seeds =
+      cmd->add_option("--seeds", o->seeds,
+                      "Replicate over N seeds (sim.seed, or --seed, and the next N-1): each run into OUT/seed-<s>/, "
+                      "and OUT/metrics.json with each metric's mean, 95 % confidence interval (ci95: the half "
+                      "width), standard deviation and per-seed values")
+          ->check(CLI::Range(2u, 10000u));
+  seeds->excludes(waves);
+  cmd->add_option("--jobs", o->jobs, "With --seeds: parallel runs (default: one per core)")
+      ->check(CLI::Range(1u, 256u))
+      ->needs(seeds);
+  const char* argv0 = inv.argc > 0 ? inv.argv[0] : "ibcc";
   return {cmd,
-          [o] {
+          [o, argv0] {
             die_with_sweep_parent();
             ibcc::net::RunOptions& run = o->run;
             run.waves_vcd = o->waves_format == "vcd";
@@ -82,6 +145,12 @@ Command add_run(CLI::App& app, const Invocation& inv) {
               };
             }
             if (!scenario_options("ibcc run", o->cc, o->seed, o->sets, &run)) return kBadInput;
+            if (o->seeds) {
+              if (g_stop) return kStopped;
+              const int rc = run_replicated(run, o->seeds, o->jobs, o->cc, o->sets, self_exe(argv0));
+              if (rc == kOk && o->plot_after) return run_plot({run.out_dir}, {}, "");
+              return rc;
+            }
             try {
               const int rc = ibcc::net::run_scenario(run);
               if (rc == kOk && o->plot_after) return run_plot({run.out_dir}, {}, "");

@@ -24,6 +24,7 @@ struct SweepOptions {
   std::string backend = "local";     // local: processes here; slurm: a Slurm job array
   std::string partition;             // slurm: --partition (empty: the default one)
   unsigned array_max = 0;            // slurm: at most this many points at once (0: no limit)
+  unsigned seeds = 0;                // --seeds N: each point over N seeds (0: one run per point)
   bool quiet = false;
 };
 
@@ -34,7 +35,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       {"ibcc", self_exe},     {"scenario", opt.scenario}, {"out", opt.out_dir},   {"grids", opt.grids},
       {"metrics", opt.metrics}, {"jobs", opt.jobs},       {"sets", opt.sets},     {"window", opt.window},
       {"sim_time", opt.sim_time}, {"cc", opt.cc},         {"backend", opt.backend}, {"partition", opt.partition},
-      {"array_max", opt.array_max}, {"quiet", opt.quiet}};
+      {"array_max", opt.array_max}, {"quiet", opt.quiet}, {"seeds", opt.seeds}};
   return run_python({"-m", "ibcc.sweep", "--request", request.dump()}, "ibcc sweep", true);
 }
 
@@ -66,6 +67,11 @@ Command add_sweep(CLI::App& app, const Invocation& inv) {
   cmd->add_option("--partition", sweep->partition, "Slurm partition (default: the cluster's default)");
   cmd->add_option("--array-max", sweep->array_max, "Slurm: at most this many points at once (default: no limit)")
       ->check(CLI::Range(1u, 100000u));
+  cmd->add_option("--seeds", sweep->seeds,
+                  "Replicate each point over N seeds (sim.seed and the next N-1), each into points/<point>/seed-<s>/; "
+                  "sweep.csv then holds each metric's mean, <metric>.ci95 (the half width of its 95 % confidence "
+                  "interval) and seeds (how many gave a result)")
+      ->check(CLI::Range(2u, 10000u));
   cmd->add_flag("--quiet", sweep->quiet, "No progress bar or summary");
   const char* argv0 = inv.argc > 0 ? inv.argv[0] : "ibcc";
   return {cmd,

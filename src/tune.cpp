@@ -26,6 +26,7 @@ struct TuneOptions {
   std::string backend = "local";        // local: trials here; slurm: `workers` Slurm array tasks
   unsigned workers = 1;
   std::string partition;
+  unsigned seeds = 0;                   // --seeds N: every run over N seeds (0: one run)
 };
 
 // Exit codes: 0 done; 1 no trial completed or an output failed; 2 bad input; 130 interrupted.
@@ -35,7 +36,7 @@ int run_tune(const TuneOptions& opt, const std::string& self_exe, const std::str
       {"objectives", opt.objectives}, {"trials", opt.trials},   {"jobs", opt.jobs},     {"storage", opt.storage},
       {"seed", opt.seed},         {"sets", opt.sets},           {"sim_time", opt.sim_time}, {"window", opt.window},
       {"quiet", opt.quiet},       {"command", command},         {"backend", opt.backend}, {"workers", opt.workers},
-      {"partition", opt.partition}};
+      {"partition", opt.partition}, {"seeds", opt.seeds}};
   return run_python({"-m", "ibcc.tune", "--request", request.dump()}, "ibcc tune", true);
 }
 
@@ -68,6 +69,10 @@ Command add_tune(CLI::App& app, const Invocation& inv) {
       ->check(CLI::Range(uint64_t{0}, uint64_t{4294967295u}, "0..2^32-1 (Optuna's samplers take a 32-bit seed)"));
   cmd->add_option("--set", tune->sets, "KEY=VALUE for every run (as ibcc run --set)");
   cmd->add_option("--sim-time", tune->sim_time, "Simulated time of every run, with a unit");
+  cmd->add_option("--seeds", tune->seeds,
+                  "Run every trial and reference over N seeds (each scenario's sim.seed and the next N-1): the "
+                  "objectives are the means, each run's metrics.json has their 95 % confidence intervals")
+      ->check(CLI::Range(2u, 10000u));
   cmd->add_option("--window", tune->window, "Metrics window FROM..TO with units (default: second half)");
   cmd->add_option("--backend", tune->backend,
                   "Where the trials run: local (--jobs at a time here) or slurm (--workers tasks of one Slurm job "

@@ -10,10 +10,15 @@
     run.config       # resolved.yaml as a dict (every default filled in)
 
     sweep = ibcc.load_sweep("out/study_threshold")
-    sweep.points     # one row per point: the swept keys, status, the metrics
-    sweep.run(0)     # the Run of a point
+    sweep.points     # one row per point: the swept keys, status, the metrics (with --seeds:
+                     # their means, `<metric>.ci95` and `seeds`)
+    sweep.run(0)     # the Run of a point (with --seeds: its Replicas)
+
+    reps = ibcc.load_replicas("out/s1_seeds")   # `ibcc run --seeds N`
+    reps.metrics     # metric -> mean over the seeds; reps.ci95, reps.n, reps.per_seed alike
+    reps.runs        # the Run of each seed
 """
-__all__ = ["Run", "Sweep", "load", "load_run", "load_sweep", "ResultsError"]
+__all__ = ["Run", "Replicas", "Sweep", "load", "load_run", "load_replicas", "load_sweep", "ResultsError"]
 
 
 def __getattr__(name):

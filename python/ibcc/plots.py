@@ -18,9 +18,14 @@ Several run directories (ibcc plot DIR1 DIR2 ... --out OUT [--label L ...]) are 
                           per flow, a line style per run
   compare_metrics.png     the headline metrics side by side, a bar per run
   compare.csv             every metric the runs share, a row per run
+A run over several seeds (ibcc run --seeds N) gives:
+  replicas_throughput.png  throughput per flow (per group beyond 6 flows) over time: the mean
+                           over the seeds, the range they span shaded
+  replicas_metrics.png     the headline metrics: mean ± 95 % confidence interval, each seed a dot
 A sweep directory gives one heat map per metric (sweep_<metric>.png) over the first two swept
 keys, one panel per combination of any further keys (on one colour scale), or a line plot when
-one key is swept; a failed or stalled point says so in its place.
+one key is swept; a failed or stalled point says so in its place; with --seeds each cell
+shows its mean ± 95 % confidence interval.
 """
 import difflib
 import json
@@ -30,6 +35,7 @@ import textwrap
 from pathlib import Path
 
 import matplotlib
+import pandas as pd
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -38,7 +44,7 @@ from matplotlib.ticker import EngFormatter, FuncFormatter  # noqa: E402
 
 from .campaign.errors import RunError  # noqa: E402
 from .campaign.storage import csv_text, write_text  # noqa: E402
-from .results import ResultsError, load_run, load_sweep  # noqa: E402
+from .results import ResultsError, load_replicas, load_run, load_sweep  # noqa: E402
 
 MAX_LINES = 12
 DPI = 100
@@ -397,7 +403,8 @@ def _sweep_sim_time(sweep):
     """The simulated time of the sweep's runs: --sim-time, else what a finished point ran."""
     if sweep.spec.get("sim_time"):
         return sweep.spec["sim_time"]
-    for summary in sorted((sweep.dir / "points").glob("*/summary.json")):
+    for summary in sorted(list((sweep.dir / "points").glob("*/summary.json"))
+                          + list((sweep.dir / "points").glob("*/seed-*/summary.json"))):
         try:
             us = json.loads(summary.read_text()).get("sim_time_us")
         except (OSError, ValueError):
@@ -428,7 +435,7 @@ MAX_PANELS = 36
 def _heat(ax, pts, kx, ky, xv, yv, m, cmap, norm):
     """One heat map of metric `m` over (kx, ky): a failed or stalled point says so in its cell."""
     grid = [[float("nan")] * len(xv) for _ in yv]
-    said = {}
+    said, cis = {}, {}
     for _, r in pts.iterrows():
         i, j = yv.index(str(r[ky])), xv.index(str(r[kx]))
         text = _point_status(r["status"])
@@ -437,6 +444,9 @@ def _heat(ax, pts, kx, ky, xv, yv, m, cmap, norm):
             continue
         v = r[m]
         grid[i][j] = float(v) if v == v and v != "" else float("nan")
+        ci = r.get(f"{m}.ci95", "")
+        if grid[i][j] == grid[i][j] and ci == ci and ci != "":  # (a sweep with --seeds: the mean ± its 95 % CI)
+            cis[(i, j)] = float(ci)
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap=cmap, norm=norm)
     for i in range(len(yv)):
         for j in range(len(xv)):
@@ -446,7 +456,8 @@ def _heat(ax, pts, kx, ky, xv, yv, m, cmap, norm):
                 colour = "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
             else:
                 colour = "firebrick" if said.get((i, j)) == "failed" else "dimgrey"
-            ax.text(j, i, said.get((i, j)) or eng(v), ha="center", va="center", fontsize=7, color=colour)
+            text = said.get((i, j)) or eng(v) + (f"\n± {eng(cis[(i, j)])}" if (i, j) in cis else "")
+            ax.text(j, i, text, ha="center", va="center", fontsize=7 if len(xv) <= 8 else 6, color=colour)
     ax.set_xticks(range(len(xv)), xv, fontsize=8)
     ax.set_yticks(range(len(yv)), yv, fontsize=8)
     return im
@@ -466,6 +477,10 @@ def plot_sweep(directory, out, metrics):
     scen = Path(spec.get("scenario", "")).name or sweep.dir.name
     context = (f"{scen}, {_sweep_sim_time(sweep)} simulated, window {spec.get('window') or 'second half'}"
                + (f", CC {spec['cc']}" if spec.get("cc") else ""))
+    if sweep.replicated:
+        seeds = sorted({int(v) for v in pts["seeds"] if v == v and v != ""})
+        context += (f"; mean ± 95 % CI over {seeds[-1] if len(seeds) == 1 else f'{seeds[0]}-{seeds[-1]}'} seeds"
+                    if seeds else "")
     failed = int(sum(1 for v in pts["status"] if _point_status(v) == "failed"))
     if failed:
         context += f"; {failed} point{'s' if failed > 1 else ''} failed"
@@ -477,6 +492,10 @@ def plot_sweep(directory, out, metrics):
             ok = [i for i, st in enumerate(pts["status"]) if st == "ok"]
             vals = [pts[m].iloc[i] for i in ok]
             ax.plot(ok, vals, marker="o")
+            if f"{m}.ci95" in pts.columns:  # (--seeds: each mean with its 95 % confidence interval)
+                errs = [pts[f"{m}.ci95"].iloc[i] for i in ok]
+                ax.errorbar(ok, vals, yerr=[e if e == e and e != "" else 0 for e in errs], fmt="none", capsize=3,
+                            color="C0")
             for i, v in zip(ok, vals):
                 ax.annotate(eng(v), (i, v if v == v else 0), textcoords="offset points", xytext=(0, 5), ha="center", fontsize=7)
             for i, st in enumerate(pts["status"]):
@@ -621,6 +640,70 @@ def plot_compare(directories, out, labels=()):
     return written
 
 
+def plot_replicas(directory, out):
+    """A run over several seeds (ibcc run --seeds N): throughput per flow (per group beyond 6
+    flows) over time, the mean over the seeds with the range they span shaded; and the headline
+    metrics, each seed a dot and the mean a bar with its 95 % confidence interval."""
+    reps = load_replicas(directory)
+    written = []
+    few = all(r.flows["flow"].nunique() <= 6 for r in reps.runs if not r.flows.empty)
+    key = "flow" if few else "group"
+    series = []
+    for r in reps.runs:
+        df = _absent_before_start(r.flows, r.flow_starts_us)
+        if not df.empty:
+            series.append(df.groupby(["t_us", key])["gbps"].sum(min_count=1).unstack(key))
+    n = len(reps.runs)
+    if series:
+        names = sorted({str(c) for s in series for c in s.columns})
+        colours = flow_colours(set(names))
+        tmax = max(s.index.max() for s in series)
+        div, unit = time_unit(tmax)
+        fig, ax = plt.subplots(figsize=(11, 5.5), layout="constrained")
+        for name in names:
+            cols = [s[name] for s in series if name in s.columns]
+            frame = pd.concat(cols, axis=1)
+            t = frame.index / div
+            ax.fill_between(t, frame.min(axis=1), frame.max(axis=1), color=colours.get(name), alpha=0.25, lw=0)
+            ax.plot(t, frame.mean(axis=1), color=colours.get(name), lw=1.2, label=name)
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel(f"time ({unit})")
+        ax.set_ylabel("payload throughput at the destination (Gb/s)")
+        ax.set_title(fit_title(fig, f"throughput per {key}: mean over {n} seeds ({reps.seeds[0]}-{reps.seeds[-1]}), "
+                                    "shaded: the range of the seeds", 10), fontsize=10)
+        ax.grid(alpha=0.3)
+        legend_outside(ax)
+        written.append(save(fig, out / "replicas_throughput.png"))
+    shown = [m for m in HEADLINE if reps.metrics.get(m) is not None]
+    if shown:
+        ncols = min(3, len(shown))
+        nrows = math.ceil(len(shown) / ncols)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 0.6, 2.6 * nrows + 0.8), layout="constrained",
+                                 squeeze=False)
+        for k, m in enumerate(shown):
+            ax = axes[k // ncols][k % ncols]
+            mean, ci = reps.metrics[m], reps.ci95.get(m)
+            vals = [v for v in reps.per_seed.get(m, []) if v is not None]
+            ax.bar([0], [mean], color="C0", alpha=0.5, width=0.5)
+            if ci is not None:
+                ax.errorbar([0], [mean], yerr=[ci], fmt="none", color="black", capsize=6)
+            ax.scatter([0.45] * len(vals), vals, s=10, color="C1", zorder=3)
+            ax.annotate(eng(mean) + (f" ± {eng(ci)}" if ci is not None else ""), (0, mean + (ci or 0)),
+                        textcoords="offset points", xytext=(0, 3), ha="center", va="bottom", fontsize=7)
+            ax.set_xticks([0, 0.45], ["mean ± CI", "seeds"], fontsize=7)
+            ax.set_xlim(-0.5, 0.8)
+            ax.set_title(metric_label(m), fontsize=8)
+            ax.set_ylim(bottom=0, top=max(vals + [mean + (ci or 0)]) * 1.25 or 1)
+            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: eng(v)))
+            ax.tick_params(axis="y", labelsize=7)
+        for k in range(len(shown), nrows * ncols):
+            axes[k // ncols][k % ncols].set_visible(False)
+        fig.suptitle(fit_title(fig, f"headline metrics over {n} seeds, metrics window {reps.window or '?'}: mean ± "
+                                    "95 % confidence interval (Student's t), each seed a dot", 9), fontsize=9)
+        written.append(save(fig, out / "replicas_metrics.png"))
+    return written
+
+
 def main(argv=None):
     import argparse
     import sys
@@ -641,12 +724,17 @@ def main(argv=None):
         for d in args.dir:
             if compare and (d / "sweep.csv").exists():
                 raise ResultsError(f"{d} is a sweep; a comparison overlays runs (plot a sweep alone)")
+            if compare and any(d.glob("seed-*/summary.json")) and not (d / "flows.csv").exists():
+                raise ResultsError(f"{d} is a run over several seeds; compare one seed's run ({d}/seed-<s>) or "
+                                   "plot it alone")
         out.mkdir(parents=True, exist_ok=True)
         d = args.dir[0]
         if compare:
             written = plot_compare(args.dir, out, args.label)
         elif (d / "sweep.csv").exists():
             written = plot_sweep(d, out, args.metric)
+        elif "replicas" in (json.loads((d / "summary.json").read_text()) if (d / "summary.json").exists() else {}):
+            written = plot_replicas(d, out)
         elif (d / "summary.json").exists():
             written = plot_run(d, out)
         else:

@@ -86,15 +86,66 @@ class Sweep:
 
     @property
     def metrics(self):
-        return [c for c in self.points.columns if c not in self.keys and c not in ("point", "status")]
+        return [c for c in self.points.columns
+                if c not in self.keys and c not in ("point", "status", "seeds") and not c.endswith(".ci95")]
+
+    @property
+    def replicated(self):
+        """True for a sweep with --seeds: each metric a mean, with `<metric>.ci95` beside it."""
+        return "seeds" in self.points.columns
 
     def run(self, index):
-        """The Run of the point in row `index` of `points`."""
+        """The Run of the point in row `index` of `points` (its Replicas with --seeds)."""
         # Point directories are numbered in sweep.csv's row order: points/NNNN_key=value...
         found = sorted((self.dir / "points").glob(f"{index:04d}_*"))
         if not found:
             raise ResultsError(f"{self.dir}/points: no directory of point {index}")
+        if not (found[0] / "summary.json").exists() and any(found[0].glob("seed-*")):
+            return load_replicas(found[0])
         return load_run(found[0])
+
+
+@dataclass
+class Replicas:
+    """One configuration over several seeds: `ibcc run --seeds N`, or a point of a sweep with
+    --seeds (whose seed directories have no metrics.json of their own above them)."""
+
+    dir: Path
+    seeds: list
+    metrics: dict      # metric -> mean over the seeds (None where no seed defines it)
+    ci95: dict         # metric -> half width of the 95 % confidence interval (None below 2 values)
+    n: dict            # metric -> how many seeds define it
+    per_seed: dict     # metric -> [value per seed]
+    window: str
+    runs: list         # the Run of each seed, in seed order
+
+    def metric(self, name):
+        if name not in self.metrics:
+            raise ResultsError(f"{self.dir}: no metric {name} (have: {', '.join(sorted(self.metrics))})")
+        return self.metrics[name]
+
+
+def load_replicas(directory):
+    """`ibcc run --seeds N`'s OUT (its metrics.json holds the means), or a sweep point's
+    directory of seed-<s>/ runs (summarised here as the sweep did)."""
+    from .campaign import replicas
+    d = Path(directory)
+    seed_dirs = sorted((p for p in d.glob("seed-*") if (p / "summary.json").exists()),
+                       key=lambda p: int(p.name.split("-", 1)[1]) if p.name.split("-", 1)[1].isdigit() else 0)
+    if not seed_dirs:
+        raise ResultsError(f"{d}: no seed-<s>/ runs (not the output of `ibcc run --seeds` or a point of a sweep "
+                           "with --seeds)")
+    runs = [load_run(p) for p in seed_dirs]
+    if (d / "metrics.json").exists():
+        doc = _read_json(d / "metrics.json")
+        return Replicas(dir=d, seeds=doc.get("seeds", []), metrics=doc.get("metrics", {}), ci95=doc.get("ci95", {}),
+                        n=doc.get("n", {}), per_seed=doc.get("per_seed", {}), window=doc.get("window", ""), runs=runs)
+    summary = replicas.combine([r.metrics for r in runs])
+    return Replicas(dir=d, seeds=[int(p.name.split("-", 1)[1]) for p in seed_dirs],
+                    metrics={k: v["mean"] for k, v in summary.items()}, ci95={k: v["ci95"] for k, v in summary.items()},
+                    n={k: v["n"] for k, v in summary.items()},
+                    per_seed={k: [r.metrics.get(k) for r in runs] for k in summary},
+                    window=runs[0].window, runs=runs)
 
 
 def load_run(directory):
@@ -102,6 +153,9 @@ def load_run(directory):
     if not (d / "summary.json").exists():
         raise ResultsError(f"{d}: not an ibcc run directory (no summary.json)")
     summary = _read_json(d / "summary.json")
+    if "replicas" in summary:
+        raise ResultsError(f"{d}: a run over several seeds (ibcc run --seeds): load it with ibcc.load_replicas, or "
+                           f"one seed's run from {d}/seed-<s>")
     metrics_doc = _read_json(d / "metrics.json") if (d / "metrics.json").exists() else {}
     config = {}
     if (d / "resolved.yaml").exists():
@@ -144,8 +198,10 @@ def load_sweep(directory):
 
 
 def load(directory):
-    """A Run or a Sweep, whichever the directory holds."""
+    """A Run, Replicas or a Sweep, whichever the directory holds."""
     d = Path(directory)
     if (d / "sweep.csv").exists():
         return load_sweep(d)
+    if "replicas" in (_read_json(d / "summary.json") if (d / "summary.json").exists() else {}):
+        return load_replicas(d)
     return load_run(d)

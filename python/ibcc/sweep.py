@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .campaign import local, processes, slurm, space, storage
+from .campaign import local, processes, replicas, slurm, space, storage
 from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
 from .campaign.ibcc import Ibcc, Settings, finished_run, read_json, scenario_sha
 from .campaign.progress import ProgressBar
@@ -41,6 +41,7 @@ class Request:
     partition: str = ""
     array_max: int = 0
     quiet: bool = False
+    seeds: int = 0           # --seeds N: each point over N seeds (0: one run per point)
 
     @classmethod
     def from_dict(cls, d):
@@ -55,17 +56,23 @@ class Request:
     def identity(self):
         """What makes two sweeps the same one (sweep.json): a resume must match it."""
         scenario = self.scenario if os.path.isabs(self.scenario) else os.path.join(os.getcwd(), self.scenario)
-        return {"scenario": scenario, "grids": list(self.grids), "sets": list(self.sets), "window": self.window,
-                "sim_time": self.sim_time, "cc": self.cc}
+        ident = {"scenario": scenario, "grids": list(self.grids), "sets": list(self.sets), "window": self.window,
+                 "sim_time": self.sim_time, "cc": self.cc}
+        if self.seeds:
+            ident["seeds"] = self.seeds
+        return ident
 
 
 @dataclass
 class Point:
-    settings: list           # (key, value) per axis
+    """One `ibcc run` of the sweep: a point of the grid (with --seeds: one seed of a point)."""
+    settings: list           # (key, value) per axis (with --seeds, then ("sim.seed", s))
     dir: Path = None
     required: list = field(default_factory=list)  # metrics a finished run has: total, throughput.<flow>
     status: int = -1         # the run's exit code (1 for a stalled run)
     stalled: bool = False
+    group: int = 0           # the grid point it belongs to (its row of sweep.csv)
+    label: str = ""          # its directory under points/ (a Slurm task's name: "/" as "__")
 
 
 def point_name(index, settings):
@@ -101,7 +108,37 @@ def failure_reason(log_file):
 
 def failed_status(p):
     """A failed point's status in sweep.csv: `failed: ` and the reason, its exit code and log."""
-    return f"failed: {failure_reason(p.dir / 'log.txt')} (exit {p.status}, {p.dir.name}/log.txt)"
+    return f"failed: {failure_reason(p.dir / 'log.txt')} (exit {p.status}, {p.label}/log.txt)"
+
+
+def first_seed(req, ibcc):
+    """The first seed of --seeds N: the scenario's sim.seed as --set leaves it."""
+    import yaml
+    if any(space.parse_grid([g])[0].key == "sim.seed" for g in req.grids):
+        raise CampaignError("--seeds N replicates each point over sim.seed; it cannot also be a --grid key")
+    cmd, rc, text, err = ibcc.describe(req.scenario, req.settings())
+    if rc != 0:
+        raise CampaignError(err.splitlines()[-1].replace("ibcc describe: error: ", "") if err else f"exit {rc}")
+    try:
+        return int(yaml.safe_load(text)["sim"]["seed"])
+    except (yaml.YAMLError, KeyError, TypeError, ValueError) as e:
+        raise RunError(f"{' '.join(cmd)}: no sim.seed in its output ({e})") from None
+
+
+def summarise_group(runs, columns):
+    """A grid point over its seeds: (status, seeds with a result, {metric: summary})."""
+    failed = [r for r in runs if r.status != 0 and not r.stalled]
+    kept = [r for r in runs if r.status == 0 or r.stalled]
+    per_seed = []
+    for r in kept:
+        m = (read_json(r.dir / "metrics.json") or {}).get("metrics") or {}
+        per_seed.append({k: v for k, v in m.items() if k in columns})
+    if failed:
+        more = f"; {len(failed) - 1} more of its {len(runs)} seeds failed" if len(failed) > 1 else ""
+        status = failed_status(failed[0]) + more
+    else:
+        status = "stalled" if any(r.stalled for r in runs) else "ok"
+    return status, len(kept), replicas.combine(per_seed)
 
 
 def gather(req, axes, points, out, sha, log):
@@ -130,6 +167,8 @@ def gather(req, axes, points, out, sha, log):
     stalls = sum(1 for p in points if p.stalled)
     columns = list(req.metrics) or [k for k in sorted(available)
                                     if not k.startswith("throughput.") or len(available) < 40]
+    if req.seeds:
+        return gather_replicated(req, axes, points, columns, out, log)
     rows = []
     for p, values in zip(points, results):
         # (a stalled point's metrics are those measured up to the stall)
@@ -151,9 +190,49 @@ def gather(req, axes, points, out, sha, log):
     return FAILED if failed else 0
 
 
+def gather_replicated(req, axes, runs, columns, out, log):
+    """sweep.csv of a sweep with --seeds: a row per grid point, each metric's mean over its
+    seeds and `<metric>.ci95` (the half width of its 95 % confidence interval), `seeds` (how
+    many gave a result); the exit code (1 if a seed of some point failed)."""
+    groups = {}
+    for r in runs:
+        groups.setdefault(r.group, []).append(r)
+    rows, failed_points, stalled_points, identical = [], [], 0, 0
+    header = [a.key for a in axes] + ["status", "seeds"] + [x for c in columns for x in (c, f"{c}.ci95")]
+    for g in sorted(groups):
+        members = groups[g]
+        status, n, summary = summarise_group(members, columns)
+        cells = []
+        for c in columns:
+            s = summary.get(c) or {}
+            ok = not status.startswith("failed")
+            cells += ["" if not ok or s.get("mean") is None else f"{s['mean']:.6g}",
+                      "" if not ok or s.get("ci95") is None else f"{s['ci95']:.6g}"]
+        if status.startswith("failed"):
+            failed_points.append(members[0].dir.parent.name)
+        elif status == "stalled":
+            stalled_points += 1
+        if n > 1 and all((x.get("ci95") in (0, 0.0, None)) for x in summary.values()):
+            identical += 1
+        rows.append([v for k, v in members[0].settings if k != "sim.seed"] + [status, n] + cells)
+    storage.write_csv(out / "sweep.csv", header, rows)
+    if failed_points:
+        more = f" and {len(failed_points) - 10} more" if len(failed_points) > 10 else ""
+        log(f"ibcc sweep: {len(failed_points)} point{'s' if len(failed_points) > 1 else ''} failed: "
+            f"{', '.join(failed_points[:10])}{more} (why: the status column of sweep.csv, and each seed's log.txt)")
+    if identical == len(groups):
+        log(f"ibcc sweep: note: every point's seeds gave identical metrics: {replicas.SEEDLESS_HINT}")
+    ok = len(groups) - len(failed_points) - stalled_points
+    log(f"ibcc sweep: {ok} of {len(groups)} points ok over {req.seeds} seeds each"
+        + (f", {stalled_points} stalled (a result: status `stalled`)" if stalled_points else "")
+        + f"; {out / 'sweep.csv'}")
+    return FAILED if failed_points else 0
+
+
 def run_local(req, ibcc, points, todo, resumed, log):
     jobs = req.jobs or local.default_jobs()
-    log(f"ibcc sweep: {len(points)} points ({resumed} done before), {jobs} at a time, results in {req.out}")
+    unit = f"runs ({len(points) // req.seeds} points x {req.seeds} seeds)" if req.seeds else "points"
+    log(f"ibcc sweep: {len(points)} {unit} ({resumed} done before), {jobs} at a time, results in {req.out}")
     bar = ProgressBar(req.quiet)
     work = [local.Job(ibcc.run_args(req.scenario, p.dir, req.settings(), p.settings), p.dir / "log.txt") for p in todo]
 
@@ -167,10 +246,11 @@ def run_local(req, ibcc, points, todo, resumed, log):
             failures[id(j)] = not stalled
             if not stalled:  # named as it fails
                 p.status = j.status
-                bar.say(f"ibcc sweep: point {p.dir.name} {failed_status(p)}")
+                bar.say(f"ibcc sweep: point {p.label} {failed_status(p)}")
         failed = sum(failures.values())
         done = resumed + finished
-        bar.update(done / len(points), f"{done}/{len(points)} points, {running} running, {failed} failed")
+        bar.update(done / len(points), f"{done}/{len(points)} {'runs' if req.seeds else 'points'}, {running} running, "
+                                       f"{failed} failed")
 
     show(0, 0)
     complete = local.run(work, jobs, show)
@@ -214,11 +294,11 @@ def run_slurm(req, ibcc, points, todo, resumed, sha, log):
         tasks = []
         for p in submit:
             p.dir.mkdir(parents=True, exist_ok=True)
-            task = sdir / "tasks" / f"{p.dir.name}.sh"
-            exit_file = sdir / "tasks" / f"{p.dir.name}.exit"
+            task = sdir / "tasks" / f"{p.label.replace('/', '__')}.sh"
+            exit_file = sdir / "tasks" / f"{p.label.replace('/', '__')}.exit"
             exit_file.unlink(missing_ok=True)
             cmd = shlex.join(ibcc.run_args(req.scenario, p.dir, req.settings(), p.settings))
-            storage.write_text(task, f"#!/usr/bin/env bash\n# ibcc sweep: point {p.dir.name}\n"
+            storage.write_text(task, f"#!/usr/bin/env bash\n# ibcc sweep: point {p.label}\n"
                                      f"cd {shlex.quote(os.getcwd())}\nunset IBCC_PARENT\n"
                                      f"{cmd} > {shlex.quote(str(p.dir / 'log.txt'))} 2>&1\n"
                                      f"echo $? > {shlex.quote(str(exit_file))}\n")
@@ -238,7 +318,7 @@ def run_slurm(req, ibcc, points, todo, resumed, sha, log):
             p.status = 1 if m.get("result") == "stalled" else 0
             continue
         try:
-            rc = int((sdir / "tasks" / f"{p.dir.name}.exit").read_text().split()[0])
+            rc = int((sdir / "tasks" / f"{p.label.replace('/', '__')}.exit").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             rc = 1  # no exit code: the task was cancelled or never ran
         p.status = rc if rc != 0 else 1
@@ -250,12 +330,18 @@ def sweep(request):
     log = (lambda *a: None) if req.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
     ibcc = Ibcc(req.ibcc)
     axes = space.parse_grid(req.grids)
-    points = [Point(s) for s in space.grid_points(axes)]
+    points = [Point(s, group=i) for i, s in enumerate(space.grid_points(axes))]
     # Every point must be a valid scenario before anything runs.
     shapes = ibcc.check_points(req.scenario, req.settings(), [p.settings for p in points], "--grid")
     check_metrics(req, shapes)
     for p, (flows, _) in zip(points, shapes):
         p.required = ["total"] + [f"throughput.{f}" for f in flows]
+    if req.seeds:
+        if req.seeds < 2:
+            raise CampaignError("--seeds: at least 2 (one seed is a plain sweep)")
+        seeds = replicas.seeds(first_seed(req, ibcc), req.seeds)
+        points = [Point(p.settings + [("sim.seed", s)], required=p.required, group=p.group) for p in points
+                  for s in seeds]
     try:
         sha = storage.sha256_file(req.scenario)
     except OSError as e:
@@ -270,8 +356,12 @@ def sweep(request):
 
     todo = []
     version = ibcc.version()
-    for i, p in enumerate(points):
-        p.dir = out / "points" / point_name(i, p.settings)
+    for p in points:
+        grid = [(k, v) for k, v in p.settings if not (req.seeds and k == "sim.seed")]
+        p.label = point_name(p.group, grid)
+        if req.seeds:
+            p.label += "/" + replicas.seed_dir_name(p.settings[-1][1])
+        p.dir = out / "points" / p.label
         done, why = finished_run(p.dir, p.required, version, sha)
         if done:
             # (its run's exit code: 1 for a stalled point, as when it ran)
@@ -279,7 +369,7 @@ def sweep(request):
             continue
         todo.append(p)
         if why:
-            log(f"ibcc sweep: rerunning {p.dir.name}: {why}")
+            log(f"ibcc sweep: rerunning {p.label}: {why}")
     resumed = len(points) - len(todo)
     if req.backend == "slurm":
         if not run_slurm(req, ibcc, points, todo, resumed, sha, log):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from .campaign import processes, slurm
+from .campaign import processes, replicas, slurm
 from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
 from .campaign.ibcc import Ibcc, Settings, read_json
 from .campaign.space import Param, fmt_num, parse_quantity, parse_space, schema_node  # noqa: F401 (the tune's space)
@@ -148,6 +148,7 @@ class Request:
     backend: str = "local"    # local: trials here, --jobs at a time; slurm: --workers Slurm tasks
     workers: int = 1
     partition: str = ""
+    seeds: int = 0            # --seeds N: every run over N seeds, the objectives on the means (0: one run)
 
     @classmethod
     def from_dict(cls, d):
@@ -166,12 +167,43 @@ class Runner:
         self.labels = scenario_labels(req.scenarios)
         self.ibcc = Ibcc(req.ibcc)
         self.settings = Settings(sets=list(req.sets), sim_time=req.sim_time, window=req.window)
+        self._first_seed = {}
 
     def describe(self, scenario, sets, extra=()):
         """(command, exit code, resolved scenario, error) of `ibcc describe`."""
         return self.ibcc.describe(scenario, self.settings, sets.items(), extra)
 
+    def first_seed(self, scenario):
+        """The scenario's sim.seed as the tune's --set leaves it: the first of --seeds N."""
+        if scenario not in self._first_seed:
+            _, rc, text, err = self.describe(scenario, {})
+            if rc != 0:
+                raise TuneError(f"{scenario}: {err}")
+            self._first_seed[scenario] = int(yaml.safe_load(text)["sim"]["seed"])
+        return self._first_seed[scenario]
+
     def run(self, scenario, sets, out_dir):
+        """The metrics of one run of `scenario` with `sets` into `out_dir`; with --seeds N, of N
+        runs into out_dir/seed-<s>/, each metric their mean (out_dir/metrics.json: the means,
+        their 95 % intervals and the values per seed, as `ibcc run --seeds` writes it)."""
+        if not self.req.seeds:
+            return self.run_one(scenario, sets, out_dir)
+        if "sim.seed" in sets:
+            raise TuneError("--seeds N replicates every run over sim.seed; it cannot also be a --space parameter")
+        per_seed, seeds = [], replicas.seeds(self.first_seed(scenario), self.req.seeds)
+        for seed in seeds:
+            per_seed.append(self.run_one(scenario, dict(sets, **{"sim.seed": seed}),
+                                         Path(out_dir) / replicas.seed_dir_name(seed)))
+        summary = replicas.combine(per_seed)
+        doc = {"metrics": {k: v["mean"] for k, v in summary.items()},
+               "ci95": {k: v["ci95"] for k, v in summary.items()},
+               "n": {k: v["n"] for k, v in summary.items()},
+               "per_seed": {k: [m.get(k) for m in per_seed] for k in summary},
+               "seeds": seeds, "result": "ok"}
+        write_text(Path(out_dir) / "metrics.json", json.dumps(doc, indent=1, sort_keys=True) + "\n")
+        return doc["metrics"]
+
+    def run_one(self, scenario, sets, out_dir):
         p = processes.run_child(self.ibcc.run_args(scenario, out_dir, self.settings, sets.items()))
         if p.returncode == 2:
             # Every parameter's range was checked before the first trial (validate); bad input
@@ -264,6 +296,7 @@ def spec_of(req, params, objectives):
         "sim_time": req.sim_time,
         "window": req.window,
         "version": Ibcc(req.ibcc).version(),
+        **({"seeds": req.seeds} if req.seeds else {}),
     }
 
 
@@ -716,6 +749,8 @@ def tune(request):
     # The chosen configuration: the resolved cc: section of its run (first scenario), as a
     # scenario fragment and as opensm.conf lines, checked to read back the same.
     chosen_dir = Path(chosen.user_attrs["dir"]) / runner.labels[0]
+    if req.seeds:  # (each seed's run resolved the same cc: section; the first seed's is read)
+        chosen_dir = chosen_dir / replicas.seed_dir_name(runner.first_seed(req.scenarios[0]))
     resolved = yaml.safe_load((chosen_dir / "resolved.yaml").read_text())
     cc = resolved["cc"]
     cc.pop("rtl", None)
@@ -848,6 +883,9 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_wh
                  + ", ".join(req.scenarios))
     lines.append("Objectives: " + ", ".join(f"{o.metric} ({'higher' if o.maximise else 'lower'} is better)"
                                               for o in objectives))
+    if req.seeds:
+        lines.append(f"Every run (trials and references) over {req.seeds} seeds: each objective and metric below is "
+                     "the mean over the seeds (each run's metrics.json has their 95 % confidence intervals)")
     lines.append("")
     lines.append(f"Chosen configuration (trial {chosen.number}"
                  + (f", one of {len(front)} on the Pareto front" if len(objectives) > 1 else "") + "):")

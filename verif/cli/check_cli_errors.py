@@ -28,6 +28,11 @@ CASES = [
     (["run", "{S}", "--out", "{O}/key", "--set", "cc.switch.treshold=3"], "did you mean 'threshold'"),
     (["sweep", "{S}", "--out", "{O}/metric", "--grid", "cc.switch.threshold=3", "--metric", "jian"],
      "did you mean 'jain'"),
+    (["run", "{S}", "--out", "{O}/seeds1", "--seeds", "1"], "--seeds"),
+    (["run", "{S}", "--out", "{O}/seedsw", "--seeds", "3", "--waves", "{O}/w"], "--waves"),
+    (["run", "{S}", "--out", "{O}/jobs", "--jobs", "2"], "--seeds"),
+    (["run", "{S}", "--out", "{O}/seedswin", "--seeds", "2", "--window", "1s..9s"], "--window 1s..9s: ends after"),
+    (["sweep", "{S}", "--out", "{O}/seedgrid", "--grid", "sim.seed=1,2", "--seeds", "2"], "--grid"),
 ]
 # A typo's suggestion replaces CLI11's account of the words it could not place.
 NOT_SAID = {"rnu": "not expected", "--sim-tme": "not expected"}
