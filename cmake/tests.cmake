@@ -24,7 +24,7 @@ gtest_discover_tests(ibcc_dcqcn_tests PROPERTIES LABELS "dcqcn;unit" TIMEOUT 120
 # --- Network model: units, scenarios, topologies, CC adapters, small fabrics ------------------
 add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tests/net/test_scenario_keys.cpp tests/net/test_traffic.cpp tests/net/test_topology.cpp
   tests/net/test_cc_adapters.cpp tests/net/test_fabric.cpp tests/net/test_vl_arbiter.cpp
-  tests/net/test_voq_arbiter.cpp tests/net/test_output_unit.cpp tests/net/test_input_unit.cpp tests/net/test_hca_sender.cpp tests/net/test_switch.cpp tests/net/test_hca.cpp
+  tests/net/test_voq_arbiter.cpp tests/net/test_output_unit.cpp tests/net/test_input_unit.cpp tests/net/test_port_counters.cpp tests/net/test_hca_sender.cpp tests/net/test_switch.cpp tests/net/test_hca.cpp
   tests/net/test_event_calendar.cpp tests/net/test_packet_layout.cpp tests/net/test_rtl_loop_key.cpp
   tests/net/test_small_div.cpp tests/net/test_heap_pages.cpp tests/net/test_regimes.cpp
   tests/net/test_gbn_transport.cpp tests/net/test_crossbar.cpp tests/net/test_hca_sink.cpp)

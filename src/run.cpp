@@ -187,7 +187,8 @@ class RunDir {
       cc_state_->write("t_us,flow,qps,rate_gbps,min_gbps,max_gbps\n");
     }
     ports_ = std::make_unique<StreamedFile>(path("ports.csv"));
-    ports_->write("t_us,port,vl,occupancy_credits,peak_credits,congested,congested_frac,fecn_marks\n");
+    ports_->write("t_us,port,vl,occupancy_credits,peak_credits,congested,congested_frac,fecn_marks,PortXmitData,"
+                  "PortRcvData,PortXmitPkts,PortRcvPkts,PortXmitWait,PortVLXmitTimeCong\n");
     flush();
   }
 
@@ -257,7 +258,11 @@ class RunDir {
       fmt::format_to(out, FMT_COMPILE("{}/{},{},{},{},{},"), f.topology().nodes[p.node].name, p.port, p.vl, p.occupancy, p.peak,
                      p.congested ? 1 : 0);
       put4(std::min(1.0, frac));
-      fmt::format_to(out, FMT_COMPILE(",{}\n"), p.fecn_marks);
+      const PortCounters::Interval& c = p.counters;
+      fmt::format_to(out, FMT_COMPILE(",{},{},{},{},{},"), p.fecn_marks, c.xmit_data, c.rcv_data, c.xmit_pkts,
+                     c.rcv_pkts);
+      if (p.vl == 0) fmt::format_to(out, FMT_COMPILE("{}"), p.xmit_wait);  // (the port's: on its VL 0 row)
+      fmt::format_to(out, FMT_COMPILE(",{}\n"), p.congested_cycles);
     }
     ports_->write(text());
     intervals_ = f.interval_end_cycle.size();
@@ -408,8 +413,25 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                               {"packets_sent", op.packets},
                               {"fecn_marked", op.marked},
                               {"utilization", static_cast<double>(op.bytes) / (op.rate_bytes_per_cycle * static_cast<double>(f.now() ? f.now() : 1))}};
-      // ECN: the egress queue's peak inside the latency window (the DCQCN studies' "max buffer").
       const auto& sw = static_cast<const Switch&>(node);
+      // The port's performance counters over the run, as perfquery reads them after a reset
+      // at its start (data in octets / 4).
+      {
+        const PortCounters& pc = sw.counters(p);
+        uint64_t xmit = 0, rcv = 0, xpk = 0, rpk = 0;
+        for (unsigned v = 0; v < pc.vls(); ++v) {
+          xmit += pc.vl(v).xmit_bytes;
+          rcv += pc.vl(v).rcv_bytes;
+          xpk += pc.vl(v).xmit_pkts;
+          rpk += pc.vl(v).rcv_pkts;
+        }
+        jport["PortXmitData"] = xmit / 4;
+        jport["PortRcvData"] = rcv / 4;
+        jport["PortXmitPkts"] = xpk;
+        jport["PortRcvPkts"] = rpk;
+        jport["PortXmitWait"] = pc.xmit_wait(f.now());
+      }
+      // ECN: the egress queue's peak inside the latency window (the DCQCN studies' "max buffer").
       if (const MarkingPoint* m = sw.marking(p); m && m->watches().egress_bytes) jport["egress_peak_bytes"] = sw.egress_peak(p);
       // PFC: XOFF frames this output received, and those its input sent upstream.
       if (s.fabric.pfc) {

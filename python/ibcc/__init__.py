@@ -3,7 +3,9 @@
     import ibcc
     run = ibcc.load_run("out/scenario1/cc_on")
     run.flows        # t_us, flow, group, gbps (one row per flow and log interval)
-    run.ports        # t_us, port, vl, occupancy_credits, peak_credits, congested, congested_frac, fecn_marks
+    run.ports        # t_us, port, vl, occupancy_credits, peak_credits, congested, congested_frac, fecn_marks,
+                     # and the port counters PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts,
+                     # PortXmitWait (the port's, on its VL 0 rows), PortVLXmitTimeCong
     run.ccti         # t_us, flow, group, ccti
     run.metrics      # dict of metrics.json (run.metric("victim"))
     run.summary      # dict of summary.json

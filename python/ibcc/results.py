@@ -178,7 +178,8 @@ def load_run(directory):
                config=config,
                flows=table("flows.csv", ["t_us", "flow", "group", "gbps"]),
                ports=table("ports.csv", ["t_us", "port", "vl", "occupancy_credits", "peak_credits", "congested",
-                                         "congested_frac", "fecn_marks"]),
+                                         "congested_frac", "fecn_marks", "PortXmitData", "PortRcvData",
+                                         "PortXmitPkts", "PortRcvPkts", "PortXmitWait", "PortVLXmitTimeCong"]),
                ccti=table("ccti.csv", ["t_us", "flow", "group", "ccti"]),
                latency=table("latency.csv", ["flow", "group", "kind", "upper_us", "count"]),
                rates=table("rates.csv", ["t_us", "flow", "group", "qps", "rate_gbps", "min_gbps", "max_gbps"]))

@@ -407,8 +407,9 @@ void Fabric::log_tick() {
         InputUnit& ip = sw.in[p];
         // (Up to the edge before this cycle's: its events may still change this one.)
         const MarkingPoint::Sample st = m ? m->take_sample(now_ ? now_ - 1 : 0, v, sw.egress_bytes(p, v)) : MarkingPoint::Sample{};
+        PortCounters& pc = sw.counters(p);
         port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, st.congested, st.congested_edges,
-                                st.marks});
+                                st.marks, pc.take_interval(v), v == 0 ? pc.take_wait_interval(now_) : 0});
         ip.vl[v].peak = ip.vl[v].used;
       }
     }

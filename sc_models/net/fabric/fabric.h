@@ -26,6 +26,7 @@
 
 #include "net/fabric/cc_adapters.h"
 #include "net/fabric/node_context.h"
+#include "net/fabric/port_counters.h"
 #include "net/scenario/scenario.h"
 
 namespace ibcc::net {
@@ -42,6 +43,10 @@ struct PortSample {  // ports.csv
   bool congested;            // the output's state at the sample
   uint64_t congested_cycles; // cycles of the interval the output's VL spent congested (counted, not sampled)
   uint64_t fecn_marks;       // packets the output marked on this VL in the interval
+  // The port's performance counters' increments in the interval (PortCounters): this VL's
+  // data and packets; the port's PortXmitWait (on its VL 0 sample only).
+  PortCounters::Interval counters;
+  uint64_t xmit_wait;
 };
 
 class Fabric : public sc_core::sc_module, public NodeContext {

@@ -7,6 +7,7 @@ namespace ibcc::net {
 
 int OutputUnit::pick(unsigned o, uint64_t now, OutPort& op, Crossbar& xbar, Scratch& scratch, uint64_t* next_eligible) {
   for (OutPort::Vl& v : op.vls) v.need = UINT32_MAX;
+  scratch.ready_ = false;
   xbar.clear_waits(o);
   const SwitchConfig& cfg = *cfg_;
   const bool tables = cfg.vlarb != nullptr;
@@ -88,6 +89,7 @@ bool OutputUnit::may_go(unsigned o, unsigned idx, uint64_t now, OutPort& op, Cro
     *next_eligible = std::min(*next_eligible, q.head_eligible);
     return false;
   }
+  scratch.ready_ = true;
   if (!cfg_->ignore_credits) {
     const CreditReserve& r = reserve_[vl];
     const uint32_t need = q.head_credits + (r.pair != CreditReserve::kNone && r.pair != idx ? r.credits : 0u);

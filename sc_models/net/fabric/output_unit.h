@@ -148,6 +148,7 @@ struct OutputUnit::Scratch {
     }
   };
   bool short_ = false;
+  bool ready_ = false;  // some head was through the switch's latency (it waits for credits or the crossbar)
   // Per VL, the head a grant in this arbitration would pass by for want of its credits (round
   // robin: the first short one before it in the scan; oldest first: the oldest short one, if
   // older than the granted head): granted() keeps the credits for it.

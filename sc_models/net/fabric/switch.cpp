@@ -117,6 +117,7 @@ void Switch::wake(unsigned port, uint64_t cycle) {
 }
 
 void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
+  counters_[port].received(ib(pkt).vl, ib(pkt).wire_bytes);  // (also one a lossy link drops: it was received)
   if (!accept(ctx_, *this, "switch", port, pkt)) return;  // dropped (lossy)
   IbExtension& e = ib(pkt);
   const auto& lft = ctx_.topology().lft[index_];
@@ -171,6 +172,7 @@ void Switch::arbitrate_now(unsigned o) {
     begin(o, static_cast<unsigned>(go));
     return;
   }
+  counters_[o].arbitration_failed(scratch_.ready_, ctx_.now());
   op.wait_eligible = next_eligible;
   if (next_eligible != UINT64_MAX) wake(o, next_eligible);
 }
@@ -190,6 +192,7 @@ void Switch::start(unsigned o, unsigned ip, unsigned vl, PacketFifo& q) {
   tlm_generic_payload* pkt = u.pop(ip, vl);
   IbExtension& e = ib(pkt);
   const uint64_t now = ctx_.now();
+  counters_[o].sent(vl, e.wire_bytes, now);
   if (InputUnit::PendingTail& t = in[ip].tail; t.pkt == pkt && t.hop == e.hop) {
     // Cut through: it leaves before its tail is in, so its kTailIn would find it gone.
     if (t.event != NodeContext::kNoEvent) ctx_.cancel(t.event);

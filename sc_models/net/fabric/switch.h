@@ -15,6 +15,7 @@
 #include "net/fabric/marking_point.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/output_unit.h"
+#include "net/fabric/port_counters.h"
 #include "net/fabric/switch_config.h"
 
 namespace ibcc::net {
@@ -26,7 +27,7 @@ class Switch : public Node {
       : Switch(name, ctx, index, ports, SwitchConfig::from(ctx)) {}
   Switch(sc_core::sc_module_name name, NodeContext& ctx, unsigned index, unsigned ports, const SwitchConfig& cfg)
       : Node(name, ctx, index), cfg_(cfg), nports_(ports), nvl_(ctx.num_vls()), marker_input_(ports + 1, 0),
-        xbar_(ports) {
+        xbar_(ports), counters_(ports + 1, PortCounters(nvl_)) {
     out.resize(ports + 1);
     in.resize(ports + 1);
     outputs_.reserve(ports + 1);
@@ -57,6 +58,9 @@ class Switch : public Node {
   unsigned ports() const { return nports_; }
   const SwitchConfig& config() const { return cfg_; }
   const OutputUnit& output(unsigned port) const { return outputs_[port]; }
+  // Port `port`'s performance counters (PortXmitData, PortRcvData, PortXmitWait, ...).
+  PortCounters& counters(unsigned port) { return counters_[port]; }
+  const PortCounters& counters(unsigned port) const { return counters_[port]; }
 
   // Packets in the VoQs (counted in those the arbiters list as non-empty).
   uint64_t queued_packets() const;
@@ -124,6 +128,7 @@ class Switch : public Node {
   uint64_t shared_used_ = 0;                      // bytes in all VoQs (with egress tracking)
   std::vector<unsigned> marker_input_;  // [port] -> the marker's input index (linked ports only)
   Crossbar xbar_;
+  std::vector<PortCounters> counters_;  // [port] (0 unused)
 };
 
 }  // namespace ibcc::net
