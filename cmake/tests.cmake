@@ -289,6 +289,11 @@ add_test(NAME cli_bad_input COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/ve
          $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}/topologies/seed-testbed/scenario2.yaml ${CMAKE_BINARY_DIR}/test-out/cli)
 set_tests_properties(cli_bad_input PROPERTIES LABELS "smoke;cli" TIMEOUT 120)
 
+# --- An installed ibcc without its source tree: cmake --install, the prefix moved, pip ------
+add_test(NAME install_relocatable COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_install.py
+         ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+set_tests_properties(install_relocatable PROPERTIES LABELS "cli" TIMEOUT 1800)
+
 # --- Waves: the generated save files load in real GTKWave (headless) ----------------------
 foreach(case "fecn;hysteresis" "ccti;timer_decay")
   list(GET case 0 block)

@@ -3,6 +3,7 @@
 # lacks them) and build into build/: the targets named as arguments (run.sh: ibcc only), or
 # all of them (test.sh). Safe to run again.
 set -euo pipefail
+export PIP_ROOT_USER_ACTION=ignore  # (root in a container: pip's warning says nothing to act on)
 cd "$(dirname "$(readlink -f "$0")")/.."  # the real source tree, also when called through a symlink
 
 packages=(
@@ -25,7 +26,7 @@ fi
 
 # The Python scripts (register generator, mutants, checks) run with the python3 in PATH.
 python=$(command -v python3)
-for module in yaml:pyyaml matplotlib:matplotlib jsonschema:jsonschema pandas:pandas z3:z3-solver pyslang:pyslang optuna:optuna pytest:pytest; do
+for module in setuptools:setuptools wheel:wheel yaml:pyyaml matplotlib:matplotlib jsonschema:jsonschema pandas:pandas z3:z3-solver pyslang:pyslang optuna:optuna pytest:pytest; do
   if ! "$python" -c "import ${module%%:*}" 2>/dev/null; then
     echo "bootstrap: installing ${module#*:} for $python"
     "$python" -m pip install --quiet "${module#*:}"
@@ -33,12 +34,13 @@ for module in yaml:pyyaml matplotlib:matplotlib jsonschema:jsonschema pandas:pan
 done
 
 # The ibcc Python package (python/ibcc: results as pandas DataFrames, the plots), installed
-# in place so that `import ibcc` works from anywhere and follows the source tree.
-# (A .pth file in site-packages: what an editable install amounts to, without needing wheel.)
+# with pip from python/pyproject.toml, editable: `import ibcc` works from anywhere and follows this
+# source tree (`pip uninstall ibcc` removes it). Done again only when it points elsewhere.
 if [ "$("$python" -c 'import ibcc, os; print(os.path.dirname(os.path.dirname(ibcc.__file__)))' 2>/dev/null)" != "$PWD/python" ]; then
-  echo "bootstrap: installing the ibcc Python package (python/) for $python"
+  echo "bootstrap: installing the ibcc Python package (pip install --editable python) for $python"
   site=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-  echo "$PWD/python" > "$site/ibcc-source.pth"
+  rm -f "$site/ibcc-source.pth"  # (what an earlier set-up wrote in its place)
+  "$python" -m pip install --quiet --no-build-isolation --no-deps --editable python
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$python" >/dev/null

@@ -49,7 +49,7 @@ bool scenario_options(const char* cmd, const std::string& cc, const std::string&
 
 int run_plot(const std::vector<std::string>& dirs, const std::vector<std::string>& metrics, const std::string& out,
              const std::vector<std::string>& labels) {
-  std::vector<std::string> args = {IBCC_SOURCE_DIR "/scripts/ibcc_plot.py"};
+  std::vector<std::string> args = {"-m", "ibcc.plots"};
   args.insert(args.end(), dirs.begin(), dirs.end());
   for (const auto& m : metrics) args.insert(args.end(), {"--metric", m});
   for (const auto& l : labels) args.insert(args.end(), {"--label", l});

@@ -2,6 +2,7 @@
 #include "list.h"
 
 #include "cli.h"
+#include "data_root.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -69,7 +70,7 @@ namespace ibcc::cli {
 
 Command add_list(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("list", "The scenarios and studies shipped under topologies/, one line each");
-  return {cmd, [] { return ibcc::run_list(IBCC_SOURCE_DIR); }};
+  return {cmd, [] { return ibcc::run_list(ibcc::data_root()); }};
 }
 
 }  // namespace ibcc::cli

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "data_root.h"
 #include "exit_codes.h"
 
 extern char** environ;
@@ -34,7 +35,7 @@ void forward_signal(int sig, siginfo_t* info, void*) {
 }  // namespace
 
 int run_python(const std::vector<std::string>& args, const char* who, bool hand_over_signals) {
-  const std::string src_python = IBCC_SOURCE_DIR "/python";
+  const std::string src_python = data_root() + "/python";
   const char* old = std::getenv("PYTHONPATH");
   const std::string path = old && *old ? src_python + ":" + old : src_python;
   std::vector<std::string> env_strings;

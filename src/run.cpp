@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include "data_root.h"
 #include "exit_codes.h"
 
 #include <algorithm>
@@ -662,9 +663,10 @@ int run_scenario(const RunOptions& opt) {
                             s->switches.size(), s->hcas.size(), s->flows.size()));
     if (!s->cc.rtl.empty()) {
       RtlLoopConfig rc;
-      rc.rtl_dir = tb::rtl_source_dir();
-      rc.engine_dir = std::string(IBCC_SOURCE_DIR) + "/rtl_loop";
-      rc.model_dir = std::string(IBCC_SOURCE_DIR) + "/sc_models";
+      // (installed: the copies under share/ibcc; in a build tree, the sources it was built from)
+      rc.rtl_dir = installed() ? data_root() + "/rtl" : std::string(tb::rtl_source_dir());
+      rc.engine_dir = data_root() + "/rtl_loop";
+      rc.model_dir = data_root() + "/sc_models";
       const char* xdg = std::getenv("XDG_CACHE_HOME");
       const char* home = std::getenv("HOME");
       rc.cache_dir = xdg && *xdg ? std::string(xdg) + "/ibcc/rtl-loop"

@@ -751,3 +751,8 @@ def main(argv=None):
     for w in written:
         print(out / w)
     return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())
