@@ -51,12 +51,17 @@ def main():
         build = work / "build"
         r = sh(["cmake", "-S", str(copy), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release"])
         c.check(r.returncode == 0, f"configure the copy: {r.stderr[-2000:]}")
-        r = sh(["cmake", "--build", str(build), "--target", "ibcc", "ibcc_man"])
-        c.check(r.returncode == 0, f"build the copy: {r.stdout[-2000:]}")
+        if r.returncode == 0:
+            r = sh(["cmake", "--build", str(build), "--target", "ibcc", "ibcc_man"])
+            c.check(r.returncode == 0, f"build the copy: {r.stdout[-2000:]}")
+        if c.failures:
+            return c.result()
         src = copy
     prefix = work / "prefix"
     r = sh(["cmake", "--install", str(build), "--prefix", str(prefix)])
     c.check(r.returncode == 0, f"cmake --install: {r.stderr[-2000:]}")
+    if c.failures:
+        return c.result()
     moved = work / "moved"
     prefix.rename(moved)  # relocated: nothing may point at where it was installed
     for f in ("bin/ibcc", "share/ibcc/python/ibcc/__init__.py", "share/ibcc/topologies/seed-testbed/scenario1.yaml",
