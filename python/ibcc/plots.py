@@ -4,7 +4,9 @@ the axes, time axes use the unit that fits, heat maps say n/a for undefined cell
 is checked before it is saved: its title, labels and legend must lie inside it.
 
 A run directory gives:
-  throughput.png  payload throughput per flow over time (per group beyond 12 flows)
+  throughput.png  payload throughput per flow over time (per group beyond 12 flows), from zero;
+                  lines drawn first wider and later ones dashed, so that coinciding flows all
+                  show, and a marker where a flow starts
   fairness.png    each phase's throughput shares as stacked bars
   ports.png       input-buffer occupancy of the busiest ports, with the buffer capacity and
                   the trip level; the fraction of each interval the outputs spent congested
@@ -12,7 +14,7 @@ A run directory gives:
   ccti.png        CCTI per flow over time (IB CC)
   rates.png       DCQCN's rate (Rc) per flow over time, or per group with its range, beyond
                   12 flows (cc.reaction dcqcn | dcqcn_plus)
-  latency.png     packet latency histogram per group and its percentiles
+  latency.png     packet latency per group as a distribution function, p50/p99/p99.9 marked
 Several run directories (ibcc plot DIR1 DIR2 ... --out OUT [--label L ...]) are compared:
   compare_throughput.png  throughput per flow (per group beyond 6 flows) over time, a colour
                           per flow, a line style per run
@@ -25,7 +27,9 @@ A run over several seeds (ibcc run --seeds N) gives:
 A sweep directory gives one heat map per metric (sweep_<metric>.png) over the first two swept
 keys, one panel per combination of any further keys (on one colour scale), or a line plot when
 one key is swept; a failed or stalled point says so in its place; with --seeds each cell
-shows its mean ± 95 % confidence interval.
+shows its mean ± 95 % confidence interval. The colour bar says which way is better (the
+better end bright), starts at zero for a metric that cannot be negative, and puts counts on a
+log scale.
 """
 import difflib
 import json
@@ -44,6 +48,7 @@ from matplotlib.ticker import EngFormatter, FuncFormatter  # noqa: E402
 
 from .campaign.errors import RunError  # noqa: E402
 from .campaign.storage import csv_text, write_text  # noqa: E402
+from .metrics import metric_direction  # noqa: E402
 from .results import ResultsError, load_replicas, load_run, load_sweep  # noqa: E402
 
 MAX_LINES = 12
@@ -171,6 +176,19 @@ def save(fig, path):
     return path.name
 
 
+def stacked_widths(n, thinnest=1.2, widest=6.5):
+    """Line widths for `n` lines that may lie on top of each other: the first drawn widest, the
+    last thinnest, so that every one of several coinciding lines stays visible around the next."""
+    if n <= 1:
+        return [1.2] * n
+    return [widest - (widest - thinnest) * i / (n - 1) for i in range(n)]
+
+
+# Line styles for the lines drawn over others (stacked_widths): through the gaps of a dashed
+# line the one under it shows.
+STACKED_STYLES = ["-", (0, (6, 2)), (0, (3, 2)), (0, (1, 1.5)), (0, (8, 2, 2, 2)), (0, (4, 1, 1, 1, 1, 1))]
+
+
 def _absent_before_start(df, starts):
     """Throughput of a flow before it starts is not zero but absent (NaN: no line drawn)."""
     df = df.copy()
@@ -192,11 +210,24 @@ def plot_throughput(run, out, colours, by_group):
         order = series.mean().sort_values(ascending=False).index
         shown, hidden = list(order[:MAX_LINES]), list(order[MAX_LINES:])
     fig, ax = plt.subplots(figsize=(11, 5), layout="constrained")
-    for name in shown:
-        ax.plot(series.index / div, series[name], lw=0.9, color=colours.get(name), label=str(name))
+    starts = run.flow_starts_us
+    for i, (name, lw) in enumerate(zip(shown, stacked_widths(len(shown)))):
+        t = series.index / div
+        ax.plot(t, series[name], lw=lw, ls=STACKED_STYLES[i % len(STACKED_STYLES)], color=colours.get(name),
+                label=str(name), zorder=2 + i, solid_capstyle="butt")
+        first = series[name].first_valid_index()
+        if first is not None and not by_group and starts.get(name, 0.0) > 0:
+            # Where a flow starts: a marker on its line (its start time, from the scenario).
+            ax.plot([first / div], [series[name].loc[first]], marker="v", ms=6, color=colours.get(name), zorder=20,
+                    ls="none")
     if hidden:
         ax.plot(series.index / div, series[hidden].mean(axis=1), lw=0.9, color="grey", ls="--",
-                label=f"mean of {len(hidden)} more")
+                label=f"mean of {len(hidden)} more", zorder=2 + len(shown))
+    ax.set_ylim(bottom=0, top=max(1e-9, float(series[shown].max().max()) if shown else 1.0) * 1.08)
+    if len(shown) > 1:
+        ax.text(0.0, -0.12, "lines drawn first are wider, later ones dashed: a line under another shows around and "
+                "through it; v: a flow starts",
+                transform=ax.transAxes, fontsize=7, color="dimgrey", va="top")
     ax.set_xlabel(f"time ({unit})")
     ax.set_ylabel("payload throughput at the destination (Gb/s)")
     ax.set_title(fit_title(ax.figure, run_title(run, f"throughput per {'group' if by_group else 'flow'}"), 10), fontsize=10)
@@ -347,6 +378,8 @@ def plot_rates(run, out, colours, by_group):
 
 
 def plot_latency(run, out, colours):
+    """Packet latency per group as a distribution function (the fraction of packets at most x
+    µs late; log x), with the p50, p99 and p99.9 of each group marked on its curve."""
     lat = run.latency
     if lat.empty or "kind" not in lat.columns:
         return None
@@ -355,28 +388,28 @@ def plot_latency(run, out, colours):
         return None
     by_group = pk.groupby(["group", "upper_us"])["count"].sum().reset_index()
     groups = sorted(by_group["group"].unique())
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 4.5), layout="constrained")
-    pct = {}
-    for g in groups:
+    fig, ax = plt.subplots(figsize=(11, 4.8), layout="constrained")
+    marks = {0.5: "o", 0.99: "s", 0.999: "^"}
+    for g, lw in zip(groups, stacked_widths(len(groups), 1.2, 3.5)):
         d = by_group[by_group["group"] == g].sort_values("upper_us")
+        first = int((d["count"] > 0).values.argmax())
+        d = d.iloc[max(0, first - 1):]  # (from the bin before the first packet: no long run of zeros)
         colour = colours.get(g)
-        ax.step(d["upper_us"], d["count"], where="post", lw=0.9, color=colour, label=g)
-        cum = d["count"].cumsum() / d["count"].sum()
-        pct[g] = [float(d["upper_us"].iloc[min(len(d) - 1, int((cum >= q).values.argmax()))]) for q in (0.5, 0.99, 0.999)]
+        cdf = d["count"].cumsum() / d["count"].sum()
+        ax.step(d["upper_us"], cdf, where="post", lw=lw, color=colour, label=f"{g} ({eng(d['count'].sum())} packets)")
+        for q, m in marks.items():
+            k = min(len(d) - 1, int((cdf >= q).values.argmax()))
+            ax.plot([d["upper_us"].iloc[k]], [cdf.iloc[k]], marker=m, ms=6, color=colour, ls="none", zorder=10)
+    for q, m in marks.items():  # (the legend's key to the markers)
+        ax.plot([], [], marker=m, ls="none", color="dimgrey", label=f"p{q * 100:g}")
     ax.set_xscale("log")
-    ax.set_xlabel("packet latency (µs, log scale)")
-    ax.set_ylabel("packets")
-    ax.grid(alpha=0.3)
-    width = 0.8 / max(1, len(groups))
-    for i, g in enumerate(groups):
-        ax2.bar([x + i * width for x in range(3)], pct[g], width=width, color=colours.get(g), label=g)
-    ax2.set_xticks([x + width * (len(groups) - 1) / 2 for x in range(3)], ["p50", "p99", "p99.9"])
-    ax2.set_yscale("log")
-    ax2.set_ylabel("latency (µs, log scale, histogram bin edge)")
-    ax2.grid(alpha=0.3, axis="y")
-    legend_outside(ax2)
-    fig.suptitle(fit_title(fig, run_title(run, "packet latency per group (message creation to drain, whole latency "
-                                              "window)"), 10), fontsize=10)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("packet latency (µs, log scale; histogram bin upper edges)")
+    ax.set_ylabel("fraction of packets at most this late")
+    ax.grid(alpha=0.3, which="both")
+    legend_outside(ax)
+    fig.suptitle(fit_title(fig, run_title(run, "packet latency per group, distribution (message creation to drain, "
+                                              "whole latency window)"), 10), fontsize=10)
     return save(fig, out / "latency.png")
 
 
@@ -463,6 +496,28 @@ def _heat(ax, pts, kx, ky, xv, yv, m, cmap, norm):
     return im
 
 
+def heat_scale(metric, values):
+    """(norm, colour map, what the colour bar says) of a heat map of `metric`: the better end
+    bright (yellow) whichever way is better, and a scale from zero for a metric that cannot be
+    negative (Jain's index on 0..1), so that a 13 % difference is not drawn as full contrast;
+    counts (marks, pauses, drops) on a log scale."""
+    direction = metric_direction(metric)
+    cmap = plt.get_cmap("viridis_r" if direction < 0 else "viridis").with_extremes(bad="lightgrey")
+    lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+    if metric == "jain":
+        lo, hi = 0.0, 1.0
+    elif values and lo >= 0:
+        lo = 0.0
+    if direction == 0 and values and lo >= 0 and hi > 10 * max(1.0, min(v for v in values if v > 0) if any(
+            v > 0 for v in values) else 1.0):
+        norm = mcolors.SymLogNorm(linthresh=1.0, vmin=0.0, vmax=hi)
+        return norm, cmap, "count, log scale (symmetric log: 0 shown)"
+    if hi <= lo:
+        hi = lo + 1.0
+    what = {1: "higher is better (yellow)", -1: "lower is better (yellow)", 0: "no better direction"}[direction]
+    return mcolors.Normalize(lo, hi), cmap, f"{what}; scale from {eng(lo)}"
+
+
 def plot_sweep(directory, out, metrics):
     sweep = load_sweep(directory)
     keys, pts = sweep.keys, sweep.points
@@ -503,6 +558,9 @@ def plot_sweep(directory, out, metrics):
                     ax.annotate(_point_status(st), (i, 0), xycoords=("data", "axes fraction"), xytext=(0, 4),
                                 textcoords="offset points", ha="center", fontsize=7,
                                 color="firebrick" if _point_status(st) == "failed" else "dimgrey")
+            finite = [float(v) for v in vals if v == v and v != ""]
+            if finite and min(finite) >= 0:  # (from zero: a small difference drawn as small)
+                ax.set_ylim(bottom=0, top=(1.0 if m == "jain" else max(finite) * 1.15) or 1.0)
             ax.set_xticks(range(len(xs)), xs)
             ax.set_xlabel(KEY_LABELS.get(keys[0], keys[0]))
             ax.set_ylabel(metric_label(m))
@@ -520,8 +578,7 @@ def plot_sweep(directory, out, metrics):
             # One colour scale for every panel: the same colour is the same value.
             ok = pts[pts["status"] == "ok"]
             finite = [float(v) for v in ok[m] if v == v and v != ""]
-            norm = mcolors.Normalize(min(finite), max(finite)) if finite else mcolors.Normalize(0, 1)
-            cmap = plt.get_cmap("viridis").with_extremes(bad="lightgrey")
+            norm, cmap, scale = heat_scale(m, finite)
             ncols = min(3, len(panels))
             nrows = math.ceil(len(panels) / ncols)
             size = (8.5, 5.5) if len(panels) == 1 else (2.2 + 3.6 * ncols, 1.2 + 3.4 * nrows)
@@ -537,7 +594,7 @@ def plot_sweep(directory, out, metrics):
                     ax.set_xlabel(KEY_LABELS.get(kx, kx))
             for n in range(len(panels), nrows * ncols):
                 axes[n // ncols][n % ncols].set_visible(False)
-            cb = fig.colorbar(im, ax=axes, label=metric_label(m))
+            cb = fig.colorbar(im, ax=axes, label=f"{metric_label(m)}\n{scale}")
             cb.formatter = FuncFormatter(lambda v, _: eng(v))
             cb.update_ticks()
         fig.suptitle(fit_title(fig, f"{metric_label(m)}\n{context} (n/a: undefined)", 9), fontsize=9)

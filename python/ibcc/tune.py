@@ -29,6 +29,7 @@ from .campaign.ibcc import Ibcc, Settings, read_json
 from .campaign.space import Param, fmt_num, parse_quantity, parse_space, schema_node  # noqa: F401 (the tune's space)
 from .campaign.storage import lock_out, sha256_file, write_csv, write_text
 from . import opensm
+from .metrics import metric_direction  # noqa: F401 (also for the report's callers)
 
 STUDY_NAME = "ibcc-tune"
 
@@ -62,10 +63,6 @@ def seed_hardware(reaction):
         return SEED_HARDWARE_DCQCN, "ConnectX-4's DCQCN parameters (dcqcn-plus-dissertation Table 1)"
     return SEED_HARDWARE, "the IB CC test bed's (Threshold 15, Marking_Rate 1, Packet_Size 8, CCTI_Timer 150)"
 
-MAXIMISED = ("victim", "contributors", "total", "jain")
-MAXIMISED_PREFIXES = ("throughput.", "group_total.", "group_mean.")
-MINIMISED = ("tvv", "peak_buffer_credits", "peak_egress_bytes", "pfc_pauses", "drops", "retransmitted")
-MINIMISED_PREFIXES = ("latency_", "message_")
 
 
 # Bad input (exit 2): a parameter, objective, scenario or storage the tune cannot use.
@@ -112,9 +109,9 @@ def parse_objectives(specs):
         if direction not in ("", "max", "min"):
             raise TuneError(f"--objective {spec}: expected METRIC, METRIC:max or METRIC:min")
         if not direction:
-            if metric in MAXIMISED or metric.startswith(MAXIMISED_PREFIXES):
+            if metric_direction(metric) == 1:
                 direction = "max"
-            elif metric in MINIMISED or metric.startswith(MINIMISED_PREFIXES):
+            elif metric_direction(metric) == -1:
                 direction = "min"
             else:
                 raise TuneError(f"--objective {spec}: say whether to maximise or minimise {metric} ({metric}:max or {metric}:min)")
@@ -795,16 +792,6 @@ def tune(request):
 
 
 # Which way a metric is better: +1 higher, -1 lower, 0 neither (counts of marks and notices).
-def metric_direction(name):
-    base = name.split(".")[0]
-    if base in ("total", "victim", "contributors", "jain", "group_total", "group_mean", "throughput") \
-            or base.startswith("pingpong_rate"):
-        return 1
-    if base in ("tvv", "peak_buffer_credits") or base.startswith(("latency_", "message_", "pingpong_")):
-        return -1
-    return 0
-
-
 REGRESSION = 0.05  # worse by more than this share of the reference: flagged
 
 

@@ -74,7 +74,7 @@ def test_a_third_key_gets_a_panel_per_value_on_one_scale(tmp_path, captured):
     assert cell_texts(panels[0])[0] == plots.eng(111.0)
     assert cell_texts(panels[2])[0] == plots.eng(411.0)
     limits = {ax.images[0].norm.vmin for ax in panels} | {ax.images[0].norm.vmax for ax in panels}
-    assert limits == {111.0, 422.0}, "one colour scale across the panels"
+    assert limits == {0.0, 422.0}, "one colour scale across the panels, from zero (a throughput cannot be negative)"
     assert "the scenario's sim.time simulated" in fig._suptitle.get_text()
 
 
@@ -123,3 +123,15 @@ def test_a_real_sweep_with_a_failing_point_loads_and_marks_it(tmp_path, captured
     (fig,) = captured
     texts = cell_texts(fig.axes[0])
     assert texts.count("failed") == 2
+
+
+def test_the_colour_scale_says_which_way_is_better():
+    norm, cmap, says = plots.heat_scale("victim", [11.5, 13.0])
+    assert (norm.vmin, norm.vmax) == (0.0, 13.0) and cmap.name.startswith("viridis") and not cmap.name.endswith("_r")
+    assert "higher is better" in says
+    norm, cmap, says = plots.heat_scale("latency_p99_us", [180.0, 230.0])
+    assert cmap.name.startswith("viridis_r") and "lower is better" in says, "the better end is bright either way"
+    norm, _, _ = plots.heat_scale("jain", [0.9, 0.99])
+    assert (norm.vmin, norm.vmax) == (0.0, 1.0)
+    norm, _, says = plots.heat_scale("fecn", [0.0, 3.0, 40000.0])
+    assert "log" in says and norm.vmax == 40000.0

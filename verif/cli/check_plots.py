@@ -5,7 +5,8 @@ layout boxes before saving; `ibcc plot` exits 1 otherwise). Cases: the seed test
 1 and 2, an imported fabric whose flow names are 20+ characters, the DCQCN incasts (rates.png
 instead of ccti.png: two flows, and 721 drawn per group), a sweep with undefined (n/a) cells, a
 sweep of three keys with failed points (a panel per value of the third), two runs compared (and
-the comparison's bad uses: no --out, a label count that does not match, a sweep among the runs);
+the comparison's bad uses: no --out, a label count that does not match, a sweep among the runs),
+a run over three seeds (replicas_*.png);
 plus a figure built to overflow, which the layout check must reject.
 
   check_plots.py IBCC SOURCE_DIR OUTDIR
@@ -107,6 +108,17 @@ def main():
         res = subprocess.run([ibcc, "plot", *args], capture_output=True, text=True)
         check(res.returncode == 2 and expect in res.stderr, f"ibcc plot {' '.join(args[-3:])}: exit {res.returncode}: "
               f"{res.stderr.strip()[-200:]}")
+
+    # A run over seeds: the mean with the seeds' range, and the metrics with their intervals.
+    reps = out / "seeds"
+    run([ibcc, "run", str(seed / "scenario1.yaml"), "--out", str(reps), "--seeds", "3", "--sim-time", "1500ms",
+         "--set", "cc.switch.marking_mode=random", "--quiet", "--plot"])
+    for png in ("replicas_throughput.png", "replicas_metrics.png"):
+        check_png(reps / png)
+    res = subprocess.run([ibcc, "plot", str(reps), str(out / "scenario1"), "--out", str(cmp_dir)], capture_output=True,
+                         text=True)
+    check(res.returncode == 2 and "several seeds" in res.stderr, f"a run over seeds in a comparison: exit "
+          f"{res.returncode}: {res.stderr.strip()[-200:]}")
 
     res = subprocess.run([ibcc, "plot", str(out)], capture_output=True, text=True)
     check(res.returncode == 2 and "neither summary.json" in res.stderr,

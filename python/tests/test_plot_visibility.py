@@ -1,0 +1,65 @@
+"""Every flow stays visible where lines coincide: scenario 1 of the test bed with CC off, where
+from 4 s the victim F1 (17 % of its 13.3 Gb/s) runs at the rate of F2 and F3. The throughput
+figure is rendered and its pixels read around F1's value at 4.5 s: F1's colour must show there,
+as must F2's and F3's. The axes start at zero."""
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ibcc import plots
+from ibcc.results import load_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def colour_near(img, x, y, rgb, radius=12, tol=40):
+    """Whether a pixel within `radius` of display point (x, y) has colour `rgb` (0-255)."""
+    h = img.shape[0]
+    row, col = int(round(h - y)), int(round(x))
+    patch = img[max(0, row - radius):row + radius + 1, max(0, col - radius):col + radius + 1, :3].astype(int)
+    return bool((np.abs(patch - np.array(rgb)).max(axis=2) <= tol).any())
+
+
+@pytest.fixture(scope="module")
+def figure(tmp_path_factory):
+    exe = os.environ.get("IBCC")
+    assert exe, "set IBCC to the ibcc executable (CTest python_package does)"
+    out = tmp_path_factory.mktemp("vis") / "s1off"
+    r = subprocess.run([exe, "run", str(ROOT / "topologies" / "seed-testbed" / "scenario1.yaml"), "--out", str(out),
+                        "--cc", "off", "--quiet"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    run = load_run(out)
+    figs = []
+    keep = plots.save
+    plots.save = lambda fig, path: figs.append(fig) or path.name
+    try:
+        names = set(run.flows["flow"].unique())
+        colours = plots.flow_colours(names | set(run.groups.values()))
+        plots.plot_throughput(run, out, colours, False)
+    finally:
+        plots.save = keep
+    (fig,) = figs
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())
+    yield run, fig, img, colours
+    plots.plt.close(fig)
+
+
+def test_the_victim_is_visible_under_the_contributors(figure):
+    run, fig, img, colours = figure
+    ax = fig.axes[0]
+    late = run.flows[(run.flows.t_us > 4.4e6) & (run.flows.t_us < 4.6e6)].groupby("flow").gbps.mean()
+    assert late["F1"] == pytest.approx(0.17 * 13.3, rel=0.05), "F1 at 17 % of its rate from 4 s"
+    assert late["F2"] == pytest.approx(late["F1"], rel=0.01), "F1 and F2 coincide: the case this test is about"
+    x, y = ax.transData.transform((4.5, late["F1"]))
+    for flow in ("F1", "F2", "F3"):
+        rgb = [int(255 * c) for c in plots.mcolors.to_rgb(colours[flow])]
+        assert colour_near(img, x, y, rgb), f"{flow}'s colour shows at its line at 4.5 s"
+
+
+def test_the_throughput_axis_starts_at_zero(figure):
+    _, fig, _, _ = figure
+    assert fig.axes[0].get_ylim()[0] == 0.0
