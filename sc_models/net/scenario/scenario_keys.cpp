@@ -305,11 +305,24 @@ std::string keys_json_schema() {
   return s.dump(2) + "\n";
 }
 
+namespace {
+// A reference table's cell as plain text for a terminal: no code spans, no escaped bars.
+std::string plain(std::string text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '`') continue;
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '|') continue;
+    out += text[i];
+  }
+  return out;
+}
+}  // namespace
+
 std::string keys_listing() {
   std::string out;
   for (const auto& d : scenario_keys()) {
     if (d.path.empty()) continue;
-    out += fmt::format("{:<42} {:<40} default {}\n", d.path, type_text(d), default_text(d));
+    out += fmt::format("{:<42} {:<40} default {}\n", d.path, plain(type_text(d)), plain(default_text(d)));
   }
   return out;
 }
