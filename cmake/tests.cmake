@@ -303,6 +303,11 @@ foreach(case "fecn;hysteresis" "ccti;timer_decay")
   set_tests_properties(waves_${block}_gtkwave PROPERTIES LABELS waves TIMEOUT 300)
 endforeach()
 
+# The screenshots of the docs: each waveform view opens on its first FECN mark in real GTKWave.
+add_test(NAME waves_screenshots COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/wave_screenshots.py
+         $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/wave_screenshots)
+set_tests_properties(waves_screenshots PROPERTIES LABELS waves TIMEOUT 600)
+
 # --- Verilator line/toggle coverage report (the rtl_coverage target's script) -------------
 add_test(NAME rtl_coverage_report COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/rtl_coverage.py
          $<TARGET_FILE:ibcc-cov> ${CMAKE_BINARY_DIR}/rtl_coverage 300000)

@@ -74,6 +74,12 @@ class SetupLog {
     std::fprintf(stderr, "%s: set-up: %s (%.1f s)\n", command_, what.c_str(), s);
     std::fflush(stderr);
   }
+  // A line said whatever the input's size (unless --quiet): a wait the user must hear of.
+  void say(const std::string& what) {
+    if (quiet_) return;
+    std::fprintf(stderr, "%s: %s (%.1f s)\n", command_, what.c_str(), seconds());
+    std::fflush(stderr);
+  }
   double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
 
  private:

@@ -672,6 +672,10 @@ int run_scenario(const RunOptions& opt) {
       rc.cache_dir = xdg && *xdg ? std::string(xdg) + "/ibcc/rtl-loop"
                      : home && *home ? std::string(home) + "/.cache/ibcc/rtl-loop" : std::string("/tmp/ibcc-rtl-loop");
       rc.variant = tb::rtl_variant();
+      rc.on_build = [&setup](const std::string& what, const std::string& where) {
+        setup.say(fmt::format("Verilating and compiling {} (first use of these parameters: a minute or two; kept "
+                              "in {} for later runs)...", what, where));
+      };
       setup.stage(fmt::format("Verilating the RTL for {} block(s) in the loop ({}, cached in {})", s->cc.rtl.size(),
                               rc.rtl_dir, rc.cache_dir));
       rtl_loop = std::make_unique<RtlLoop>(rc);
@@ -713,6 +717,7 @@ int run_scenario(const RunOptions& opt) {
   fabric->set_stats_window(window.from_ps, window.to_ps);
   std::unique_ptr<NetWaves> waves;
   std::vector<RtlWaveFile> rtl_waves;  // the blocks of cc.rtl, with --waves
+  uint64_t waves_from = 0, waves_to = 0;  // --waves-window (0, 0: the whole run)
   if (!opt.waves_dir.empty()) {
     // --trace ports=A,B,flows=C,D: a bare item continues the list before it. Without it:
     // every linked switch port and every flow of a small fabric.
@@ -761,6 +766,8 @@ int run_scenario(const RunOptions& opt) {
       }
       std::tie(from, to) = *range;
     }
+    waves_from = from;
+    waves_to = to;
     try {
       waves = std::make_unique<NetWaves>(opt.waves_dir, *fabric, ports, flows, from, to, opt.waves_vcd,
                                          opt.waves_all_signals);
@@ -799,7 +806,7 @@ int run_scenario(const RunOptions& opt) {
     std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
     try {
       if (waves) waves->finish();  // the waves up to the failure are what one debugs it with
-      close_rtl_waves(*fabric, rtl_waves);
+      close_rtl_waves(*fabric, rtl_waves, waves.get(), waves_from, waves_to);
     } catch (const OutputError& w) {
       std::cerr << "ibcc run: error: " << w.what() << "\n";
     }
@@ -816,7 +823,7 @@ int run_scenario(const RunOptions& opt) {
   if (waves) {
     try {
       waves->finish();
-      close_rtl_waves(*fabric, rtl_waves);
+      close_rtl_waves(*fabric, rtl_waves, waves.get(), waves_from, waves_to);
     } catch (const OutputError& e) {
       std::cerr << "ibcc run: error: " << e.what() << "\n";
       return cli::kFailed;

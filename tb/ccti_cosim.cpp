@@ -102,6 +102,7 @@ class CctiCosim : public CosimHarness {
     check("timer_expired_o", rtl_out_.timer_expired, ref.timer_expired);
     check("trigger_event_o", rtl_out_.trigger_event, ref.trigger_event);
     check_axil(rtl_out_.axi);
+    if (ref.ccti != 0 || ref.trigger_event) note_event();
   }
 
   void idle_stimulus() override { stim_.becn_valid = false; }

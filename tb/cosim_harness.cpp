@@ -226,7 +226,7 @@ void CosimHarness::close_waves() {
   check_fst_file(base + "_rtl.fst", half_periods_ ? (half_periods_ - 1) * (kClockPeriodPs / 2) : 0);
   check_vcd_file(base + "_ref.vcd");
   write_block_gtkw(opts_.waves_dir, opts_.block, wave_groups(true), wave_groups(false),
-                   {first_mismatch_ps_, kClockPeriodPs});
+                   {first_mismatch_ps_ ? first_mismatch_ps_ : first_event_ps_, kClockPeriodPs});
 }
 
 CosimSummary CosimHarness::run() {

@@ -96,6 +96,11 @@ class CosimHarness : public sc_core::sc_module {
   virtual std::vector<WaveGroup> wave_groups(bool rtl) const = 0;  // for the save files
 
   void check(const char* signal, uint64_t rtl, uint64_t ref);
+  // The block's outputs compared now show its event (a FECN mark, a CCTI raised): the save
+  // files open on the first one when no mismatch came.
+  void note_event() {
+    if (first_event_ps_ == 0) first_event_ps_ = now_ps_ - kClockPeriodPs / 2;
+  }
   // DIR/<block>_rtl.fst and DIR/<block>_ref.vcd while running; the save files at the end.
   void open_waves(const std::string& dir);
   void close_waves();
@@ -140,6 +145,7 @@ class CosimHarness : public sc_core::sc_module {
   std::vector<Mismatch> cycle_mismatches_;
   uint64_t mismatches_ = 0;
   uint64_t first_mismatch_ps_ = 0;  // marker of the GTKWave save files (0: none)
+  uint64_t first_event_ps_ = 0;     // the block's first event (a FECN mark, a CCTI raised): the marker without a mismatch
   sc_core::sc_trace_file* ref_vcd_ = nullptr;
   unsigned stop_countdown_ = 0;
   bool stopping_ = false;

@@ -87,6 +87,7 @@ class FecnCosim : public CosimHarness {
     check("fecn_valid_o", rtl_out_.fecn_valid, ref.fecn_valid);
     check("fecn_mark_o", rtl_out_.fecn_mark, ref.fecn_mark);
     check_axil(rtl_out_.axi);
+    if (ref.fecn_valid && ref.fecn_mark) note_event();
   }
 
   void idle_stimulus() override { pkt_.valid = false; }

@@ -56,8 +56,10 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_inputs, unsigned num_v
   // A generate scope is g[i] in the RTL's FST and g(i) in SystemC's VCD.
   auto idx = [rtl](unsigned i) { return rtl ? fmt::format("[{}]", i) : fmt::format("({})", i); };
   std::vector<WaveGroup> g;
+  const std::vector<std::pair<std::string, std::string>> mappings = {{"0", "per_voq"}, {"1", "sum"},
+                                                                      {"2", "sum_div_ports"}};
   g.push_back({"Config", {{r("threshold", 4), kDec}, {r("packet_size", 8), kDec}, {r("marking_rate", 16), kDec},
-                          {r("mapping_q", 2), kDec}, {"marking_mode_q", kDec},
+                          {r("mapping_q", 2), kDec, {}, mappings}, {"marking_mode_q", kDec},
                           {r("hysteresis_q", 4), kDec}, {r("capacity_q", fill_width), kDec}, {"victim_mask_q", kBin}}});
   g.push_back({"Inputs", {{"pkt_valid_i", kBin}, {w("pkt_vl_i", 4), kDec}, {w("pkt_sl_i", 4), kDec},
                           {w("pkt_len_i", 8), kDec}, {w("pkt_slid_i", 16), kHex}, {w("pkt_dlid_i", 16), kHex}}});
@@ -66,21 +68,21 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_inputs, unsigned num_v
   for (unsigned p = 0; p < num_inputs; ++p) {
     for (unsigned v = 0; v < num_vls; ++v) {
       fills.signals.push_back({r("g_fill_in" + idx(p) + ".g_vl" + idx(v) + ".fill", fill_width), kDec,
-                               fmt::format("fill in{} vl{}[{}:0]", p, v, fill_width - 1)});
+                               fmt::format("fill in{} vl{}[{}:0]", p, v, fill_width - 1), {}, 2});
     }
   }
   g.push_back(fills);
   WaveGroup credits{"Credits (VL)", {}};
   for (unsigned v = 0; v < num_vls; ++v) {
     credits.signals.push_back({r("g_credits" + idx(v) + ".credits", fill_width), kDec,
-                               fmt::format("credits vl{}[{}:0]", v, fill_width - 1)});
+                               fmt::format("credits vl{}[{}:0]", v, fill_width - 1), {}, 2});
   }
   g.push_back(credits);
   WaveGroup state{"Congestion state", {}};
   if (rtl) {
-    state.signals = {{"enter_level[4:0]", kDec}, {"exit_level[4:0]", kDec}, {r("cong_d", num_vls), kBin}};
+    state.signals = {{"enter_level[4:0]", kDec}, {"exit_level[4:0]", kDec}, {r("cong_d", num_vls), kBin, {}, vl_mask_names(num_vls)}};
   }
-  state.signals.push_back({r("cong_state_o", num_vls), kBin});
+  state.signals.push_back({r("cong_state_o", num_vls), kBin, {}, vl_mask_names(num_vls)});
   g.push_back(state);
   WaveGroup fecn{"FECN", {}};
   if (rtl) fecn.signals = {{"eligible", kBin}, {"mark", kBin}};
@@ -94,6 +96,9 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_inputs, unsigned num_v
   fecn.signals.push_back({rtl ? "u_log.count_q[3:0]" : "log_count_q[3:0]", kDec});
   fecn.signals.push_back({r("timestamp", 32), kDec});
   g.push_back(fecn);
+  // What one debugs a marking decision with on top: the marks, the congestion state, then
+  // the fills and credits it follows from; the configuration and the bus below.
+  g = {g[5], g[4], g[2], g[3], g[1], g[0]};
   for (auto& b : axil_group("", rtl)) g.push_back(b);
   return g;
 }
@@ -141,6 +146,9 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows, unsigned qp_
   ird.signals.push_back({w("ccti_o", 16), kDec});
   ird.signals.push_back({"ird_o[31:0]", kDec});
   g.push_back(ird);
+  // On top: the CCTIs and the BECNs that raise them, the IRD they select, the timers that
+  // lower them; the inputs and configuration below.
+  g = {g[3], g[4], g[2], g[1], g[0]};
   for (auto& b : axil_group("", rtl)) g.push_back(b);
   return g;
 }

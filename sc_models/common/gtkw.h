@@ -18,7 +18,15 @@ struct WaveSignal {
   std::string name;  // below the scope, with its [msb:lsb] as the dump names it
   unsigned flags;    // GTKWave display flags
   std::string alias = {};  // shown instead of the leaf name when set (GTKWave's "+{alias}")
+  // An enum's names: each value as GTKWave prints it in `flags`' format -> its name (a
+  // translate filter file written beside the save file).
+  std::vector<std::pair<std::string, std::string>> names = {};
+  unsigned analog_rows = 0;  // > 0: drawn as an analog step trace this many rows high
 };
+
+// The translate table of a per-VL bit mask shown in binary (congestion state): "00" none,
+// "01" VL0, "11" VL0+VL1, ...
+std::vector<std::pair<std::string, std::string>> vl_mask_names(unsigned vls);
 
 struct WaveGroup {
   std::string name;

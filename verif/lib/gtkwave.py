@@ -14,7 +14,7 @@ def expected_traces(gtkw):
     n = 0
     with open(gtkw) as f:
         for line in f:
-            if line.startswith(("[", "*", "@")) or not line.strip():
+            if line.startswith(("[", "*", "@", "^")) or not line.strip():
                 continue
             n += 1
     return n
@@ -46,7 +46,7 @@ def traces_by_name(gtkw, scope_sep):
     with open(gtkw) as f:
         for line in f:
             line = line.strip()
-            if line.startswith(("[", "*", "@", "-")) or not line:
+            if line.startswith(("[", "*", "@", "-", "^")) or not line:
                 continue
             if line.startswith("+{"):
                 line = line[line.index("} ") + 2:]

@@ -207,32 +207,40 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     if (t.wire[node][port].peer < 0) throw ScenarioError("ports=" + p + ": the port is not linked");
     const std::string peer = t.nodes[t.wire[node][port].peer].name;
     const std::string scope = safe(fmt::format("{}_port{}_to_{}", t.nodes[node].name, port, peer));
-    GroupSpec g{fmt::format("{}/{} -> {}", t.nodes[node].name, port, peer), {}};
+    GroupSpec g{fmt::format("{}/{} -> {}", t.nodes[node].name, port, peer), {},
+                {static_cast<unsigned>(node), port}};
     PortVars v;
-    auto sig = [&](unsigned var, const std::string& name, unsigned width, unsigned flags) {
-      g.signals.emplace_back(scope + "." + name + (width > 1 ? fmt::format("[{}:0]", width - 1) : ""), flags);
+    // (the vars in the dump's order; the save file shows the congestion state and marks
+    // first, then the VoQ fills and credits as analog traces, then the transmitter)
+    std::vector<WaveSignal> state, levels, rest;
+    auto sig = [&](std::vector<WaveSignal>& to, unsigned var, const std::string& name, unsigned width, unsigned flags,
+                   std::vector<std::pair<std::string, std::string>> names = {}, unsigned rows = 0) {
+      to.push_back({scope + "." + name + (width > 1 ? fmt::format("[{}:0]", width - 1) : ""), flags, {},
+                    std::move(names), rows});
       return var;
     };
     for (unsigned vl = 0; vl < nvl; ++vl) {
-      v.credit_var.push_back(vl_used[vl] ? sig(add_var(scope, fmt::format("credits_vl{}", vl), 16),
-                                                fmt::format("credits_vl{}", vl), 16, kGtkwDec)
+      v.credit_var.push_back(vl_used[vl] ? sig(levels, add_var(scope, fmt::format("credits_vl{}", vl), 16),
+                                                fmt::format("credits_vl{}", vl), 16, kGtkwDec, {}, 2)
                                           : kNoVar);
     }
-    v.cong = sig(add_var(scope, "cong_state", nvl), "cong_state", nvl, kGtkwBin);
-    v.fecn = sig(add_var(scope, "fecn_mark", 1), "fecn_mark", 1, kGtkwHex);
+    v.cong = sig(state, add_var(scope, "cong_state", nvl), "cong_state", nvl, kGtkwBin, vl_mask_names(nvl));
+    v.fecn = sig(state, add_var(scope, "fecn_mark", 1), "fecn_mark", 1, kGtkwHex);
     vars_[v.cong].role = Role::kCongestion;
     vars_[v.fecn].role = Role::kFecnMark;
-    v.busy = sig(add_var(scope, "tx_busy", 1), "tx_busy", 1, kGtkwHex);
+    v.busy = sig(rest, add_var(scope, "tx_busy", 1), "tx_busy", 1, kGtkwHex);
     // Lossy: drops at this output's limit (output-buffered, shared) or else at its input buffer.
-    if (f.scenario().fabric.lossy) v.drops = sig(add_var(scope, "drops", 32), "drops", 32, kGtkwDec);
+    if (f.scenario().fabric.lossy) v.drops = sig(rest, add_var(scope, "drops", 32), "drops", 32, kGtkwDec);
+    std::vector<WaveSignal> fills;
     for (unsigned in = 1; in <= t.nodes[node].ports; ++in) {
       if (t.wire[node][in].peer < 0 || !can_feed(static_cast<unsigned>(node), in, port)) continue;
       for (unsigned vl = 0; vl < nvl; ++vl) {
         if (!vl_used[vl]) continue;
         const std::string name = safe(fmt::format("voq_fill_from_{}_vl{}", t.nodes[t.wire[node][in].peer].name, vl));
-        v.fill_var[{in, vl}] = sig(add_var(scope, name, 16), name, 16, kGtkwDec);
+        v.fill_var[{in, vl}] = sig(fills, add_var(scope, name, 16), name, 16, kGtkwDec, {}, 2);
       }
     }
+    for (auto* part : {&state, &fills, &levels, &rest}) g.signals.insert(g.signals.end(), part->begin(), part->end());
     ports_[{static_cast<unsigned>(node), port}] = v;
     groups_.push_back(g);
   }
@@ -247,16 +255,16 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     GroupSpec g{"flow " + name, {}};
     FlowVars v;
     v.ccti = add_var(scope, "ccti", 16);
-    g.signals.emplace_back(scope + ".ccti[15:0]", kGtkwDec);
+    g.signals.push_back({scope + ".ccti[15:0]", kGtkwDec, {}, {}, 2});
     v.ird = add_var(scope, "ird_cycles", 32);
-    g.signals.emplace_back(scope + ".ird_cycles[31:0]", kGtkwDec);
+    g.signals.push_back({scope + ".ird_cycles[31:0]", kGtkwDec});
     v.sent = add_var(scope, "packets_sent", 32);
-    g.signals.emplace_back(scope + ".packets_sent[31:0]", kGtkwDec);
+    g.signals.push_back({scope + ".packets_sent[31:0]", kGtkwDec});
     v.becn = add_var(scope, "becns", 32);
-    g.signals.emplace_back(scope + ".becns[31:0]", kGtkwDec);
+    g.signals.push_back({scope + ".becns[31:0]", kGtkwDec});
     if (f.scenario().cc.reaction != Reaction::kIbcc) {
       v.rate = add_var(scope, "dcqcn_rate_mbps", 32);
-      g.signals.emplace_back(scope + ".dcqcn_rate_mbps[31:0]", kGtkwDec);
+      g.signals.push_back({scope + ".dcqcn_rate_mbps[31:0]", kGtkwDec, {}, {}, 2});
     }
     flows_[index] = v;
     groups_.push_back(g);
@@ -363,9 +371,10 @@ void NetWaves::congestion(unsigned node, unsigned port, uint32_t vl_mask) {
 }
 
 void NetWaves::departure(unsigned node, unsigned port, bool marked, uint64_t end_cycle) {
+  const uint64_t now = f_.ps(f_.now());
+  if (marked && in_window(now)) first_marks_.try_emplace({node, port}, std::max<uint64_t>(now, 1));
   const auto it = ports_.find({node, port});
   if (it == ports_.end()) return;
-  const uint64_t now = f_.ps(f_.now());
   change(it->second.busy, 1, now);
   pending_.push({f_.ps(end_cycle), it->second.busy, 0});
   if (marked) {
@@ -375,6 +384,7 @@ void NetWaves::departure(unsigned node, unsigned port, bool marked, uint64_t end
 }
 
 void NetWaves::flow_ccti(int flow, uint32_t ccti) {
+  if (ccti > 0 && in_window(f_.ps(f_.now()))) first_ccti_.try_emplace(flow, std::max<uint64_t>(f_.ps(f_.now()), 1));
   const auto it = flows_.find(flow);
   if (it != flows_.end()) change(it->second.ccti, ccti, f_.ps(f_.now()));
 }
@@ -408,11 +418,17 @@ void NetWaves::finish() {
   const uint64_t end = to_ps_ ? std::min(to_ps_, f_.ps(f_.now())) : f_.ps(f_.now());
   advance(end);
   dump_->close();
+  // The port that marked first on top (where the first congestion episode's root is), the
+  // others as traced.
   std::vector<WaveGroup> groups;
+  const GroupSpec* first = nullptr;
   for (const auto& g : groups_) {
-    WaveGroup wg{g.name, {}};
-    for (const auto& [name, flags] : g.signals) wg.signals.push_back({name, flags});
-    groups.push_back(wg);
+    const uint64_t t = g.port.second == 0 ? 0 : first_mark_ps(g.port.first, g.port.second);
+    if (t != 0 && (!first || t < first_mark_ps(first->port.first, first->port.second))) first = &g;
+  }
+  if (first) groups.push_back({first->name, first->signals});
+  for (const auto& g : groups_) {
+    if (&g != first) groups.push_back({g.name, g.signals});
   }
   // Open on the first congestion episode of the window, the marker on its first FECN mark
   // (GTKWave would otherwise open on the first few nanoseconds, where nothing moves).

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "common/gtkw.h"
+
 #include "net/observe/probe.h"
 
 namespace ibcc::net {
@@ -46,6 +48,18 @@ class NetWaves final : public Probe {
 
   // Ends the dump at the current time and writes the save file.
   void finish();
+
+  // The first FECN mark at output `port` of switch `node` inside the window (any port, traced
+  // or not: the RTL blocks' save files open on it), 0 if none.
+  uint64_t first_mark_ps(unsigned node, unsigned port) const {
+    const auto it = first_marks_.find({node, port});
+    return it == first_marks_.end() ? 0 : it->second;
+  }
+  // The first time inside the window a flow's CCTI rose above 0, 0 if never.
+  uint64_t first_ccti_ps(int flow) const {
+    const auto it = first_ccti_.find(flow);
+    return it == first_ccti_.end() ? 0 : it->second;
+  }
 
   const std::string& vcd_path() const { return vcd_path_; }
   const std::string& gtkw_path() const { return gtkw_path_; }
@@ -100,9 +114,13 @@ class NetWaves final : public Probe {
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   struct GroupSpec {
     std::string name;
-    std::vector<std::pair<std::string, unsigned>> signals;  // full name, flags
+    std::vector<WaveSignal> signals;  // full names
+    std::pair<unsigned, unsigned> port{0, 0};  // a port's group: its (node, port)
   };
   std::vector<GroupSpec> groups_;
+  bool in_window(uint64_t t_ps) const { return t_ps >= from_ps_ && (to_ps_ == 0 || t_ps <= to_ps_); }
+  std::map<std::pair<unsigned, unsigned>, uint64_t> first_marks_;  // (node, port) -> first mark in the window
+  std::map<int, uint64_t> first_ccti_;                             // flow -> first CCTI > 0 in the window
 };
 
 }  // namespace ibcc::net

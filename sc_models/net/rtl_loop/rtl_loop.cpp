@@ -132,6 +132,7 @@ void* RtlLoop::load(const std::string& top, const std::string& params_key,
   const fs::path so = dir / ("lib" + top + "_loop.so");
 
   if (!fs::exists(so)) {
+    if (config_.on_build) config_.on_build(description, dir.string());
     std::error_code ec;
     fs::create_directories(config_.cache_dir, ec);
     if (ec) throw RtlLoopError(fmt::format("cannot create {}: {}", config_.cache_dir, ec.message()));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -30,6 +31,9 @@ struct RtlLoopConfig {
   std::string cache_dir;   // where the built objects are kept
   std::string variant;     // "rtl" or the mutant's name, part of the cache key
   unsigned jobs = 2;
+  // Told before a block is Verilated and compiled (not when its library is in the cache):
+  // what is built, and where it will be kept. A minute or two; the caller says so.
+  std::function<void(const std::string& what, const std::string& where)> on_build;
 };
 
 // The text of `first` and of every file it includes with #include "..." found in one of
