@@ -15,6 +15,8 @@ A run directory gives:
   rates.png       DCQCN's rate (Rc) per flow over time, or per group with its range, beyond
                   12 flows (cc.reaction dcqcn | dcqcn_plus)
   latency.png     packet latency per group as a distribution function, p50/p99/p99.9 marked
+  fabric.png      the fabric: switches in rows from the HCAs up, each link's halves coloured by
+                  the time its switch output spent congested (roots solid, victims dashed)
 Several run directories (ibcc plot DIR1 DIR2 ... --out OUT [--label L ...]) are compared:
   compare_throughput.png  throughput per flow (per group beyond 6 flows) over time, a colour
                           per flow, a line style per run
@@ -413,6 +415,122 @@ def plot_latency(run, out, colours):
     return save(fig, out / "latency.png")
 
 
+def _natural(name):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(name))]
+
+
+def plot_fabric(run, out):
+    """The fabric as a picture: switches in rows by their distance from the HCAs (leaves at
+    the bottom, the HCAs under them), each link drawn as two halves, the half leaving a
+    switch coloured by the fraction of the run its output spent in the congestion state
+    (whichever VL), solid where it marked FECN (a root of congestion), dashed where it was
+    congested without marking (a victim). Readable for a 648-port Clos."""
+    ports = run.summary.get("ports") or []
+    if not ports:
+        return None
+    switches = sorted({p["port"].split("/")[0] for p in ports}, key=_natural)
+    edges = [(p["port"].split("/")[0], p["to"], p["port"]) for p in ports]
+    hcas = sorted({b for _, b, _ in edges if b not in switches}, key=_natural)
+    # Time in the congestion state per output (the largest over its VLs), and its marks.
+    frac, marks = {}, {}
+    if not run.ports.empty and "congested_frac" in run.ports.columns:
+        per = run.ports.groupby(["port", "t_us"])["congested_frac"].max().groupby("port").mean()
+        frac = per.to_dict()
+        marks = run.ports.groupby("port")["fecn_marks"].sum().to_dict()
+    # Rows: HCAs 0, a switch one above its lowest neighbour (breadth first from the HCAs).
+    level = {h: 0 for h in hcas}
+    adj = {}
+    for a, b, _ in edges:
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+    frontier = list(hcas)
+    while frontier:
+        nxt = []
+        for n in frontier:
+            for m in adj.get(n, ()):
+                if m not in level:
+                    level[m] = level[n] + 1
+                    nxt.append(m)
+        frontier = nxt
+    for sw in switches:
+        level.setdefault(sw, 1)
+    rows = {}
+    for sw in switches:
+        rows.setdefault(level[sw], []).append(sw)
+    pos = {}
+    width = max(len(r) for r in rows.values())
+    for lv, names in rows.items():
+        for i, n in enumerate(names):
+            pos[n] = ((i + 0.5) * width / len(names), float(lv))
+    # The HCAs under the switch they hang from, spread across its share of the width.
+    under = {}
+    for a, b, _ in edges:
+        if b in hcas and a in pos:
+            under.setdefault(a, []).append(b)
+    for sw, hs in under.items():
+        x0, y0 = pos[sw]
+        share = width / max(1, len(rows.get(level[sw], [sw])))
+        for i, h in enumerate(sorted(hs, key=_natural)):
+            pos[h] = (x0 - share * 0.42 + share * 0.84 * (i + 0.5) / len(hs), y0 - 0.55)
+    many = len(pos) > 200
+    fig, ax = plt.subplots(figsize=(12, 6.5), layout="constrained")
+    cmap = plt.get_cmap("YlOrRd")
+    top = max([float(v) for v in frac.values()] + [0.0])
+    # (scaled to the most congested output: a congestion state held 2 % of the time with
+    # thousands of marks is the story of a run, and would vanish on a 0..100 % scale)
+    norm = mcolors.Normalize(0, top if top > 0 else 1.0)
+    for a, b, port in edges:
+        if a not in pos or b not in pos:
+            continue
+        (x0, y0), (x1, y1) = pos[a], pos[b]
+        xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+        f = float(frac.get(port, 0.0))
+        congested = f > 0 or marks.get(port, 0) > 0
+        style = "-" if marks.get(port, 0) > 0 or not congested else (0, (3, 2))
+        colour = cmap(norm(f)) if congested else (0.75, 0.75, 0.75, 1.0)
+        lw = (0.4 if many else 1.0) + (2.5 if many else 4.0) * (norm(f) if congested else 0.0)
+        ax.plot([x0, xm], [y0, ym], color=colour, lw=lw, ls=style, zorder=2 + float(norm(f)), solid_capstyle="butt")
+        if b in hcas:  # (the HCA's own half: its output is not a switch port)
+            ax.plot([xm, x1], [ym, y1], color=(0.75, 0.75, 0.75, 1.0), lw=0.4 if many else 1.0, zorder=1)
+    ax.scatter([pos[s][0] for s in switches], [pos[s][1] for s in switches], s=12 if many else 220, marker="s",
+               color="#34495e", zorder=5)
+    ax.scatter([pos[h][0] for h in hcas if h in pos], [pos[h][1] for h in hcas if h in pos], s=2 if many else 60,
+               marker="o", color="#7f8c8d", zorder=5)
+    if not many:
+        upright = len(hcas) > 12  # (HCA names side by side would overlap)
+        for n, (x, y) in pos.items():
+            label = n if len(n) <= 12 else n[:4] + "…" + n[-7:]  # (the ends tell GUID-named switches apart)
+            if n in switches:
+                ax.annotate(label, (x, y), textcoords="offset points", xytext=(0, 9), ha="center", fontsize=8)
+            else:
+                ax.annotate(label, (x, y), textcoords="offset points", xytext=(0, -6), ha="center", va="top",
+                            fontsize=7 if upright else 8, rotation=90 if upright else 0)
+    ax.margins(x=0.06, y=0.1)
+    roots = sorted((p for p in frac if marks.get(p, 0) > 0), key=lambda p: -frac[p])[:5]
+    victims = sorted((p for p in frac if marks.get(p, 0) == 0 and frac[p] > 0), key=lambda p: -frac[p])[:5]
+
+    def short(port):
+        return port if len(port) <= 18 else port[:8] + "…" + port[-8:]
+    lines = []
+    if roots:
+        lines.append("roots (marked): " + ", ".join(f"{short(p)} {frac[p]:.1%} ({eng(marks[p])} marks)" for p in roots))
+    if victims:
+        lines.append("victims (congested, no marks): " + ", ".join(f"{short(p)} {frac[p]:.1%}" for p in victims))
+    lines.append("a link's half leaving a switch is that output: solid where it marked FECN (a root), dashed where "
+                 "it was congested without marking (a victim), grey where never congested")
+    if not roots and not victims:
+        lines.insert(0, "no output port spent time in the congestion state")
+    ax.text(0.0, -0.02, "\n".join(textwrap.fill(ln, 150) for ln in lines), transform=ax.transAxes, fontsize=8,
+            va="top")
+    ax.set_axis_off()
+    sm = plt.cm.ScalarMappable(cmap=cmap, norm=norm)
+    fig.colorbar(sm, ax=ax, shrink=0.6, label="share of the run its output was congested\n(scale: 0 to the most "
+                 "congested output's)", format=FuncFormatter(lambda v, _: f"{v:.1%}"))
+    ax.set_title(fit_title(fig, run_title(run, f"the fabric: {len(switches)} switches, {len(hcas)} HCAs"), 10),
+                 fontsize=10)
+    return save(fig, out / "fabric.png")
+
+
 def plot_run(directory, out):
     run = load_run(directory)
     names = set(run.flows["flow"].unique()) if not run.flows.empty else set()
@@ -421,7 +539,7 @@ def plot_run(directory, out):
     colours = flow_colours(set(run.groups.values()) if by_group else names | set(run.groups.values()))
     written = [plot_throughput(run, out, colours, by_group), plot_fairness(run, out, colours, by_group),
                plot_ports(run, out), plot_ccti(run, out, colours), plot_rates(run, out, colours, by_group),
-               plot_latency(run, out, colours)]
+               plot_latency(run, out, colours), plot_fabric(run, out)]
     return [w for w in written if w]
 
 

@@ -63,3 +63,29 @@ def test_the_victim_is_visible_under_the_contributors(figure):
 def test_the_throughput_axis_starts_at_zero(figure):
     _, fig, _, _ = figure
     assert fig.axes[0].get_ylim()[0] == 0.0
+
+
+def test_the_fabric_picture_names_the_roots_of_scenario_1(tmp_path):
+    """Scenario 1 with CC on to 3 s: S2/2 (toward the slow H5) is the root from 1 s, S1/36
+    (toward S2, 40.5 Gb/s offered to 32) from 2 s; both mark FECN. The picture lists them as
+    roots, and draws their halves in colour, the others grey."""
+    exe = os.environ.get("IBCC")
+    assert exe, "set IBCC to the ibcc executable (CTest python_package does)"
+    out = tmp_path / "s1on"
+    r = subprocess.run([exe, "run", str(ROOT / "topologies" / "seed-testbed" / "scenario1.yaml"), "--out", str(out),
+                        "--sim-time", "3s", "--quiet"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    figs = []
+    keep = plots.save
+    plots.save = lambda fig, path: figs.append(fig) or path.name
+    try:
+        plots.plot_fabric(load_run(out), out)
+    finally:
+        plots.save = keep
+    (fig,) = figs
+    texts = " ".join(t.get_text() for t in fig.axes[0].texts)
+    roots = texts.split("roots (marked): ", 1)[1].split("\n")[0]
+    assert [p.split(" ")[0] for p in roots.split(", ")] == ["S2/2", "S1/36"]
+    coloured = [ln for ln in fig.axes[0].lines if ln.get_color() != (0.75, 0.75, 0.75, 1.0)]
+    assert len(coloured) == 2, "only the two roots' halves are coloured"
+    plots.plt.close(fig)

@@ -22,7 +22,7 @@ import matplotlib.image as mpimg
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import Checks  # noqa: E402
 
-RUN_PNGS = ("throughput.png", "fairness.png", "ports.png", "ccti.png", "latency.png")
+RUN_PNGS = ("throughput.png", "fairness.png", "ports.png", "ccti.png", "latency.png", "fabric.png")
 checks = Checks()
 check = checks.check
 
