@@ -520,12 +520,12 @@ def plot_fabric(run, out):
                  "it was congested without marking (a victim), grey where never congested")
     if not roots and not victims:
         lines.insert(0, "no output port spent time in the congestion state")
-    ax.text(0.0, -0.02, "\n".join(textwrap.fill(ln, 150) for ln in lines), transform=ax.transAxes, fontsize=8,
+    ax.text(0.0, -0.02, "\n".join(textwrap.fill(ln, 125) for ln in lines), transform=ax.transAxes, fontsize=8,
             va="top")
     ax.set_axis_off()
     sm = plt.cm.ScalarMappable(cmap=cmap, norm=norm)
-    fig.colorbar(sm, ax=ax, shrink=0.6, label="share of the run its output was congested\n(scale: 0 to the most "
-                 "congested output's)", format=FuncFormatter(lambda v, _: f"{v:.1%}"))
+    fig.colorbar(sm, ax=ax, shrink=0.6, label="share of the run congested (to the largest)",
+                 format=FuncFormatter(lambda v, _: f"{v * 100:.3g} %"))
     ax.set_title(fit_title(fig, run_title(run, f"the fabric: {len(switches)} switches, {len(hcas)} HCAs"), 10),
                  fontsize=10)
     return save(fig, out / "fabric.png")

@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from .campaign import processes, replicas, slurm
+from .campaign.progress import ProgressBar
 from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
 from .campaign.ibcc import Ibcc, Settings, read_json
 from .campaign.space import Param, fmt_num, parse_quantity, parse_space, schema_node  # noqa: F401 (the tune's space)
@@ -351,6 +352,41 @@ def finished_trials(study):
     from optuna.trial import TrialState
     return [t for t in study.get_trials(deepcopy=False)
             if t.state == TrialState.COMPLETE or (t.state == TrialState.FAIL and not t.user_attrs.get("interrupted"))]
+
+
+class TrialProgress:
+    """Optuna's callback after each trial: on a terminal, a bar with the trials done, the ETA
+    and the best so far; in a log (stderr not a terminal), a line per trial."""
+
+    def __init__(self, req, objectives, done_before):
+        self.req, self.objectives = req, objectives
+        self.bar = ProgressBar(req.quiet)
+        self.done = done_before
+        self.bar.update(self.done / req.trials, f"{self.done}/{req.trials} trials")
+
+    def best(self, study):
+        from optuna.trial import TrialState
+        complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+        if not complete:
+            return "none completed yet"
+        if len(self.objectives) == 1:
+            o = self.objectives[0]
+            t = (max if o.maximise else min)(complete, key=lambda t: t.values[0])
+            return f"best {o.metric} {t.values[0]:.6g} (trial {t.number})"
+        return f"Pareto front of {len(study.best_trials)} trial(s)"
+
+    def __call__(self, study, trial):
+        self.done += 1
+        what = f"{self.done}/{self.req.trials} trials, {self.best(study)}"
+        if self.bar.enabled:
+            self.bar.update(min(1.0, self.done / self.req.trials), what)
+        elif not self.req.quiet:
+            values = ", ".join(f"{o.metric} {v:.6g}" for o, v in zip(self.objectives, trial.values or [])) \
+                or trial.state.name.lower()
+            print(f"ibcc tune: trial {trial.number}: {values}; {what}", file=sys.stderr, flush=True)
+
+    def finish(self):
+        self.bar.finish()
 
 
 def make_objective(req, params, objectives, runner):
@@ -726,8 +762,10 @@ def tune(request):
     elif todo:
         # A trial whose run fails its checks fails (RuntimeError, caught); bad input (TuneError)
         # ends the tune.
+        progress = TrialProgress(req, objectives, done)
         study.optimize(make_objective(req, params, objectives, runner), n_trials=todo, n_jobs=req.jobs,
-                       show_progress_bar=not req.quiet, catch=(RuntimeError,))
+                       catch=(RuntimeError,), callbacks=[progress])
+        progress.finish()
     from optuna.trial import TrialState
     complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
     tune_csv(out / "tune.csv", study, params, objectives, runner.labels)
