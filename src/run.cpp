@@ -318,6 +318,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["wall_s"] = static_cast<double>(f.wall_ns) / 1e9;
   j["build_wall_s"] = build_s;
   j["peak_rss_mb"] = peak_rss_mb();
+  j["peak_rss_kb_per_host"] = peak_rss_mb() * 1e3 / static_cast<double>(std::max<size_t>(1, s.hcas.size()));
   // (How the model's memory was paged: it changes the wall times above, nothing else.)
   j["huge_pages"] = heap.advised ? fmt::format("transparent, {} MiB of heap advised", heap.advised_bytes >> 20)
                                  : "not used: " + heap.why_not;
@@ -489,9 +490,10 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   std::cout << headline(metrics, describe(window, s.sim.sim_time_ps)) << "\n";
   const double sim_ms = static_cast<double>(s.sim.sim_time_ps) / 1e9;
   std::cout << fmt::format("{}: cc {}, {:.3f} ms simulated in {:.2f} s wall ({:.3f} s per simulated ms), {} packet-hops "
-                           "({:.2f} M/s), {} delivered, peak memory {:.0f} MB\n",
+                           "({:.2f} M/s), {} delivered, peak memory {:.0f} MB ({:.0f} kB per host)\n",
                            s.name, s.cc.enabled ? "on" : "off", sim_ms, f.wall_ns / 1e9, f.wall_ns / 1e9 / sim_ms, f.hops,
-                           f.wall_ns ? f.hops / (f.wall_ns / 1e9) / 1e6 : 0.0, f.delivered, peak_rss_mb());
+                           f.wall_ns ? f.hops / (f.wall_ns / 1e9) / 1e6 : 0.0, f.delivered, peak_rss_mb(),
+                           peak_rss_mb() * 1e3 / static_cast<double>(std::max<size_t>(1, s.hcas.size())));
 }
 
 

@@ -10,6 +10,11 @@
 #include <sstream>
 
 #include "common/output_files.h"
+#include "python_launcher.h"
+#include "common/version.h"
+#include "common/provenance.h"
+
+#include <nlohmann/json.hpp>
 
 #include <yaml-cpp/yaml.h>
 
@@ -102,12 +107,20 @@ class FlowDestinations {
 // drawn destinations spreads it by the destinations' probabilities. Routes are walked in the
 // LFTs directly (every route was checked before); loads are kept per (switch, port) in flat
 // arrays, so a uniform pattern's n^2 (source, destination) pairs cost a few ns per hop.
-void congestion_candidates(const Topology& t, const Scenario& s, unsigned show) {
+struct PortLoad {
+  double ratio;  // offered / capacity
+  unsigned sw, port;
+  double offered, capacity;
+  std::vector<unsigned> flows;  // the first 6 flows through it
+};
+
+// Every linked switch output (those no flow passes with offered 0), most loaded first.
+std::vector<PortLoad> expected_loads(const Topology& t, const Scenario& s) {
   size_t max_ports = 0;
   for (unsigned n = 0; n < t.num_switches; ++n) max_ports = std::max(max_ports, t.wire[n].size());
   auto at = [&](unsigned sw, unsigned port) { return sw * max_ports + port; };
   std::vector<double> load(t.num_switches * max_ports, 0.0);  // bits/s
-  std::vector<std::vector<unsigned>> who(load.size());        // the first 6 flows through it
+  std::vector<std::vector<unsigned>> who(load.size());
   FlowDestinations dests(t);
   for (unsigned fi = 0; fi < s.flows.size(); ++fi) {
     const auto& f = s.flows[fi];
@@ -128,41 +141,66 @@ void congestion_candidates(const Topology& t, const Scenario& s, unsigned show) 
       }
     }
   }
-  struct Row {
-    double ratio;
-    unsigned sw, port;
-    double offered, capacity;
-  };
-  std::vector<Row> rows;
+  std::vector<PortLoad> rows;
   for (unsigned sw = 0; sw < t.num_switches; ++sw) {
     for (unsigned port = 1; port < t.wire[sw].size(); ++port) {
-      const double offered = load[at(sw, port)];
-      if (offered == 0 && who[at(sw, port)].empty()) continue;
       const auto& w = t.wire[sw][port];
+      if (w.peer < 0) continue;
+      const double offered = load[at(sw, port)];
       double cap = s.links[w.link].data_bps;
       if (!t.nodes[w.peer].is_switch && s.fabric.hca_sink_bps > 0) cap = std::min(cap, s.fabric.hca_sink_bps);
-      rows.push_back({offered / cap, sw, port, offered, cap});
+      rows.push_back({offered / cap, sw, port, offered, cap, std::move(who[at(sw, port)])});
     }
   }
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.ratio > b.ratio; });
+  std::stable_sort(rows.begin(), rows.end(), [](const PortLoad& a, const PortLoad& b) { return a.ratio > b.ratio; });
+  return rows;
+}
+
+void congestion_candidates(const Topology& t, const Scenario& s, const std::vector<PortLoad>& rows, unsigned show) {
   std::cout << "congestion-tree candidates (switch outputs whose expected offered load exceeds what they can send):\n";
   unsigned shown = 0;
   for (const auto& r : rows) {
     // Above 1.0x as printed: 1.004x shows as 1.00x, which does not exceed anything.
     if (std::round(r.ratio * 100) <= 100 || shown >= show) break;
     ++shown;
-    const auto& flows = who[at(r.sw, r.port)];
     std::set<std::string> sorted;
-    for (unsigned fi : flows) sorted.insert(s.flows[fi].name);
+    for (unsigned fi : r.flows) sorted.insert(s.flows[fi].name);
     std::string names;
     for (const auto& n : sorted) names += (names.empty() ? "" : ", ") + n;
     const auto& w = t.wire[r.sw][r.port];
     std::cout << fmt::format("  {:>10} -> {:<10} offered {:>8} of {:>8} ({:.2f}x)  flows: {}{}\n",
                              port_name(t, r.sw, r.port), t.nodes[w.peer].name, net::format_rate_bps(r.offered),
                              net::format_rate_bps(r.capacity), r.ratio, names,
-                             flows.size() >= 6 ? ", ..." : "");
+                             r.flows.size() >= 6 ? ", ..." : "");
   }
   if (shown == 0) std::cout << "  none: every switch output can carry what its flows offer\n";
+}
+
+// --draw FILE: the fabric with each switch output's expected load, drawn by the Python package
+// (ibcc.topo_draw) from FILE's stem + .json, which stays beside the picture as its record:
+// the scenario (path, sha256, --set), this version, and per output its peer and loads.
+int draw_loads(const TopoOptions& opt, const Topology& t, const Scenario& s, const std::vector<PortLoad>& rows) {
+  nlohmann::json ports = nlohmann::json::array();
+  for (const auto& r : rows) {
+    ports.push_back({{"port", port_name(t, r.sw, r.port)},
+                     {"to", t.nodes[t.wire[r.sw][r.port].peer].name},
+                     {"offered_bps", r.offered},
+                     {"capacity_bps", r.capacity},
+                     {"ratio", r.ratio}});
+  }
+  const nlohmann::json spec = {{"name", s.name},
+                               {"scenario", opt.scenario},
+                               {"scenario_sha256", sha256_file(opt.scenario)},
+                               {"sets", opt.sets},
+                               {"version", version_string()},
+                               {"command", "ibcc topo --draw"},
+                               {"ports", ports}};
+  const std::filesystem::path json = std::filesystem::path(opt.draw).replace_extension(".json");
+  if (!json.parent_path().empty()) std::filesystem::create_directories(json.parent_path());
+  write_file_atomic(json.string(), spec.dump(2) + "\n");
+  const int rc = run_python({"-m", "ibcc.topo_draw", json.string(), opt.draw}, "ibcc topo");
+  if (rc == 0) std::cout << "wrote " << opt.draw << " (and " << json.string() << ")\n";
+  return rc;
 }
 
 void write_expanded(const std::string& file, const Scenario& s, const std::string& path) {
@@ -250,11 +288,13 @@ int run_topo(const TopoOptions& opt) {
       }
       print_route(t, s, static_cast<unsigned>(na), static_cast<unsigned>(nb));
     }
-    if (!s.flows.empty()) congestion_candidates(t, s, opt.candidates);
+    const std::vector<PortLoad> loads = expected_loads(t, s);
+    if (!s.flows.empty()) congestion_candidates(t, s, loads, opt.candidates);
     if (!opt.write.empty()) {
       write_expanded(opt.scenario, s, opt.write);
       std::cout << "wrote " << opt.write << "\n";
     }
+    if (!opt.draw.empty()) return draw_loads(opt, t, s, loads);
     return cli::kOk;
   } catch (const net::ScenarioError& e) {
     std::cerr << "ibcc topo: error: " << e.what() << "\n";
@@ -264,6 +304,12 @@ int run_topo(const TopoOptions& opt) {
     return cli::kBadInput;
   } catch (const OutputError& e) {
     std::cerr << "ibcc topo: error: " << e.what() << "\n";
+    return cli::kFailed;
+  } catch (const ProvenanceError& e) {
+    std::cerr << "ibcc topo: error: " << e.what() << "\n";
+    return cli::kFailed;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "ibcc topo: error: cannot create " << e.path1().string() << ": " << e.code().message() << "\n";
     return cli::kFailed;
   }
 }
@@ -289,6 +335,14 @@ Command add_topo(CLI::App& app) {
   cmd->add_option("--candidates", o->topo.candidates, "How many congestion-tree candidates to list")
       ->capture_default_str();
   cmd->add_option("--write", o->topo.write, "Write the scenario with its topology expanded to this YAML file");
+  cmd->add_option("--draw", o->topo.draw,
+                  "Draw the fabric with each switch output coloured by the load its flows are expected to offer "
+                  "(congestion-tree candidates solid) to this picture (.png, .svg or .pdf), its data beside it as .json")
+      ->check([](const std::string& v) {
+        const std::string ext = std::filesystem::path(v).extension().string();
+        return ext == ".png" || ext == ".svg" || ext == ".pdf" ? std::string()
+                                                               : "expected a picture file ending .png, .svg or .pdf";
+      });
   return {cmd, [o] {
             if (o->routes.size() % 2) {
               std::cerr << "ibcc topo: error: --route takes two names, SRC DST; got " << o->routes.size() << "\n";

@@ -14,6 +14,7 @@ struct TopoOptions {
   std::vector<std::pair<std::string, std::string>> routes;  // --route SRC DST
   unsigned candidates = 10;                                  // how many to list
   std::string write;                                         // --write FILE
+  std::string draw;                                          // --draw FILE (.png, .svg, .pdf)
 };
 
 // Exit codes: 0 valid; 2 bad input (the message names file, line and key).

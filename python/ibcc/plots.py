@@ -170,11 +170,14 @@ def record_written(path):
             f.write(path.name + "\n")
 
 
-def save(fig, path):
+def save(fig, path, manifest=True):
+    """Writes the figure (its layout checked) to `path`, listed in its directory's manifest of
+    files ibcc wrote unless `manifest` is False (a picture the user named, outside a run)."""
     check_layout(fig)
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
-    record_written(path)
+    if manifest:
+        record_written(path)
     return path.name
 
 
@@ -420,23 +423,77 @@ def _natural(name):
 
 
 def plot_fabric(run, out):
-    """The fabric as a picture: switches in rows by their distance from the HCAs (leaves at
-    the bottom, the HCAs under them), each link drawn as two halves, the half leaving a
-    switch coloured by the fraction of the run its output spent in the congestion state
-    (whichever VL), solid where it marked FECN (a root of congestion), dashed where it was
-    congested without marking (a victim). Readable for a 648-port Clos."""
+    """The fabric as a picture after a run: each link's half leaving a switch coloured by the
+    fraction of the run its output spent in the congestion state (whichever VL), solid where it
+    marked FECN (a root of congestion), dashed where it was congested without marking (a
+    victim). Readable for a 648-port Clos."""
     ports = run.summary.get("ports") or []
     if not ports:
         return None
-    switches = sorted({p["port"].split("/")[0] for p in ports}, key=_natural)
-    edges = [(p["port"].split("/")[0], p["to"], p["port"]) for p in ports]
-    hcas = sorted({b for _, b, _ in edges if b not in switches}, key=_natural)
     # Time in the congestion state per output (the largest over its VLs), and its marks.
     frac, marks = {}, {}
     if not run.ports.empty and "congested_frac" in run.ports.columns:
         per = run.ports.groupby(["port", "t_us"])["congested_frac"].max().groupby("port").mean()
-        frac = per.to_dict()
+        frac = {k: float(v) for k, v in per.to_dict().items()}
         marks = run.ports.groupby("port")["fecn_marks"].sum().to_dict()
+    roots = sorted((p for p in frac if marks.get(p, 0) > 0), key=lambda p: -frac[p])[:5]
+    victims = sorted((p for p in frac if marks.get(p, 0) == 0 and frac[p] > 0), key=lambda p: -frac[p])[:5]
+    lines = []
+    if roots:
+        lines.append("roots (marked): " + ", ".join(f"{_short_port(p)} {frac[p]:.1%} ({eng(marks[p])} marks)"
+                                                   for p in roots))
+    if victims:
+        lines.append("victims (congested, no marks): " + ", ".join(f"{_short_port(p)} {frac[p]:.1%}" for p in victims))
+    lines.append("a link's half leaving a switch is that output: solid where it marked FECN (a root), dashed where "
+                 "it was congested without marking (a victim), grey where never congested")
+    if not roots and not victims:
+        lines.insert(0, "no output port spent time in the congestion state")
+    # (scaled to the most congested output: a congestion state held 2 % of the time with
+    # thousands of marks is the story of a run, and would vanish on a 0..100 % scale)
+    solid = {p for p in frac if marks.get(p, 0) > 0}
+    dashed = {p for p in frac if frac[p] > 0 and p not in solid}
+    return draw_fabric([(p["port"], p["to"]) for p in ports], frac, solid, dashed, lines,
+                       "share of the run congested (to the largest)", lambda v: f"{v * 100:.3g} %",
+                       lambda n_sw, n_hca: run_title(run, f"the fabric: {n_sw} switches, {n_hca} HCAs"),
+                       out / "fabric.png")
+
+
+def plot_fabric_load(spec, path, manifest=True):
+    """The fabric before a run (ibcc topo --draw): each link's half leaving a switch coloured by
+    the load the scenario's flows are expected to offer that output, against what it can send;
+    solid above 1x (a congestion-tree candidate), grey where no flow passes. `spec` is what
+    `ibcc topo` wrote (ports with their peers and offered/capacity ratios, the scenario, the
+    version)."""
+    ports = spec["ports"]
+    ratio = {p["port"]: float(p["ratio"]) for p in ports if p.get("ratio") is not None}
+    over = sorted((p for p in ratio if ratio[p] > 1.005), key=lambda p: -ratio[p])
+    lines = ["congestion-tree candidates (offered above what the output can send): "
+             + (", ".join(f"{_short_port(p)} {ratio[p]:.2f}x" for p in over[:6]) + (", ..." if len(over) > 6 else "")
+                if over else "none")]
+    lines.append("a link's half leaving a switch is that output, coloured by the load the flows are expected to offer "
+                 "it (saturating flows at their source's rate): solid above 1x, dashed below, grey where no flow passes")
+    solid = set(over)
+    dashed = {p for p in ratio if ratio[p] > 0 and p not in solid}
+    return draw_fabric([(p["port"], p["to"]) for p in ports], ratio, solid, dashed, lines,
+                       "expected offered load / capacity", lambda v: f"{v:.3g}x",
+                       lambda n_sw, n_hca: f"{spec.get('name', '')}: {n_sw} switches, {n_hca} HCAs, expected load before a "
+                                           f"run (ibcc topo; {spec.get('version', 'ibcc ?')})",
+                       Path(path), manifest)
+
+
+def _short_port(port):
+    return port if len(port) <= 18 else port[:8] + "…" + port[-8:]
+
+
+def draw_fabric(links, value, solid, dashed, lines, scale_label, scale_format, title, path, manifest=True):
+    """Switches in rows by their distance from the HCAs (leaves at the bottom, the HCAs under
+    them), each link drawn as two halves. `links`: (SWITCH/PORT, peer) per switch output;
+    `value`: a number per output, coloured on a scale to the largest; the outputs in `solid`
+    and `dashed` drawn so, the others grey. `lines`: the text under the picture; `title(n_sw,
+    n_hca)`: its title."""
+    switches = sorted({port.split("/")[0] for port, _ in links}, key=_natural)
+    edges = [(port.split("/")[0], to, port) for port, to in links]
+    hcas = sorted({b for _, b, _ in edges if b not in switches}, key=_natural)
     # Rows: HCAs 0, a switch one above its lowest neighbour (breadth first from the HCAs).
     level = {h: 0 for h in hcas}
     adj = {}
@@ -475,23 +532,22 @@ def plot_fabric(run, out):
     many = len(pos) > 200
     fig, ax = plt.subplots(figsize=(12, 6.5), layout="constrained")
     cmap = plt.get_cmap("YlOrRd")
-    top = max([float(v) for v in frac.values()] + [0.0])
-    # (scaled to the most congested output: a congestion state held 2 % of the time with
-    # thousands of marks is the story of a run, and would vanish on a 0..100 % scale)
+    top = max([float(v) for v in value.values()] + [0.0])
     norm = mcolors.Normalize(0, top if top > 0 else 1.0)
+    grey = (0.75, 0.75, 0.75, 1.0)
     for a, b, port in edges:
         if a not in pos or b not in pos:
             continue
         (x0, y0), (x1, y1) = pos[a], pos[b]
         xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
-        f = float(frac.get(port, 0.0))
-        congested = f > 0 or marks.get(port, 0) > 0
-        style = "-" if marks.get(port, 0) > 0 or not congested else (0, (3, 2))
-        colour = cmap(norm(f)) if congested else (0.75, 0.75, 0.75, 1.0)
-        lw = (0.4 if many else 1.0) + (2.5 if many else 4.0) * (norm(f) if congested else 0.0)
-        ax.plot([x0, xm], [y0, ym], color=colour, lw=lw, ls=style, zorder=2 + float(norm(f)), solid_capstyle="butt")
+        v = float(value.get(port, 0.0))
+        shown = port in solid or port in dashed
+        colour = cmap(norm(v)) if shown else grey
+        lw = (0.4 if many else 1.0) + (2.5 if many else 4.0) * (norm(v) if shown else 0.0)
+        ax.plot([x0, xm], [y0, ym], color=colour, lw=lw, ls="-" if port in solid or not shown else (0, (3, 2)),
+                zorder=2 + float(norm(v)), solid_capstyle="butt")
         if b in hcas:  # (the HCA's own half: its output is not a switch port)
-            ax.plot([xm, x1], [ym, y1], color=(0.75, 0.75, 0.75, 1.0), lw=0.4 if many else 1.0, zorder=1)
+            ax.plot([xm, x1], [ym, y1], color=grey, lw=0.4 if many else 1.0, zorder=1)
     ax.scatter([pos[s][0] for s in switches], [pos[s][1] for s in switches], s=12 if many else 220, marker="s",
                color="#34495e", zorder=5)
     ax.scatter([pos[h][0] for h in hcas if h in pos], [pos[h][1] for h in hcas if h in pos], s=2 if many else 60,
@@ -506,29 +562,13 @@ def plot_fabric(run, out):
                 ax.annotate(label, (x, y), textcoords="offset points", xytext=(0, -6), ha="center", va="top",
                             fontsize=7 if upright else 8, rotation=90 if upright else 0)
     ax.margins(x=0.06, y=0.1)
-    roots = sorted((p for p in frac if marks.get(p, 0) > 0), key=lambda p: -frac[p])[:5]
-    victims = sorted((p for p in frac if marks.get(p, 0) == 0 and frac[p] > 0), key=lambda p: -frac[p])[:5]
-
-    def short(port):
-        return port if len(port) <= 18 else port[:8] + "…" + port[-8:]
-    lines = []
-    if roots:
-        lines.append("roots (marked): " + ", ".join(f"{short(p)} {frac[p]:.1%} ({eng(marks[p])} marks)" for p in roots))
-    if victims:
-        lines.append("victims (congested, no marks): " + ", ".join(f"{short(p)} {frac[p]:.1%}" for p in victims))
-    lines.append("a link's half leaving a switch is that output: solid where it marked FECN (a root), dashed where "
-                 "it was congested without marking (a victim), grey where never congested")
-    if not roots and not victims:
-        lines.insert(0, "no output port spent time in the congestion state")
     ax.text(0.0, -0.02, "\n".join(textwrap.fill(ln, 125) for ln in lines), transform=ax.transAxes, fontsize=8,
             va="top")
     ax.set_axis_off()
     sm = plt.cm.ScalarMappable(cmap=cmap, norm=norm)
-    fig.colorbar(sm, ax=ax, shrink=0.6, label="share of the run congested (to the largest)",
-                 format=FuncFormatter(lambda v, _: f"{v * 100:.3g} %"))
-    ax.set_title(fit_title(fig, run_title(run, f"the fabric: {len(switches)} switches, {len(hcas)} HCAs"), 10),
-                 fontsize=10)
-    return save(fig, out / "fabric.png")
+    fig.colorbar(sm, ax=ax, shrink=0.6, label=scale_label, format=FuncFormatter(lambda v, _: scale_format(v)))
+    ax.set_title(fit_title(fig, title(len(switches), len(hcas)), 10), fontsize=10)
+    return save(fig, path, manifest)
 
 
 def plot_run(directory, out):
@@ -671,11 +711,11 @@ def plot_sweep(directory, out, metrics):
                             color="C0")
             for i, v in zip(ok, vals):
                 ax.annotate(eng(v), (i, v if v == v else 0), textcoords="offset points", xytext=(0, 5), ha="center", fontsize=7)
-            for i, st in enumerate(pts["status"]):
-                if _point_status(st):  # a failed or stalled point: said at its place on the axis
-                    ax.annotate(_point_status(st), (i, 0), xycoords=("data", "axes fraction"), xytext=(0, 4),
+            for i, said in enumerate(_point_status(st) for st in pts["status"]):
+                if said:  # a failed or stalled point: said at its place on the axis
+                    ax.annotate(said, (i, 0), xycoords=("data", "axes fraction"), xytext=(0, 4),
                                 textcoords="offset points", ha="center", fontsize=7,
-                                color="firebrick" if _point_status(st) == "failed" else "dimgrey")
+                                color="firebrick" if said == "failed" else "dimgrey")
             finite = [float(v) for v in vals if v == v and v != ""]
             if finite and min(finite) >= 0:  # (from zero: a small difference drawn as small)
                 ax.set_ylim(bottom=0, top=(1.0 if m == "jain" else max(finite) * 1.15) or 1.0)
@@ -739,6 +779,29 @@ def compare_labels(runs, labels):
     return names
 
 
+def _throughput_series(runs):
+    """(key, [per run: throughput over time, a column per flow or group, or None]): per flow
+    where every run has at most 6 flows, else per group; a flow absent before it starts."""
+    few = all(r.flows["flow"].nunique() <= 6 for r in runs if not r.flows.empty)
+    key = "flow" if few else "group"
+    series = []
+    for r in runs:
+        df = _absent_before_start(r.flows, r.flow_starts_us)
+        series.append(df.groupby(["t_us", key])["gbps"].sum(min_count=1).unstack(key) if not df.empty else None)
+    return key, series
+
+
+def _metric_panels(count):
+    """A figure of `count` small panels, three to a row, the unused ones hidden."""
+    ncols = min(3, count)
+    nrows = math.ceil(count / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 0.6, 2.6 * nrows + 0.8), layout="constrained",
+                             squeeze=False)
+    for n in range(count, nrows * ncols):
+        axes[n // ncols][n % ncols].set_visible(False)
+    return fig, [axes[n // ncols][n % ncols] for n in range(count)]
+
+
 def plot_compare(directories, out, labels=()):
     """Runs overlaid: throughput per group over time (a colour per group, a line style per
     run), the headline metrics side by side, and compare.csv with every metric the runs share."""
@@ -748,12 +811,7 @@ def plot_compare(directories, out, labels=()):
     labels = compare_labels(runs, labels)
     written = []
     # Throughput per group (per flow where the runs have few flows): a colour per group.
-    few = all(r.flows["flow"].nunique() <= 6 for r in runs if not r.flows.empty)
-    key = "flow" if few else "group"
-    series = []
-    for r in runs:
-        df = _absent_before_start(r.flows, r.flow_starts_us)
-        series.append(df.groupby(["t_us", key])["gbps"].sum(min_count=1).unstack(key) if not df.empty else None)
+    key, series = _throughput_series(runs)
     names = sorted({str(c) for s in series if s is not None for c in s.columns})
     if names:
         colours = flow_colours(set(names))
@@ -783,12 +841,8 @@ def plot_compare(directories, out, labels=()):
     # The headline metrics the runs have, a panel each, a bar per run.
     shown = [m for m in HEADLINE if any(r.metrics.get(m) is not None for r in runs)]
     if shown:
-        ncols = min(3, len(shown))
-        nrows = math.ceil(len(shown) / ncols)
-        fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 0.6, 2.6 * nrows + 0.8), layout="constrained",
-                                 squeeze=False)
-        for n, m in enumerate(shown):
-            ax = axes[n // ncols][n % ncols]
+        fig, axes = _metric_panels(len(shown))
+        for ax, m in zip(axes, shown):
             vals = [r.metrics.get(m) for r in runs]
             xs = range(len(runs))
             ax.bar(xs, [v if v is not None else 0 for v in vals], color=[f"C{i}" for i in xs])
@@ -800,8 +854,6 @@ def plot_compare(directories, out, labels=()):
             ax.set_ylim(bottom=0, top=max([v for v in vals if v is not None] + [0]) * 1.18 or 1)
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: eng(v)))
             ax.tick_params(axis="y", labelsize=7)
-        for n in range(len(shown), nrows * ncols):
-            axes[n // ncols][n % ncols].set_visible(False)
         windows = sorted({r.window or "?" for r in runs})
         fig.suptitle(fit_title(fig, f"headline metrics, metrics window {' / '.join(windows)}", 9), fontsize=9)
         written.append(save(fig, out / "compare_metrics.png"))
@@ -821,13 +873,8 @@ def plot_replicas(directory, out):
     metrics, each seed a dot and the mean a bar with its 95 % confidence interval."""
     reps = load_replicas(directory)
     written = []
-    few = all(r.flows["flow"].nunique() <= 6 for r in reps.runs if not r.flows.empty)
-    key = "flow" if few else "group"
-    series = []
-    for r in reps.runs:
-        df = _absent_before_start(r.flows, r.flow_starts_us)
-        if not df.empty:
-            series.append(df.groupby(["t_us", key])["gbps"].sum(min_count=1).unstack(key))
+    key, series = _throughput_series(reps.runs)
+    series = [x for x in series if x is not None]
     n = len(reps.runs)
     if series:
         names = sorted({str(c) for s in series for c in s.columns})
@@ -851,12 +898,8 @@ def plot_replicas(directory, out):
         written.append(save(fig, out / "replicas_throughput.png"))
     shown = [m for m in HEADLINE if reps.metrics.get(m) is not None]
     if shown:
-        ncols = min(3, len(shown))
-        nrows = math.ceil(len(shown) / ncols)
-        fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 0.6, 2.6 * nrows + 0.8), layout="constrained",
-                                 squeeze=False)
-        for k, m in enumerate(shown):
-            ax = axes[k // ncols][k % ncols]
+        fig, axes = _metric_panels(len(shown))
+        for ax, m in zip(axes, shown):
             mean, ci = reps.metrics[m], reps.ci95.get(m)
             vals = [v for v in reps.per_seed.get(m, []) if v is not None]
             ax.bar([0], [mean], color="C0", alpha=0.5, width=0.5)
@@ -871,8 +914,6 @@ def plot_replicas(directory, out):
             ax.set_ylim(bottom=0, top=max(vals + [mean + (ci or 0)]) * 1.25 or 1)
             ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: eng(v)))
             ax.tick_params(axis="y", labelsize=7)
-        for k in range(len(shown), nrows * ncols):
-            axes[k // ncols][k % ncols].set_visible(False)
         fig.suptitle(fit_title(fig, f"headline metrics over {n} seeds, metrics window {reps.window or '?'}: mean ± "
                                     "95 % confidence interval (Student's t), each seed a dot", 9), fontsize=9)
         written.append(save(fig, out / "replicas_metrics.png"))

@@ -7,13 +7,12 @@ there, before anything runs), then calls `python3 -m ibcc.replicate --request JS
 """
 import json
 import shutil
-import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .campaign import local, processes, replicas, storage
-from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
+from .campaign import local, replicas, storage
+from .campaign.errors import FAILED, INTERRUPTED, CampaignError, RunError, request_main
 from .campaign.ibcc import Ibcc, read_json
 from .campaign.progress import ProgressBar
 
@@ -154,19 +153,7 @@ def replicate(request):
 
 
 def main(argv=None):
-    import argparse
-    ap = argparse.ArgumentParser(prog="ibcc run --seeds", description="internal: called by `ibcc run --seeds N`")
-    ap.add_argument("--request", required=True, help="the options as JSON")
-    args = ap.parse_args(argv)
-    processes.install(processes.request_stop, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
-    try:
-        return replicate(json.loads(args.request))
-    except CampaignError as e:
-        print(f"ibcc run: error: {e}", file=sys.stderr)
-        return BAD_INPUT
-    except RunError as e:
-        print(f"ibcc run: error: {e}", file=sys.stderr)
-        return FAILED
+    return request_main("ibcc run --seeds", replicate, argv)
 
 
 if __name__ == "__main__":

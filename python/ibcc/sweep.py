@@ -9,19 +9,17 @@ The `ibcc sweep` subcommand (src/sweep.cpp) parses the command line and calls
 `python3 -m ibcc.sweep --request JSON`; `sweep(request)` is the same from Python.
 """
 import difflib
-import json
 import math
 import os
 import re
 import shlex
-import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .campaign import local, processes, replicas, slurm, space, storage
-from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
-from .campaign.ibcc import Ibcc, Settings, finished_run, read_json, scenario_sha
+from .campaign.errors import FAILED, INTERRUPTED, CampaignError, RunError, request_main
+from .campaign.ibcc import Ibcc, Settings, finished_run, is_stalled, read_json, scenario_sha
 from .campaign.progress import ProgressBar
 
 
@@ -157,7 +155,7 @@ def gather(req, axes, points, out, sha, log):
     results, available = [], set()
     for p in points:
         m = read_json(p.dir / "metrics.json") or {}
-        p.stalled = p.status == 1 and m.get("result") == "stalled"
+        p.stalled = is_stalled(p.status, p.dir)
         # An undefined metric (null: Jain without an active contributor) is an empty cell.
         values = {k: (float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan)
                   for k, v in (m.get("metrics") or {}).items()}
@@ -242,7 +240,7 @@ def run_local(req, ibcc, points, todo, resumed, log):
         for p, j in zip(todo, work):
             if j.status in (-1, 0) or id(j) in failures:
                 continue
-            stalled = j.status == 1 and (read_json(p.dir / "metrics.json") or {}).get("result") == "stalled"
+            stalled = is_stalled(j.status, p.dir)
             failures[id(j)] = not stalled
             if not stalled:  # named as it fails
                 p.status = j.status
@@ -314,8 +312,7 @@ def run_slurm(req, ibcc, points, todo, resumed, sha, log):
     bar.finish()
     for p in todo:
         if done(p):
-            m = read_json(p.dir / "metrics.json") or {}
-            p.status = 1 if m.get("result") == "stalled" else 0
+            p.status = 1 if is_stalled(1, p.dir) else 0
             continue
         try:
             rc = int((sdir / "tasks" / f"{p.label.replace('/', '__')}.exit").read_text().split()[0])
@@ -365,7 +362,7 @@ def sweep(request):
         done, why = finished_run(p.dir, p.required, version, sha)
         if done:
             # (its run's exit code: 1 for a stalled point, as when it ran)
-            p.status = 1 if (read_json(p.dir / "metrics.json") or {}).get("result") == "stalled" else 0
+            p.status = 1 if is_stalled(1, p.dir) else 0
             continue
         todo.append(p)
         if why:
@@ -381,21 +378,7 @@ def sweep(request):
 
 
 def main(argv=None):
-    import argparse
-    ap = argparse.ArgumentParser(prog="ibcc sweep", description="internal: called by `ibcc sweep` with its parsed options")
-    ap.add_argument("--request", required=True, help="the options as JSON")
-    args = ap.parse_args(argv)
-    # SIGINT, SIGTERM, SIGHUP (Ctrl-C, kill, `ibcc sweep` passing one on): the runs in
-    # progress end and write what they have; the same command resumes.
-    processes.install(processes.request_stop, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
-    try:
-        return sweep(json.loads(args.request))
-    except CampaignError as e:
-        print(f"ibcc sweep: error: {e}", file=sys.stderr)
-        return BAD_INPUT
-    except RunError as e:
-        print(f"ibcc sweep: error: {e}", file=sys.stderr)
-        return FAILED
+    return request_main("ibcc sweep", sweep, argv)
 
 
 if __name__ == "__main__":

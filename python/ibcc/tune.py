@@ -26,7 +26,7 @@ import yaml
 from .campaign import processes, replicas, slurm
 from .campaign.progress import ProgressBar
 from .campaign.errors import BAD_INPUT, FAILED, INTERRUPTED, CampaignError, RunError
-from .campaign.ibcc import Ibcc, Settings, read_json
+from .campaign.ibcc import Ibcc, Settings, is_stalled, read_json
 from .campaign.space import Param, fmt_num, parse_quantity, parse_space, schema_node  # noqa: F401 (the tune's space)
 from .campaign.storage import lock_out, sha256_file, write_csv, write_text
 from . import opensm
@@ -211,11 +211,10 @@ class Runner:
             raise TrialRunError(f"not a valid combination: {last.replace('ibcc run: error: ', '')}")
         if p.returncode in (130, -2, -15, 143):  # interrupted (SIGINT/SIGTERM): not the configuration's fault
             raise KeyboardInterrupt
-        if p.returncode == 1 and (Path(out_dir) / "metrics.json").is_file():
-            m = json.loads((Path(out_dir) / "metrics.json").read_text())
-            if m.get("result") == "stalled":
-                first = next((ln for ln in p.stderr.splitlines() if "stalled" in ln), "stalled")
-                raise TrialStalled(first.replace("ibcc run: FAILED: ", ""), Path(out_dir).name, m.get("metrics", {}))
+        if is_stalled(p.returncode, out_dir):
+            m = read_json(Path(out_dir) / "metrics.json")
+            first = next((ln for ln in p.stderr.splitlines() if "stalled" in ln), "stalled")
+            raise TrialStalled(first.replace("ibcc run: FAILED: ", ""), Path(out_dir).name, m.get("metrics", {}))
         if p.returncode != 0:
             raise TrialRunError(f"exit {p.returncode}: {p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ''}")
         metrics = json.loads((Path(out_dir) / "metrics.json").read_text())

@@ -2,7 +2,6 @@
 from 4 s the victim F1 (17 % of its 13.3 Gb/s) runs at the rate of F2 and F3. The throughput
 figure is rendered and its pixels read around F1's value at 4.5 s: F1's colour must show there,
 as must F2's and F3's. The axes start at zero."""
-import os
 import subprocess
 from pathlib import Path
 
@@ -24,17 +23,12 @@ def colour_near(img, x, y, rgb, radius=12, tol=40):
 
 
 @pytest.fixture(scope="module")
-def figure(tmp_path_factory):
-    exe = os.environ.get("IBCC")
-    assert exe, "set IBCC to the ibcc executable (CTest python_package does)"
-    out = tmp_path_factory.mktemp("vis") / "s1off"
-    r = subprocess.run([exe, "run", str(ROOT / "topologies" / "seed-testbed" / "scenario1.yaml"), "--out", str(out),
-                        "--cc", "off", "--quiet"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+def figure(scenario1_cc_off):
+    out = scenario1_cc_off
     run = load_run(out)
     figs = []
     keep = plots.save
-    plots.save = lambda fig, path: figs.append(fig) or path.name
+    plots.save = lambda fig, path, manifest=True: figs.append(fig) or path.name
     try:
         names = set(run.flows["flow"].unique())
         colours = plots.flow_colours(names | set(run.groups.values()))
@@ -65,19 +59,17 @@ def test_the_throughput_axis_starts_at_zero(figure):
     assert fig.axes[0].get_ylim()[0] == 0.0
 
 
-def test_the_fabric_picture_names_the_roots_of_scenario_1(tmp_path):
+def test_the_fabric_picture_names_the_roots_of_scenario_1(ibcc_exe, tmp_path):
     """Scenario 1 with CC on to 3 s: S2/2 (toward the slow H5) is the root from 1 s, S1/36
     (toward S2, 40.5 Gb/s offered to 32) from 2 s; both mark FECN. The picture lists them as
     roots, and draws their halves in colour, the others grey."""
-    exe = os.environ.get("IBCC")
-    assert exe, "set IBCC to the ibcc executable (CTest python_package does)"
     out = tmp_path / "s1on"
-    r = subprocess.run([exe, "run", str(ROOT / "topologies" / "seed-testbed" / "scenario1.yaml"), "--out", str(out),
+    r = subprocess.run([ibcc_exe, "run", str(ROOT / "topologies" / "seed-testbed" / "scenario1.yaml"), "--out", str(out),
                         "--sim-time", "3s", "--quiet"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     figs = []
     keep = plots.save
-    plots.save = lambda fig, path: figs.append(fig) or path.name
+    plots.save = lambda fig, path, manifest=True: figs.append(fig) or path.name
     try:
         plots.plot_fabric(load_run(out), out)
     finally:

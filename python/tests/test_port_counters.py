@@ -6,27 +6,18 @@ Scenario 1 of the test bed with CC off: F1 H1 -> H4 is the victim; F2 (H2 -> H5,
 and F3 (H3 -> H5, from 2 s) share S2/2 -> H5, whose HCA drains 13.5 Gb/s of a 16 Gb/s (4x DDR)
 link: the output toward H5 is backlogged, and S1/36 behind it is blocked at its head."""
 import json
-import os
-import subprocess
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 HEADER = 26            # LRH 8 + BTH 12 + ICRC 4 + VCRC 2 octets around each data packet's payload
 CYCLE_NS = 4.0         # fabric.core_clock 250 MHz: PortXmitWait's tick
 DATA_GBPS = {"DDR": 16.0, "QDR": 32.0}   # 4x links after 8b/10b
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    exe = os.environ.get("IBCC")
-    assert exe, "set IBCC to the ibcc executable (CTest python_package does)"
-    out = tmp_path_factory.mktemp("counters") / "s1"
-    r = subprocess.run([exe, "run", str(ROOT / "topologies" / "seed-testbed" / "scenario1.yaml"), "--out", str(out),
-                        "--cc", "off", "--sim-time", "3s", "--quiet"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+def run(scenario1_cc_off):
+    out = scenario1_cc_off
     ports = pd.read_csv(out / "ports.csv")
     summary = json.loads((out / "summary.json").read_text())
     return ports, summary

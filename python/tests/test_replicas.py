@@ -93,7 +93,7 @@ def test_run_over_five_seeds_of_scenario_1(tmp_path):
 
 def test_a_sweep_over_seeds_shows_mean_and_interval_per_cell(tmp_path, monkeypatch):
     figs = []
-    monkeypatch.setattr(plots, "save", lambda fig, path: figs.append(fig) or path)
+    monkeypatch.setattr(plots, "save", lambda fig, path, manifest=True: figs.append(fig) or path)
     out = tmp_path / "sw"
     base = ROOT / "tests" / "scenarios" / "base.yaml"
     r = subprocess.run([exe(), "sweep", str(base), "--out", str(out), "--grid", "cc.switch.threshold=4,12",

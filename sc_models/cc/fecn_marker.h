@@ -163,6 +163,11 @@ class alignas(64) FecnMarker {
   MarkingMode marking_mode() const { return trip_.marking_mode; }
   unsigned hysteresis() const { return regs_.impl_ctrl_hysteresis; }
   uint32_t buffer_capacity() const { return regs_.buffer_capacity_credits; }
+  // The fill (credits) at which a VL enters the congestion state, and below which it leaves
+  // it: what the mapping's measure (the largest VoQ, the sum, or the sum times the
+  // contributing inputs) is compared with, rounded up to whole credits; 0 when Threshold is 0.
+  uint32_t enter_level_credits() const { return trip_.threshold ? static_cast<uint32_t>((trip_.enter + 15) / 16) : 0; }
+  uint32_t exit_level_credits() const { return trip_.threshold ? static_cast<uint32_t>((trip_.exit + 15) / 16) : 0; }
   uint32_t skip_count(unsigned vl) const { return vl_[vl].skip; }
   uint16_t lfsr() const { return static_cast<uint16_t>(regs_.lfsr_seed_seed); }
   uint32_t timestamp() const { return timebase_.timestamp(); }

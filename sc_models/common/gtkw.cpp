@@ -15,6 +15,7 @@ namespace ibcc {
 namespace {
 constexpr unsigned kGroupBegin = 0x800200;
 constexpr unsigned kGroupEnd = 0x1000200;
+constexpr unsigned kComment = 0x200;         // TR_BLANK: a row of text
 constexpr unsigned kTranslated = 0x2000;     // TR_FTRANSLATED: a translate filter file names the values
 constexpr unsigned kAnalogStep = 0x8000;     // TR_ANALOG_STEP
 constexpr unsigned kAnalogStretch = 0x20000;  // TR_ANALOG_BLANK_STRETCH: a row of an analog trace's height
@@ -37,7 +38,10 @@ void write_gtkw(const std::string& path, const std::string& dump, const std::vec
                 const std::string& scope, const WaveMarker& marker, const std::string& writer) {
   std::ostringstream f;
   f << "[*] GTKWave save file written by " << writer << "\n";
+  // With the save file's own path beside the dump's, GTKWave finds the dump (and the
+  // translate filters) relative to wherever the save file is now: the pair can be moved.
   f << "[dumpfile] \"" << std::filesystem::absolute(dump).string() << "\"\n";
+  f << "[savefile] \"" << std::filesystem::absolute(path).string() << "\"\n";
   if (marker.span_ps != 0) {
     // GTKWave's zoom: the view spans about 2^-zoom x 4.88 time units in the 1600x900 window
     // this file asks for (calibrated: zoom -14 shows 80 ns of a 1 ps dump).
@@ -66,6 +70,10 @@ void write_gtkw(const std::string& path, const std::string& dump, const std::vec
   for (const WaveGroup& g : groups) {
     f << "@" << std::hex << kGroupBegin << std::dec << "\n-" << g.name << "\n";
     for (const WaveSignal& s : g.signals) {
+      if (s.name.empty()) {  // a comment row
+        f << "@" << std::hex << kComment << std::dec << "\n-" << s.alias << "\n";
+        continue;
+      }
       unsigned flags = s.flags;
       size_t table = 0;
       if (!s.names.empty()) {

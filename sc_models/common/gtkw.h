@@ -15,7 +15,7 @@ inline constexpr unsigned kGtkwDec = 0x24;  // TR_DEC | TR_RJUSTIFY
 inline constexpr unsigned kGtkwBin = 0x28;  // TR_BIN | TR_RJUSTIFY
 
 struct WaveSignal {
-  std::string name;  // below the scope, with its [msb:lsb] as the dump names it
+  std::string name;  // below the scope, with its [msb:lsb] as the dump names it ("": a comment row showing `alias`)
   unsigned flags;    // GTKWave display flags
   std::string alias = {};  // shown instead of the leaf name when set (GTKWave's "+{alias}")
   // An enum's names: each value as GTKWave prints it in `flags`' format -> its name (a

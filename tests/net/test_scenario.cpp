@@ -1,4 +1,5 @@
 // Units, the scenario reader and its errors, --set overrides.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -87,6 +88,31 @@ TEST(Scenario, PatternsSplitTheNodes) {
   std::set<std::string> srcs;
   for (const auto& f : s.flows) EXPECT_TRUE(srcs.insert(f.src).second) << f.src << " sends in two patterns";
   EXPECT_GE(srcs.size(), 2u);  // a hot node does not send to itself: it may have nothing to send
+}
+
+TEST(Scenario, FatTreePodsAreCheckedAndCounted) {
+  auto load = [](const std::string& gen) {
+    return load_scenario_text(base_text(), "t.yaml",
+                              {{"topology", "{generate: " + gen + ", switches: null, hcas: null, links: null}"},
+                               {"traffic", "{flows: null, patterns: [{type: permutation}]}"}});
+  };
+  EXPECT_EQ(load("{family: fattree, radix: 8, levels: 3, pods: 3}").hcas.size(), 48u);
+  auto error_of = [&](const std::string& gen) {
+    try {
+      load(gen);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_THAT(error_of("{family: fattree, radix: 8, levels: 3, pods: 9}"),
+              ::testing::HasSubstr("topology.generate.pods: expected 1..8 (a top switch has 8 down-ports), got 9"));
+  EXPECT_THAT(error_of("{family: fattree, radix: 8, levels: 1, pods: 2}"),
+              ::testing::HasSubstr("a one-level fat tree (one switch) has no pods"));
+  EXPECT_THAT(error_of("{family: clos3, pods: 2}"), ::testing::HasSubstr("only a fattree generator has it"));
+  // 64 ports, 3 levels: 44 pods (48,896 LIDs) fit an IB subnet, 45 (49,984) do not.
+  EXPECT_THAT(error_of("{family: fattree, radix: 64, levels: 3, pods: 45}"),
+              ::testing::HasSubstr("with 45 pods has 46080 hosts and 3904 switches; an IB subnet has at most 49151 LIDs"));
 }
 
 TEST(Scenario, IncastAndPermutationPatterns) {

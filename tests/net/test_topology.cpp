@@ -100,6 +100,32 @@ TEST(Topology, FatTreeSizes) {
   }
 }
 
+TEST(Topology, FatTreeOfFewerPods) {
+  // radix 8, 3 levels, 3 of 8 pods: each pod 16 hosts under 4 edge and 4 aggregation
+  // switches; 16 core switches with 3 of their 8 ports linked. Every route exists and goes
+  // up at most to the core (7 nodes).
+  Scenario s;
+  s.fabric.routing = "updown";
+  generate_fattree({8, 3, 3}, qdr(), &s);
+  EXPECT_EQ(s.hcas.size(), 3u * 16u);
+  EXPECT_EQ(s.switches.size(), 3u * 8u + 16u);
+  const Topology t = build_topology(s);
+  EXPECT_EQ(check_all_routes(t), 7u);
+  unsigned linked_core_ports = 0;
+  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+    const bool core = t.nodes[sw].name.rfind("SW2_", 0) == 0;
+    for (unsigned p = 1; p <= t.nodes[sw].ports; ++p) {
+      if (core) linked_core_ports += t.wire[sw][p].peer >= 0;
+      else EXPECT_GE(t.wire[sw][p].peer, 0) << t.nodes[sw].name << "/" << p;  // pods are whole
+    }
+  }
+  EXPECT_EQ(linked_core_ports, 16u * 3u);
+  // The full tree is pods = radix.
+  Scenario full;
+  generate_fattree({8, 3, 8}, qdr(), &full);
+  EXPECT_EQ(full.hcas.size(), 128u);
+}
+
 TEST(Topology, FatTreeRoutesSpreadOverEveryCoreSwitch) {
   // radix 6, 3 levels: 54 hosts, 45 switches, 9 core switches. From one host, the routes to
   // the hosts of other pods (7 nodes: host, edge, aggregation, core, aggregation, edge, host)

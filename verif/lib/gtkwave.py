@@ -21,13 +21,14 @@ def expected_traces(gtkw):
 
 
 def grab(dump, gtkw, png):
-    """Opens the save file in GTKWave under Xvfb; True if every trace resolved and the
-    screenshot was taken."""
+    """Opens the save file in GTKWave under Xvfb (with `dump`, or None: the dump the save file
+    names, as `gtkwave FILE.gtkw` finds it); True if every trace resolved and the screenshot
+    was taken."""
     if os.path.exists(png):
         os.remove(png)
     env = dict(os.environ, IBCC_GRAB_PNG=png)
     res = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x900x24", "gtkwave", "--script",
-                          os.path.join(HERE, "gtkw_grab.tcl"), dump, gtkw],
+                          os.path.join(HERE, "gtkw_grab.tcl")] + ([dump] if dump else []) + [gtkw],
                          capture_output=True, text=True, timeout=120, env=env)
     m = re.search(r"traces_total: (\d+)", res.stdout)
     want = expected_traces(gtkw)

@@ -38,7 +38,7 @@ PRELUDES = {
 }
 GENERATORS = {
     ("leaves", "spines", "switch_ports"): "clos3",
-    ("radix", "levels"): "fattree",
+    ("radix", "levels", "pods"): "fattree",
     ("k", "n"): "kary_ntree",
     ("x", "y", "hcas_per_switch"): "mesh",
 }

@@ -3,12 +3,14 @@
 VCD (--waves-format vcd). The two dumps hold the same FECN marks (the FST read back with
 fst2vcd); the FST is much smaller; the save file opens on the first congestion episode with
 its marker on the first FECN mark of the dump; and GTKWave under Xvfb resolves every trace of
-it (screenshot kept).
+it (screenshot kept), also when the directory is moved and only the save file is opened. The
+trip level traced beside the VoQ fills is the one the scenario's settings give.
 
   check_net_waves.py IBCC SCENARIO OUT_DIR
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -30,6 +32,40 @@ def marks_of(vcd_text):
         elif line[:1] == "1" and line[1:] in ids:
             times.append(now)
     return times
+
+
+def trip_levels(vcd_text, scope):
+    """{trip_enter_level / trip_exit_level: value} of `scope` in a VCD (set once, at 0)."""
+    ids, in_scope = {}, False
+    for line in vcd_text.split("\n"):
+        if line.startswith("$scope"):
+            in_scope = line.split()[2] == scope
+        elif in_scope and line.startswith("$var"):
+            f = line.split()
+            if f[4].startswith("trip_"):
+                ids[f[3]] = f[4]
+        elif line.startswith("$enddefinitions"):
+            break
+    values = {}
+    for m in re.finditer(r"^b([01]+) (\S+)$", vcd_text, re.M):
+        if m.group(2) in ids and ids[m.group(2)] not in values:
+            values[ids[m.group(2)]] = int(m.group(1), 2)
+    return values
+
+
+def expected_trip(ibcc, scenario):
+    """(enter, exit) credits of the scenario's switches from its own settings: Threshold T
+    trips at (16 - T)/16 of a switch input's per-VL buffer (64-byte credits), the exit
+    Hysteresis sixteenths lower (never below 1/16), rounded up to whole credits."""
+    import yaml
+    sc = yaml.safe_load(open(scenario))
+    sw = sc["cc"]["switch"]
+    t, h = int(sw["threshold"]), int(sw.get("hysteresis", 0))
+    size = str(sc["fabric"]["switch"]["buffer_per_vl"])
+    cap = int(size[:-3]) * 1024 // 64 if size.endswith("KiB") else int(size) // 64
+    enter16 = 16 - t
+    exit16 = enter16 - h if enter16 > h + 1 else 1
+    return -(-enter16 * cap // 16), -(-exit16 * cap // 16)
 
 
 def main():
@@ -70,7 +106,22 @@ def main():
         d = os.path.join(out, f"waves_{fmt}")
         if not grab(dumps[fmt], os.path.join(d, "network.gtkw"), os.path.join(d, "network.png")):
             failures.append(f"GTKWave did not resolve every trace of the {fmt} save file")
-    return Checks().report(failures, "the network waves open in GTKWave on the first FECN mark, zoomed, every trace resolved")
+    # Moved elsewhere, the save file alone still opens its dump and translate filters.
+    moved = os.path.join(out, "moved", "elsewhere")
+    shutil.rmtree(os.path.join(out, "moved"), ignore_errors=True)
+    shutil.copytree(os.path.join(out, "waves_fst"), moved)
+    shutil.rmtree(os.path.join(out, "waves_fst"))
+    if not grab(None, os.path.join(moved, "network.gtkw"), os.path.join(moved, "network_moved.png")):
+        failures.append("moved to another directory, the save file alone does not open its dump")
+    # The trip level beside the fills: S2/2's, from the scenario's Threshold and buffer.
+    level = trip_levels(open(dumps["vcd"]).read(), "S2_port2_to_H5")
+    want = expected_trip(ibcc, scenario)
+    print(f"S2/2 trip level in the dump: enter {level.get('trip_enter_level')}, exit {level.get('trip_exit_level')}; "
+          f"from the scenario: {want}")
+    if level.get("trip_enter_level") != want[0] or level.get("trip_exit_level", want[0]) != want[1]:
+        failures.append("the trip level traced beside the fills is not the scenario's")
+    return Checks().report(failures, "the network waves open in GTKWave on the first FECN mark, zoomed, every trace "
+                                     "resolved, also when moved; the trip level beside the fills")
 
 
 if __name__ == "__main__":

@@ -121,6 +121,12 @@ def scenario_sha(run_dir):
     return ""
 
 
+def is_stalled(status, run_dir):
+    """Whether a run that exited with `status` stalled (exit 1 and `result: stalled` in its
+    metrics.json): a stall is a result (the metrics up to it), not a failure."""
+    return status == 1 and (read_json(Path(run_dir) / "metrics.json") or {}).get("result") == "stalled"
+
+
 def finished_run(run_dir, required, version, sha):
     """(done, why) of a run's directory: done when its run finished (result ok, or stalled:
     the same configuration would stall again) with every `required` metric, made by this

@@ -76,6 +76,17 @@ MarkingPoint::Sample MarkerPort::take_sample(uint64_t cycle, unsigned vl, uint64
   return {congested(vl), st.congested_edges, st.marks};
 }
 
+MarkingPoint::TripLevel MarkerPort::trip_level() const {
+  // (The RTL in the loop is configured with the same registers as the core.)
+  const char* measure = "";
+  switch (core_.mapping()) {
+    case cc::ThresholdMapping::kPerVoq: measure = "the largest VoQ fill"; break;
+    case cc::ThresholdMapping::kSum: measure = "the sum of the VoQ fills"; break;
+    case cc::ThresholdMapping::kSumDivPorts: measure = "the sum of the VoQ fills x the contributing inputs"; break;
+  }
+  return {measure, core_.enter_level_credits(), core_.exit_level_credits()};
+}
+
 void MarkerPort::rtl_advance_to(uint64_t cycle) {
   while (done_ < cycle) {
     rtl_->edge(in_);

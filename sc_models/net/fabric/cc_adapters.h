@@ -95,6 +95,7 @@ class MarkerPort : public MarkingPoint {
     return s;
   }
   bool congested(unsigned vl) const { return rtl_ ? rtl_->congested(vl) : core_.congested(vl); }
+  TripLevel trip_level() const override;
   // The C++ core (configured, but not clocked while the RTL is in the loop).
   const cc::FecnMarker& core() const { return core_; }
 

@@ -288,6 +288,12 @@ void Fabric::pump_events() {
   }
 }
 
+MarkingPoint::TripLevel Fabric::trip_level(unsigned n, unsigned port) const {
+  if (n >= topo_.num_switches) return {};
+  const MarkingPoint* m = static_cast<const Switch&>(node(n)).marking(port);
+  return m && m->watches().voq_fill ? m->trip_level() : MarkingPoint::TripLevel{};
+}
+
 void Fabric::run() {
   for (unsigned n = topo_.num_switches; n < nodes_.size(); ++n) {
     Hca& h = static_cast<Hca&>(*nodes_[n]);

@@ -121,6 +121,9 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   std::string stall_report(const std::vector<unsigned>& stuck) const;
   // The most bytes any switch output port's egress buffer held (output and shared buffering).
   uint64_t peak_egress_bytes() const;
+  // The trip level of switch `node`'s output `port` (MarkingPoint::trip_level; none without
+  // a marking point that watches VoQ fills).
+  MarkingPoint::TripLevel trip_level(unsigned node, unsigned port) const;
   // What the build found worth saying about the scenario (a trip level no VoQ can reach).
   const std::vector<std::string>& notes() const { return notes_; }
   std::string cycle_report(const std::vector<BufferId>& cycle) const;

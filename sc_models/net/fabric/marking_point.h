@@ -42,6 +42,13 @@ class MarkingPoint {
   virtual void set_credits(uint64_t /*cycle*/, unsigned /*vl*/, uint32_t /*credits*/) {}
   // The congestion state of each VL (bit v) as the marking point holds it now.
   virtual uint32_t cong_state() const { return 0; }
+  // Watches::voq_fill: the VoQ fill (credits) at which a VL enters the congestion state and
+  // below which it leaves it, and what is compared with them ("" and 0: no such level).
+  struct TripLevel {
+    std::string measure;
+    uint32_t enter_credits = 0, exit_credits = 0;
+  };
+  virtual TripLevel trip_level() const { return {}; }
 
   struct Departure {
     unsigned vl = 0, sl = 0, slid = 0, dlid = 0;
@@ -71,7 +78,7 @@ struct MarkingSetup {
   const NodeContext& ctx;
   unsigned node = 0, port = 0;
   unsigned inputs = 1;          // the switch's linked inputs (the VoQs a FECN marker sees)
-  uint32_t buffer_credits = 0;  // the per-VL input buffer of the output's peer, credits
+  uint32_t buffer_credits = 0;  // the per-VL input buffer of the switch (at port `port`), credits: the fills' capacity
   uint32_t tick_cycles = 0;     // 1.024 us in core cycles (the blocks' timebase)
   uint32_t seed = 0;            // the port's own seed, from the scenario's (random draws)
   // RTL in the loop: the Verilated block that decides instead of the C++ core at this

@@ -240,6 +240,18 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
         v.fill_var[{in, vl}] = sig(fills, add_var(scope, name, 16), name, 16, kGtkwDec, {}, 2);
       }
     }
+    // The trip level beside the fills: the fill at which a VL enters the congestion state
+    // (and below which it leaves it, with hysteresis), constant over the run.
+    const MarkingPoint::TripLevel trip = f.trip_level(static_cast<unsigned>(node), port);
+    if (trip.enter_credits != 0 && !fills.empty()) {
+      fills.push_back({"", 0, "trip level, compared with " + trip.measure + " (credits):"});
+      v.trip_enter = sig(fills, add_var(scope, "trip_enter_level", 16), "trip_enter_level", 16, kGtkwDec, {}, 2);
+      v.trip_values.push_back({v.trip_enter, trip.enter_credits});
+      if (trip.exit_credits != trip.enter_credits) {
+        v.trip_exit = sig(fills, add_var(scope, "trip_exit_level", 16), "trip_exit_level", 16, kGtkwDec, {}, 2);
+        v.trip_values.push_back({v.trip_exit, trip.exit_credits});
+      }
+    }
     for (auto* part : {&state, &fills, &levels, &rest}) g.signals.insert(g.signals.end(), part->begin(), part->end());
     ports_[{static_cast<unsigned>(node), port}] = v;
     groups_.push_back(g);
@@ -285,6 +297,7 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
     for (unsigned vl = 0; vl < nvl; ++vl) {
       if (v.credit_var[vl] != kNoVar) change(v.credit_var[vl], f.node(key.first).out[key.second].vls[vl].credits, 0);
     }
+    for (const auto& [var, value] : v.trip_values) change(var, value, 0);
   }
 }
 

@@ -97,6 +97,8 @@ class NetWaves final : public Probe {
     unsigned drops = kNoVar;  // lossy fabrics
     std::vector<unsigned> credit_var;                         // [vl], kNoVar: not traced
     std::map<std::pair<unsigned, unsigned>, unsigned> fill_var;  // (input port, vl) -> var
+    unsigned trip_enter = kNoVar, trip_exit = kNoVar;            // the trip level (constant)
+    std::vector<std::pair<unsigned, uint32_t>> trip_values;      // (var, credits) written at 0
   };
   std::map<std::pair<unsigned, unsigned>, PortVars> ports_;
   struct FlowVars {

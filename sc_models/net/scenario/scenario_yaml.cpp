@@ -212,7 +212,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
     // A size of another family would be silently ignored: an error.
     const std::map<std::string, std::string> family_of = {
         {"leaves", "clos3"}, {"spines", "clos3"}, {"switch_ports", "clos3"}, {"k", "kary_ntree"}, {"n", "kary_ntree"},
-        {"radix", "fattree"}, {"levels", "fattree"},
+        {"radix", "fattree"}, {"levels", "fattree"}, {"pods", "fattree"},
         {"x", "mesh or torus"}, {"y", "mesh or torus"}, {"hcas_per_switch", "mesh or torus"}};
     for (const auto& [key, families] : family_of) {
       if (g[key] && families.find(fam) == std::string::npos) {
@@ -239,12 +239,23 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
                  fmt::format("a 3-stage Clos of {} leaves and {} spines", p.leaves, p.spines));
       generate_clos3(p, link, &s);
     } else if (fam == "fattree") {
-      FatTreeParams p{u("radix"), u("levels")};
+      FatTreeParams p{u("radix"), u("levels"), 0};
       if (p.radix % 2) rd.fail(g["radix"] ? g["radix"] : g, "topology.generate.radix", fmt::format("expected an even number of ports (half down, half up), got {}", p.radix));
-      double hosts = 2, switches = 2.0 * p.levels - 1;
-      for (unsigned i = 0; i < p.levels; ++i) hosts *= p.radix / 2;
-      for (unsigned i = 1; i < p.levels; ++i) switches *= p.radix / 2;
-      check_lids(hosts, switches, fmt::format("a fat tree of radix {} and {} levels", p.radix, p.levels));
+      p.pods = g["pods"] ? u("pods") : p.radix;
+      if (g["pods"] && p.levels < 2) rd.fail(g["pods"], "topology.generate.pods", "a one-level fat tree (one switch) has no pods");
+      if (p.pods > p.radix) {
+        rd.fail(g["pods"], "topology.generate.pods", fmt::format("expected 1..{} (a top switch has {} down-ports), got {}",
+                                                                 p.radix, p.radix, p.pods));
+      }
+      // A pod: (r/2)^(L-1) hosts under (L-1)(r/2)^(L-2) switches; the top level: (r/2)^(L-1).
+      double pod_hosts = 1, pod_switches = p.levels - 1.0, top = 1;
+      for (unsigned i = 1; i < p.levels; ++i) pod_hosts *= p.radix / 2;
+      for (unsigned i = 2; i < p.levels; ++i) pod_switches *= p.radix / 2;
+      for (unsigned i = 1; i < p.levels; ++i) top *= p.radix / 2;
+      const double hosts = p.levels == 1 ? p.radix : pod_hosts * p.pods;
+      const double switches = p.levels == 1 ? 1 : pod_switches * p.pods + top;
+      check_lids(hosts, switches, fmt::format("a fat tree of radix {} and {} levels{}", p.radix, p.levels,
+                                              p.pods < p.radix ? fmt::format(" with {} pods", p.pods) : ""));
       generate_fattree(p, link, &s);
     } else if (fam == "kary_ntree") {
       KaryNtreeParams p{u("k"), u("n")};

@@ -100,6 +100,7 @@ struct MeshParams {
 // (2L-1)(r/2)^(L-1) switches; every switch port is used.
 struct FatTreeParams {
   unsigned radix, levels;
+  unsigned pods = 0;  // the top switches' sub-trees present (0: radix, the full tree)
 };
 void generate_fattree(const FatTreeParams& p, const LinkSpec& link, Scenario* s);
 void generate_clos3(const ClosParams& p, const LinkSpec& link, Scenario* s);

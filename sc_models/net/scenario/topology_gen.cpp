@@ -139,7 +139,7 @@ void generate_fattree(const FatTreeParams& p, const LinkSpec& link, Scenario* s)
     unsigned width = 1;
     for (unsigned i = 1; i < p.levels; ++i) width *= b.h;
     for (unsigned u = 0; u < width; ++u) tops.push_back(b.new_switch(p.levels - 1, p.radix));
-    b.join(tops, p.radix, p.levels - 1);
+    b.join(tops, p.pods ? p.pods : p.radix, p.levels - 1);
   }
   for (const auto& t : tops) s->fabric.updown_roots.push_back(t);
 }
