@@ -29,6 +29,8 @@
 #include <fmt/format.h>
 
 #include "net/scenario/scenario_yaml.h"
+#include "net/parallel/partition.h"
+#include "net/scenario/expected_load.h"
 #include "net/scenario/topology.h"
 #include "net/scenario/units.h"
 #include "net/scenario/yaml_document.h"
@@ -36,6 +38,8 @@
 namespace ibcc {
 namespace {
 
+using net::FlowDestinations;
+using net::PortLoad;
 using net::Scenario;
 using net::Topology;
 
@@ -64,98 +68,6 @@ void print_route(const Topology& t, const Scenario& s, unsigned a, unsigned b) {
                            t.nodes[b].lid, path.size() - 2, line);
 }
 
-// A flow's destinations as node ids with their probabilities (-1: not a node). A uniform
-// pattern's names are one list shared by its flows: resolved once per list
-// (net::UniformDestinations, as the fabric builder does).
-class FlowDestinations {
- public:
-  explicit FlowDestinations(const Topology& t) : t_(t) {}
-  const std::vector<std::pair<int, double>>& of(const net::FlowSpec& f) {
-    out_.clear();
-    if (!f.dst.empty()) {
-      out_.emplace_back(t_.find(f.dst), 1.0);
-      return out_;
-    }
-    const double hot = f.hot_dsts.empty() ? 0.0 : (f.uniform_dsts.empty() ? 1.0 : f.hot_share);
-    for (const auto& d : f.hot_dsts) out_.emplace_back(t_.find(d), hot / static_cast<double>(f.hot_dsts.size()));
-    const double p = (1 - hot) / static_cast<double>(f.uniform_dsts.size());
-    for (int d : uniform(f)) out_.emplace_back(d, p);
-    return out_;
-  }
-
-  // Every destination name the flow holds (the uniform list, the hotspots, dst), as node ids
-  // beside their names, for the route check.
-  std::vector<std::pair<int, const std::string*>> all(const net::FlowSpec& f) {
-    std::vector<std::pair<int, const std::string*>> out;
-    const net::SharedSeq<int> ids = uniform(f);
-    for (size_t k = 0; k < ids.size(); ++k) out.emplace_back(ids[k], &f.uniform_dsts[k]);
-    for (const auto& d : f.hot_dsts) out.emplace_back(t_.find(d), &d);
-    if (!f.dst.empty()) out.emplace_back(t_.find(f.dst), &f.dst);
-    return out;
-  }
-
-  net::SharedSeq<int> uniform(const net::FlowSpec& f) { return uniform_.of(f); }
-
- private:
-  const Topology& t_;
-  net::UniformDestinations uniform_{t_};
-  std::vector<std::pair<int, double>> out_;
-};
-
-// Expected offered load per switch output port from the scenario's flows: a saturating flow
-// offers its source's rate (host interface or link), a rate-limited one its rate; a flow with
-// drawn destinations spreads it by the destinations' probabilities. Routes are walked in the
-// LFTs directly (every route was checked before); loads are kept per (switch, port) in flat
-// arrays, so a uniform pattern's n^2 (source, destination) pairs cost a few ns per hop.
-struct PortLoad {
-  double ratio;  // offered / capacity
-  unsigned sw, port;
-  double offered, capacity;
-  std::vector<unsigned> flows;  // the first 6 flows through it
-};
-
-// Every linked switch output (those no flow passes with offered 0), most loaded first.
-std::vector<PortLoad> expected_loads(const Topology& t, const Scenario& s) {
-  size_t max_ports = 0;
-  for (unsigned n = 0; n < t.num_switches; ++n) max_ports = std::max(max_ports, t.wire[n].size());
-  auto at = [&](unsigned sw, unsigned port) { return sw * max_ports + port; };
-  std::vector<double> load(t.num_switches * max_ports, 0.0);  // bits/s
-  std::vector<std::vector<unsigned>> who(load.size());
-  FlowDestinations dests(t);
-  for (unsigned fi = 0; fi < s.flows.size(); ++fi) {
-    const auto& f = s.flows[fi];
-    const int src = t.find(f.src);
-    if (src < 0) continue;
-    const auto& first = s.links[t.wire[src][1].link];
-    double rate = f.rate_bps > 0 ? f.rate_bps : first.data_bps;
-    if (f.rate_bps == 0 && s.fabric.hca_inject_bps > 0) rate = std::min(rate, s.fabric.hca_inject_bps);
-    for (const auto& [dst, p] : dests.of(f)) {
-      if (dst < 0) continue;
-      const uint16_t dlid = t.nodes[dst].lid;
-      for (int sw = t.wire[src][1].peer; sw >= 0 && t.nodes[sw].is_switch;) {
-        const unsigned port = t.lft[sw][dlid];
-        const size_t k = at(static_cast<unsigned>(sw), port);
-        load[k] += rate * p;
-        if (who[k].size() < 6 && std::find(who[k].begin(), who[k].end(), fi) == who[k].end()) who[k].push_back(fi);
-        sw = t.wire[sw][port].peer;
-      }
-    }
-  }
-  std::vector<PortLoad> rows;
-  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
-    for (unsigned port = 1; port < t.wire[sw].size(); ++port) {
-      const auto& w = t.wire[sw][port];
-      if (w.peer < 0) continue;
-      const double offered = load[at(sw, port)];
-      double cap = s.links[w.link].data_bps;
-      if (!t.nodes[w.peer].is_switch && s.fabric.hca_sink_bps > 0) cap = std::min(cap, s.fabric.hca_sink_bps);
-      rows.push_back({offered / cap, sw, port, offered, cap, std::move(who[at(sw, port)])});
-    }
-  }
-  std::stable_sort(rows.begin(), rows.end(), [](const PortLoad& a, const PortLoad& b) { return a.ratio > b.ratio; });
-  return rows;
-}
-
 void congestion_candidates(const Topology& t, const Scenario& s, const std::vector<PortLoad>& rows, unsigned show) {
   std::cout << "congestion-tree candidates (switch outputs whose expected offered load exceeds what they can send):\n";
   unsigned shown = 0;
@@ -174,6 +86,33 @@ void congestion_candidates(const Topology& t, const Scenario& s, const std::vect
                              r.flows.size() >= 6 ? ", ..." : "");
   }
   if (shown == 0) std::cout << "  none: every switch output can carry what its flows offer\n";
+}
+
+// --partitions N: how a parallel run would split the fabric, and the window it would get.
+void print_partitions(const Topology& t, const Scenario& s, const std::vector<PortLoad>& loads, unsigned parts) {
+  const uint64_t ps_per_cycle = static_cast<uint64_t>(std::max(1LL, std::llround(1e12 / static_cast<double>(s.fabric.core_clock_hz))));
+  const net::PartitionPlan plan = net::partition_fabric(t, s, loads, parts, ps_per_cycle);
+  std::cout << fmt::format("partitions: {} over {} units (a switch with its HCAs), METIS k-way weighed by the expected "
+                           "load\n", parts, plan.units);
+  if (plan.window_cycles == 0) {
+    std::cout << "  nothing is cut: one calendar, no window\n";
+  } else {
+    const double ns = static_cast<double>(plan.window_cycles * ps_per_cycle) / 1e3;
+    std::cout << fmt::format("  window: {} cycles ({} ns): the fastest message across a cut, over {} (propagation {}); "
+                             "{:.0f} barriers per simulated ms\n",
+                             plan.window_cycles, ns, plan.window_link, net::format_time_ps(plan.window_link_ps),
+                             1e6 / ns);
+  }
+  std::cout << fmt::format("  cut: {} of {} links; load imbalance {:.3f} (the busiest group over the mean)\n",
+                           plan.cut_links, plan.links, plan.imbalance);
+  double total = 0;
+  for (const auto& g : plan.groups) total += g.load_bps;
+  for (unsigned g = 0; g < plan.groups.size(); ++g) {
+    const auto& grp = plan.groups[g];
+    std::cout << fmt::format("  group {:>3}: {:>6} switches {:>7} HCAs, expected load {:>10} ({:.1f} %)\n", g,
+                             grp.switches, grp.hcas, net::format_rate_bps(grp.load_bps),
+                             total > 0 ? 100.0 * grp.load_bps / total : 0.0);
+  }
 }
 
 // --draw FILE: the fabric with each switch output's expected load, drawn by the Python package
@@ -288,12 +227,13 @@ int run_topo(const TopoOptions& opt) {
       }
       print_route(t, s, static_cast<unsigned>(na), static_cast<unsigned>(nb));
     }
-    const std::vector<PortLoad> loads = expected_loads(t, s);
+    const std::vector<PortLoad> loads = net::expected_loads(t, s);
     if (!s.flows.empty()) congestion_candidates(t, s, loads, opt.candidates);
     if (!opt.write.empty()) {
       write_expanded(opt.scenario, s, opt.write);
       std::cout << "wrote " << opt.write << "\n";
     }
+    if (opt.partitions) print_partitions(t, s, loads, opt.partitions);
     if (!opt.draw.empty()) return draw_loads(opt, t, s, loads);
     return cli::kOk;
   } catch (const net::ScenarioError& e) {
@@ -305,6 +245,9 @@ int run_topo(const TopoOptions& opt) {
   } catch (const OutputError& e) {
     std::cerr << "ibcc topo: error: " << e.what() << "\n";
     return cli::kFailed;
+  } catch (const net::PartitionError& e) {
+    std::cerr << "ibcc topo: error: --partitions " << opt.partitions << ": " << e.what() << "\n";
+    return cli::kBadInput;
   } catch (const ProvenanceError& e) {
     std::cerr << "ibcc topo: error: " << e.what() << "\n";
     return cli::kFailed;
@@ -335,6 +278,11 @@ Command add_topo(CLI::App& app) {
   cmd->add_option("--candidates", o->topo.candidates, "How many congestion-tree candidates to list")
       ->capture_default_str();
   cmd->add_option("--write", o->topo.write, "Write the scenario with its topology expanded to this YAML file");
+  cmd->add_option("--partitions", o->topo.partitions,
+                  "Show how a parallel run would split the fabric into N groups (a switch with its HCAs as the unit, "
+                  "balanced by expected load): the window (the fastest message across a cut), the cut links, each "
+                  "group's share")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--draw", o->topo.draw,
                   "Draw the fabric with each switch output coloured by the load its flows are expected to offer "
                   "(congestion-tree candidates solid) to this picture (.png, .svg or .pdf), its data beside it as .json")

@@ -15,6 +15,7 @@ struct TopoOptions {
   unsigned candidates = 10;                                  // how many to list
   std::string write;                                         // --write FILE
   std::string draw;                                          // --draw FILE (.png, .svg, .pdf)
+  unsigned partitions = 0;                                   // --partitions N (0: none shown)
 };
 
 // Exit codes: 0 valid; 2 bad input (the message names file, line and key).
