@@ -28,6 +28,9 @@
 #include "net/observe/net_waves.h"
 #include "net/rtl_loop/rtl_loop.h"
 #include "net/fabric/switch.h"
+#include "net/parallel/parallel_profile.h"
+#include "net/parallel/partition.h"
+#include "net/scenario/expected_load.h"
 #include "net/scenario/units.h"
 #include "progress.h"
 #include "rtl_waves.h"
@@ -295,9 +298,30 @@ struct Provenance {
   nlohmann::json overrides = nlohmann::json::array();
 };
 
+unsigned plan_parts(const nlohmann::json& profile) { return profile["partitions"].get<unsigned>(); }
+
+// --profile-partitions: the partition, its window and what the run's events say it could gain.
+struct PartitionProfile {
+  PartitionPlan plan;
+  std::unique_ptr<ParallelProfile> profile;
+
+  nlohmann::json json() {
+    const ParallelProfile::Result r = profile->result();
+    nlohmann::json groups = nlohmann::json::array();
+    for (size_t g = 0; g < plan.groups.size(); ++g) {
+      groups.push_back({{"switches", plan.groups[g].switches}, {"hcas", plan.groups[g].hcas},
+                        {"expected_load_bps", plan.groups[g].load_bps}, {"events", r.per_group[g]}});
+    }
+    return {{"partitions", plan.parts}, {"window_cycles", plan.window_cycles}, {"window_link", plan.window_link},
+            {"cut_links", plan.cut_links}, {"links", plan.links}, {"events", r.events}, {"critical_events", r.critical},
+            {"serial_events", r.serial}, {"busy_windows", r.busy_windows}, {"speedup_bound", r.bound()},
+            {"events_per_busy_window", r.events_per_busy_window()}, {"groups", groups}};
+  }
+};
+
 void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const HeapPages& heap,
                    const std::string& result, const std::string& error, const MetricsWindow& window, RunDir& dir,
-                   const Provenance& prov) {
+                   const Provenance& prov, PartitionProfile* partitions) {
   const auto& flows = f.flows();
   dir.stream(f);
   dir.close_streams();
@@ -318,6 +342,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["wall_s"] = static_cast<double>(f.wall_ns) / 1e9;
   j["build_wall_s"] = build_s;
   j["peak_rss_mb"] = peak_rss_mb();
+  if (partitions) j["parallel_profile"] = partitions->json();
   j["peak_rss_kb_per_host"] = peak_rss_mb() * 1e3 / static_cast<double>(std::max<size_t>(1, s.hcas.size()));
   // (How the model's memory was paged: it changes the wall times above, nothing else.)
   j["huge_pages"] = heap.advised ? fmt::format("transparent, {} MiB of heap advised", heap.advised_bytes >> 20)
@@ -494,6 +519,15 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
                            s.name, s.cc.enabled ? "on" : "off", sim_ms, f.wall_ns / 1e9, f.wall_ns / 1e9 / sim_ms, f.hops,
                            f.wall_ns ? f.hops / (f.wall_ns / 1e9) / 1e6 : 0.0, f.delivered, peak_rss_mb(),
                            peak_rss_mb() * 1e3 / static_cast<double>(std::max<size_t>(1, s.hcas.size())));
+  if (partitions) {
+    const nlohmann::json& pj = j["parallel_profile"];
+    std::cout << fmt::format(
+        "parallel profile: {} groups, window {} cycles, {} of {} links cut; {} events, the busiest group's per window "
+        "summed {} (serial {}): at most {:.2f}x faster on {} threads; {:.1f} events per busy window\n",
+        plan_parts(pj), pj["window_cycles"].get<uint64_t>(), pj["cut_links"].get<uint64_t>(), pj["links"].get<uint64_t>(),
+        pj["events"].get<uint64_t>(), pj["critical_events"].get<uint64_t>(), pj["serial_events"].get<uint64_t>(),
+        pj["speedup_bound"].get<double>(), plan_parts(pj), pj["events_per_busy_window"].get<double>());
+  }
 }
 
 
@@ -635,6 +669,7 @@ int run_scenario(const RunOptions& opt) {
   }
   std::unique_ptr<Scenario> s;
   std::unique_ptr<RtlLoop> rtl_loop;  // outlives the fabric: the engines live in its libraries
+  std::unique_ptr<PartitionProfile> partitions;  // --profile-partitions (the fabric points to its counter)
   std::unique_ptr<Fabric> fabric;
   std::unique_ptr<RunDir> dir;
   Provenance prov;
@@ -684,12 +719,24 @@ int run_scenario(const RunOptions& opt) {
     }
     fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get());
     s->notes.insert(s->notes.end(), fabric->notes().begin(), fabric->notes().end());
+    if (opt.profile_partitions) {
+      setup.stage(fmt::format("partitioning the fabric into {} groups (--profile-partitions)", opt.profile_partitions));
+      partitions = std::make_unique<PartitionProfile>();
+      partitions->plan = partition_fabric(fabric->topology(), *s, expected_loads(fabric->topology(), *s),
+                                          opt.profile_partitions, fabric->ps_per_cycle());
+      partitions->profile = std::make_unique<ParallelProfile>(partitions->plan.part_of, partitions->plan.parts,
+                                                              partitions->plan.window_cycles);
+      fabric->set_parallel_profile(partitions->profile.get());
+    }
     setup.stage("fabric built; opening --out");
     dir = std::make_unique<RunDir>(opt);
     write_file_atomic(dir->path("resolved.yaml"), resolved);
     dir->open_streams(s->cc.reaction == Reaction::kIbcc);
   } catch (const ScenarioError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
+    return cli::kBadInput;
+  } catch (const PartitionError& e) {
+    std::cerr << "ibcc run: error: --profile-partitions " << opt.profile_partitions << ": " << e.what() << "\n";
     return cli::kBadInput;
   } catch (const OutputError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
@@ -816,7 +863,7 @@ int run_scenario(const RunOptions& opt) {
     // of the configuration (sweeps and tunes record it as such).
     const bool stalled = dynamic_cast<const StallError*>(&e) != nullptr;
     try {
-      write_outputs(opt, *s, *fabric, build_s, heap, stalled ? "stalled" : "failed", e.what(), window, *dir, prov);
+      write_outputs(opt, *s, *fabric, build_s, heap, stalled ? "stalled" : "failed", e.what(), window, *dir, prov, partitions.get());
     } catch (const std::exception& w) {
       std::cerr << "ibcc run: error: " << w.what() << "\n";
     }
@@ -839,7 +886,7 @@ int run_scenario(const RunOptions& opt) {
   }
   const bool interrupted = fabric->interrupted();
   try {
-    write_outputs(opt, *s, *fabric, build_s, heap, interrupted ? "interrupted" : "ok", "", window, *dir, prov);
+    write_outputs(opt, *s, *fabric, build_s, heap, interrupted ? "interrupted" : "ok", "", window, *dir, prov, partitions.get());
   } catch (const OutputError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
     return cli::kFailed;

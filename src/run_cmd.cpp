@@ -119,6 +119,11 @@ Command add_run(CLI::App& app, const Invocation& inv) {
                   "Record --waves only in FROM..TO (times with units, e.g. 2s..2.01s); default: the whole run "
                   "(a busy traced port: about 10 MB of FST per simulated second)")
       ->needs(waves);
+  CLI::Option* profile = cmd->add_option("--profile-partitions", run.profile_partitions,
+                  "Split the fabric into N groups as a parallel run would (ibcc topo --partitions) and count this "
+                  "run's events per group and window: the speed-up no window-synchronous engine on that partition "
+                  "can exceed (summary.json parallel_profile)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--plot", o->plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
   CLI::Option* seeds =
       cmd->add_option("--seeds", o->seeds,
@@ -127,6 +132,7 @@ Command add_run(CLI::App& app, const Invocation& inv) {
                       "width), standard deviation and per-seed values")
           ->check(CLI::Range(2u, 10000u));
   seeds->excludes(waves);
+  seeds->excludes(profile);  // (profile one seed: --seed)
   cmd->add_option("--jobs", o->jobs, "With --seeds: parallel runs (default: one per core)")
       ->check(CLI::Range(1u, 256u))
       ->needs(seeds);

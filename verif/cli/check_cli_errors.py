@@ -31,6 +31,8 @@ CASES = [
     (["run", "{S}", "--out", "{O}/seeds1", "--seeds", "1"], "--seeds"),
     (["run", "{S}", "--out", "{O}/seedsw", "--seeds", "3", "--waves", "{O}/w"], "--waves"),
     (["run", "{S}", "--out", "{O}/jobs", "--jobs", "2"], "--seeds"),
+    (["run", "{S}", "--out", "{O}/seedsprof", "--seeds", "2", "--profile-partitions", "2"], "--profile-partitions"),
+    (["run", "{S}", "--out", "{O}/prof0", "--profile-partitions", "0"], "--profile-partitions"),
     (["run", "{S}", "--out", "{O}/seedswin", "--seeds", "2", "--window", "1s..9s"], "--window 1s..9s: ends after"),
     (["sweep", "{S}", "--out", "{O}/seedgrid", "--grid", "sim.seed=1,2", "--seeds", "2"], "--grid"),
 ]

@@ -27,6 +27,7 @@
 #include "net/fabric/cc_adapters.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/port_counters.h"
+#include "net/parallel/parallel_profile.h"
 #include "net/scenario/scenario.h"
 
 namespace ibcc::net {
@@ -81,6 +82,9 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // behind). A claimed link (a user's module between the ends) needs the kernel's time:
   // the run then fails before the first event (ModelError from run()).
   void set_run_ahead(bool on) { run_ahead_ = on; }
+  // Counts every event for the group of its node (ibcc run --profile-partitions): what a
+  // parallel run of that partition could gain. Null: not counted (the default, at no cost).
+  void set_parallel_profile(ParallelProfile* p) { profile_ = p; }
   bool interrupted() const { return interrupted_; }
 
   uint64_t wall_ns = 0;
@@ -130,6 +134,7 @@ class Fabric : public sc_core::sc_module, public NodeContext {
 
  private:
   RtlLoop* rtl_ = nullptr;
+  ParallelProfile* profile_ = nullptr;
   std::vector<std::string> rtl_ports_;
   std::vector<bool> rtl_used_;
   std::vector<RtlBlock> rtl_blocks_;
