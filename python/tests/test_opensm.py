@@ -1,6 +1,5 @@
 """The opensm.conf writer against the reader of the same build: a fragment written from a
 resolved cc: section reads back (ibcc describe --opensm-conf) to the same settings."""
-import os
 import subprocess
 from pathlib import Path
 
@@ -13,10 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def ibcc():
-    exe = os.environ.get("IBCC")
-    assert exe, "set IBCC to the ibcc executable (CTest python_package does)"
-    return exe
+def ibcc(ibcc_exe):
+    return ibcc_exe
 
 
 def resolved_cc(ibcc, sets):

@@ -3,7 +3,6 @@
 own metrics.json), and a sweep with --seeds whose heat-map cells show mean ± CI."""
 import json
 import math
-import os
 import statistics
 import subprocess
 from pathlib import Path
@@ -19,12 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Student's t, 0.975 quantile, as printed in statistics tables (e.g. NIST/SEMATECH
 # e-Handbook, Table 1.3.6.7.2), and the normal quantile in the limit.
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 9: 2.262, 29: 2.045, 100: 1.984}
-
-
-def exe():
-    e = os.environ.get("IBCC")
-    assert e, "set IBCC to the ibcc executable (CTest python_package does)"
-    return e
 
 
 @pytest.mark.parametrize("df", sorted(T975))
@@ -55,12 +48,12 @@ def test_identical_seeds_are_recognised():
     assert replicas.identical([{"a": 1}, {"a": 1}]) and not replicas.identical([{"a": 1}, {"a": 2}])
 
 
-def test_run_over_five_seeds_of_scenario_1(tmp_path):
+def test_run_over_five_seeds_of_scenario_1(ibcc_exe, tmp_path):
     """`ibcc run --seeds 5`: every metric's mean and 95 % CI in metrics.json, equal to what the
     five seeds' own runs measured; random marking makes the seeds differ."""
     out = tmp_path / "s1"
     scenario = ROOT / "topologies" / "seed-testbed" / "scenario1.yaml"
-    r = subprocess.run([exe(), "run", str(scenario), "--out", str(out), "--seeds", "5", "--jobs", "2",
+    r = subprocess.run([ibcc_exe, "run", str(scenario), "--out", str(out), "--seeds", "5", "--jobs", "2",
                         "--set", "cc.switch.marking_mode=random"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "mean ± 95 % CI over 5 seeds" in r.stderr
@@ -91,12 +84,12 @@ def test_run_over_five_seeds_of_scenario_1(tmp_path):
     assert json.loads((out / "seed-3" / "summary.json").read_text())["seed"] == 3
 
 
-def test_a_sweep_over_seeds_shows_mean_and_interval_per_cell(tmp_path, monkeypatch):
+def test_a_sweep_over_seeds_shows_mean_and_interval_per_cell(ibcc_exe, tmp_path, monkeypatch):
     figs = []
     monkeypatch.setattr(plots, "save", lambda fig, path, manifest=True: figs.append(fig) or path)
     out = tmp_path / "sw"
     base = ROOT / "tests" / "scenarios" / "base.yaml"
-    r = subprocess.run([exe(), "sweep", str(base), "--out", str(out), "--grid", "cc.switch.threshold=4,12",
+    r = subprocess.run([ibcc_exe, "sweep", str(base), "--out", str(out), "--grid", "cc.switch.threshold=4,12",
                         "--grid", "cc.switch.marking_mode=counter,random", "--seeds", "3", "--jobs", "2",
                         "--metric", "total", "--quiet"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

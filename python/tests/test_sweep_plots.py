@@ -96,16 +96,14 @@ def test_a_failed_point_of_a_one_key_sweep_is_said_on_the_axis(tmp_path, capture
     assert list(xs) == [0, 2] and list(ys) == [0.5, 0.9]
 
 
-def test_a_real_sweep_with_a_failing_point_loads_and_marks_it(tmp_path, captured):
+def test_a_real_sweep_with_a_failing_point_loads_and_marks_it(ibcc_exe, tmp_path, captured):
     """ibcc sweep itself, with a fault that breaks an invariant in half its points."""
-    import os
     import subprocess
     from pathlib import Path
 
     from ibcc.results import load_sweep
 
-    exe = os.environ.get("IBCC")
-    assert exe, "set IBCC to the ibcc executable (CTest python_package does)"
+    exe = ibcc_exe
     base = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "base.yaml"
     out = tmp_path / "sw"
     r = subprocess.run([exe, "sweep", str(base), "--out", str(out), "--grid", "cc.switch.threshold=4,15",
