@@ -90,7 +90,7 @@ void congestion_candidates(const Topology& t, const Scenario& s, const std::vect
 
 // --partitions N: how a parallel run would split the fabric, and the window it would get.
 void print_partitions(const Topology& t, const Scenario& s, const std::vector<PortLoad>& loads, unsigned parts) {
-  const uint64_t ps_per_cycle = static_cast<uint64_t>(std::max(1LL, std::llround(1e12 / static_cast<double>(s.fabric.core_clock_hz))));
+  const uint64_t ps_per_cycle = net::cycle_ps(s.fabric.core_clock_hz);
   const net::PartitionPlan plan = net::partition_fabric(t, s, loads, parts, ps_per_cycle);
   std::cout << fmt::format("partitions: {} over {} units (a switch with its HCAs), METIS k-way weighed by the expected "
                            "load\n", parts, plan.units);

@@ -256,21 +256,18 @@ void Fabric::pump_events() {
     now_ = sc_core::sc_time_stamp().value() / ps_per_cycle_;
     for (;;) {
       if (!queue_.empty() && queue_.next_cycle() == now_) {
+        const auto handle = [this](const Event& e) {
+          if (e.kind == EventKind::kLogTick) log_tick();
+          else nodes_[e.node]->handle(e);
+        };
         if (profile_) {
-          run_cycle<true>(now_, [this](const Event& e) {
-            if (e.kind == EventKind::kLogTick) {
-              profile_->count_serial(now_);
-              log_tick();
-            } else {
-              profile_->count(now_, e.node);
-              nodes_[e.node]->handle(e);
-            }
+          run_cycle<true>(now_, [this, &handle](const Event& e) {
+            if (e.kind == EventKind::kLogTick) profile_->count_serial(now_);
+            else profile_->count(now_, e.node);
+            handle(e);
           });
         } else {
-          run_cycle<true>(now_, [this](const Event& e) {
-            if (e.kind == EventKind::kLogTick) log_tick();
-            else nodes_[e.node]->handle(e);
-          });
+          run_cycle<true>(now_, handle);
         }
       }
       if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {

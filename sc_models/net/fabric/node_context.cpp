@@ -1,5 +1,6 @@
 // NodeContext: the clock, the node table, port wiring and a SystemC-free event loop.
 #include "net/fabric/node_context.h"
+#include "net/scenario/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,8 +15,7 @@ void packet_fifo_overflow() {
 }
 
 NodeContext::NodeContext(const Scenario& s, Topology topo) : s_(s), topo_(std::move(topo)) {
-  ps_per_cycle_ = static_cast<uint64_t>(std::llround(1e12 / static_cast<double>(s.fabric.core_clock_hz)));
-  if (ps_per_cycle_ == 0) ps_per_cycle_ = 1;
+  ps_per_cycle_ = cycle_ps(s.fabric.core_clock_hz);
 }
 
 // SystemC's registries find a port or export to remove by searching back from the newest:

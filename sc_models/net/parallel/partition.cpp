@@ -18,6 +18,18 @@ std::string end_name(const Topology& t, unsigned node, unsigned port) {
   return t.nodes[node].is_switch ? fmt::format("{}/{}", t.nodes[node].name, port) : t.nodes[node].name;
 }
 
+// Calls fn(node, port, peer, peer_port, link index) once per link.
+template <typename Fn>
+void for_each_link(const Topology& t, Fn&& fn) {
+  for (unsigned n = 0; n < t.nodes.size(); ++n) {
+    for (unsigned p = 1; p < t.wire[n].size(); ++p) {
+      const auto& w = t.wire[n][p];
+      if (w.peer < 0 || static_cast<unsigned>(w.peer) < n) continue;  // (the other end's turn)
+      fn(n, p, static_cast<unsigned>(w.peer), w.peer_port, static_cast<size_t>(w.link));
+    }
+  }
+}
+
 }  // namespace
 
 PartitionPlan partition_fabric(const Topology& t, const Scenario& s, const std::vector<PortLoad>& loads, unsigned parts,
@@ -49,18 +61,14 @@ PartitionPlan partition_fabric(const Topology& t, const Scenario& s, const std::
   }
   // The graph of units: an edge per pair of units a link joins, weighed by what it carries.
   std::vector<std::vector<std::pair<uint32_t, double>>> adj(units);
-  for (unsigned n = 0; n < t.nodes.size(); ++n) {
-    for (unsigned p = 1; p < t.wire[n].size(); ++p) {
-      const auto& w = t.wire[n][p];
-      if (w.peer < 0 || static_cast<unsigned>(w.peer) < n) continue;  // each link once
-      ++plan.links;
-      const uint32_t a = unit_of[n], b = unit_of[static_cast<unsigned>(w.peer)];
-      if (a == b) continue;
-      const double carried = out_load[n][p] + out_load[static_cast<unsigned>(w.peer)][w.peer_port];
-      adj[a].push_back({b, carried});
-      adj[b].push_back({a, carried});
-    }
-  }
+  for_each_link(t, [&](unsigned n, unsigned p, unsigned peer, unsigned peer_port, size_t) {
+    ++plan.links;
+    const uint32_t a = unit_of[n], b = unit_of[peer];
+    if (a == b) return;
+    const double carried = out_load[n][p] + out_load[peer][peer_port];
+    adj[a].push_back({b, carried});
+    adj[b].push_back({a, carried});
+  });
   std::vector<uint32_t> unit_part(units, 0);
   if (parts > 1) {
     std::vector<idx_t> xadj{0}, adjncy, adjwgt, vwgt;
@@ -98,27 +106,23 @@ PartitionPlan partition_fabric(const Topology& t, const Scenario& s, const std::
   }
   for (uint32_t u = 0; u < units; ++u) plan.groups[unit_part[u]].load_bps += unit_load[u];
   // The window: the fastest message across a cut.
-  for (unsigned n = 0; n < t.nodes.size(); ++n) {
-    for (unsigned p = 1; p < t.wire[n].size(); ++p) {
-      const auto& w = t.wire[n][p];
-      if (w.peer < 0 || static_cast<unsigned>(w.peer) < n) continue;
-      if (plan.part_of[n] == plan.part_of[static_cast<unsigned>(w.peer)]) continue;
-      ++plan.cut_links;
-      const uint64_t prop = s.links[static_cast<size_t>(w.link)].propagation_ps;
-      const uint64_t cycles = (prop + ps_per_cycle - 1) / ps_per_cycle;  // as the links count it
-      const std::string name = end_name(t, n, p) + " - " + end_name(t, static_cast<unsigned>(w.peer), w.peer_port);
-      if (cycles == 0) {
-        throw PartitionError(fmt::format("the cut link {} has no propagation delay: a message over it arrives in the "
-                                         "cycle it is sent, so the groups cannot run apart (give it a propagation)",
-                                         name));
-      }
-      if (plan.window_cycles == 0 || cycles < plan.window_cycles) {
-        plan.window_cycles = cycles;
-        plan.window_link = name;
-        plan.window_link_ps = prop;
-      }
+  for_each_link(t, [&](unsigned n, unsigned p, unsigned peer, unsigned peer_port, size_t link) {
+    if (plan.part_of[n] == plan.part_of[peer]) return;
+    ++plan.cut_links;
+    const uint64_t prop = s.links[link].propagation_ps;
+    const uint64_t cycles = (prop + ps_per_cycle - 1) / ps_per_cycle;  // as the links count it
+    const std::string name = end_name(t, n, p) + " - " + end_name(t, peer, peer_port);
+    if (cycles == 0) {
+      throw PartitionError(fmt::format("the cut link {} has no propagation delay: a message over it arrives in the "
+                                       "cycle it is sent, so the groups cannot run apart (give it a propagation)",
+                                       name));
     }
-  }
+    if (plan.window_cycles == 0 || cycles < plan.window_cycles) {
+      plan.window_cycles = cycles;
+      plan.window_link = name;
+      plan.window_link_ps = prop;
+    }
+  });
   double total = 0, most = 0;
   for (const auto& g : plan.groups) {
     total += g.load_bps;

@@ -73,6 +73,11 @@ std::optional<uint64_t> parse_hz(const std::string& text) {
   return static_cast<uint64_t>(std::llround(*v));
 }
 
+uint64_t cycle_ps(uint64_t hz) {
+  const auto ps = static_cast<uint64_t>(std::llround(1e12 / static_cast<double>(hz)));
+  return ps ? ps : 1;
+}
+
 std::string format_time_ps(uint64_t ps) {
   if (ps % 1000000000000ull == 0) return fmt::format("{}s", ps / 1000000000000ull);
   if (ps % 1000000000ull == 0) return fmt::format("{}ms", ps / 1000000000ull);

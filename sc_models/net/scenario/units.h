@@ -36,6 +36,9 @@ std::optional<std::pair<uint64_t, uint64_t>> parse_time_range_ps(const std::stri
 // Frequency in Hz: Hz, kHz, MHz, GHz.
 std::optional<uint64_t> parse_hz(const std::string& text);
 
+// One cycle of a clock of `hz`, in whole picoseconds (at least 1): the model's time step.
+uint64_t cycle_ps(uint64_t hz);
+
 // The same quantities written back with a unit, for messages and summaries.
 std::string format_time_ps(uint64_t ps);
 std::string format_rate_bps(double bps);
