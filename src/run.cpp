@@ -319,6 +319,26 @@ struct PartitionProfile {
   }
 };
 
+// A parallel run (--threads): its partition, window and what each thread did.
+nlohmann::json parallel_json(const Fabric& f) {
+  const PartitionPlan& p = f.partition();
+  const Fabric::ParallelStats& st = f.parallel_stats();
+  nlohmann::json groups = nlohmann::json::array();
+  uint64_t barrier = 0;
+  for (size_t g = 0; g < p.groups.size(); ++g) {
+    groups.push_back({{"switches", p.groups[g].switches}, {"hcas", p.groups[g].hcas},
+                      {"expected_load_bps", p.groups[g].load_bps}, {"events", st.events[g]},
+                      {"barrier_wait_s", static_cast<double>(st.barrier_ns[g]) / 1e9}});
+    barrier += st.barrier_ns[g];
+  }
+  const double wall = static_cast<double>(f.wall_ns) * static_cast<double>(p.parts);
+  return {{"threads", p.parts}, {"window_cycles", p.window_cycles}, {"window_link", p.window_link},
+          {"window_link_ps", p.window_link_ps}, {"cut_links", p.cut_links}, {"links", p.links}, {"windows", st.windows},
+          {"log_intervals_at_barriers", st.ticks}, {"serial_s", static_cast<double>(st.serial_ns) / 1e9},
+          {"barrier_share", wall > 0 ? static_cast<double>(barrier) / wall : 0.0}, {"imbalance", p.imbalance},
+          {"groups", groups}};
+}
+
 void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double build_s, const HeapPages& heap,
                    const std::string& result, const std::string& error, const MetricsWindow& window, RunDir& dir,
                    const Provenance& prov, PartitionProfile* partitions) {
@@ -343,6 +363,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["build_wall_s"] = build_s;
   j["peak_rss_mb"] = peak_rss_mb();
   if (partitions) j["parallel_profile"] = partitions->json();
+  if (f.partition().parts > 1) j["parallel"] = parallel_json(f);
   j["peak_rss_kb_per_host"] = peak_rss_mb() * 1e3 / static_cast<double>(std::max<size_t>(1, s.hcas.size()));
   // (How the model's memory was paged: it changes the wall times above, nothing else.)
   j["huge_pages"] = heap.advised ? fmt::format("transparent, {} MiB of heap advised", heap.advised_bytes >> 20)
@@ -357,7 +378,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
     for (unsigned n = f.topology().num_switches; n < f.topology().nodes.size(); ++n) paused += f.node(n).out[1].pauses;
     j["pfc_pauses_received_by_hcas"] = paused;
   }
-  j["packets"] = {{"injected", f.injected}, {"delivered", f.delivered}, {"in_flight", f.pool().live()}};
+  j["packets"] = {{"injected", f.injected}, {"delivered", f.delivered}, {"in_flight", f.live_packets()}};
   if (s.fabric.lossy) j["packets"]["dropped"] = f.dropped;  // every drop counted: injected = delivered + dropped + in flight
   const bool gbn = s.fabric.transport != FabricParams::Transport::kNone;
   if (gbn) j["packets"]["discarded"] = f.discarded;  // Go-Back-N: taken out of order
@@ -717,7 +738,13 @@ int run_scenario(const RunOptions& opt) {
                               rc.rtl_dir, rc.cache_dir));
       rtl_loop = std::make_unique<RtlLoop>(rc);
     }
-    fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get());
+    if (opt.threads > 1) setup.stage(fmt::format("partitioning the fabric into {} groups (--threads)", opt.threads));
+    fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get(), opt.threads);
+    if (opt.threads > 1) {
+      const PartitionPlan& p = fabric->partition();
+      setup.say(fmt::format("parallel run: {} threads, window {} cycles ({}, {} ps), {} of {} links cut", p.parts,
+                            p.window_cycles, p.window_link, p.window_link_ps, p.cut_links, p.links));
+    }
     s->notes.insert(s->notes.end(), fabric->notes().begin(), fabric->notes().end());
     if (opt.profile_partitions) {
       setup.stage(fmt::format("partitioning the fabric into {} groups (--profile-partitions)", opt.profile_partitions));
@@ -736,7 +763,9 @@ int run_scenario(const RunOptions& opt) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
     return cli::kBadInput;
   } catch (const PartitionError& e) {
-    std::cerr << "ibcc run: error: --profile-partitions " << opt.profile_partitions << ": " << e.what() << "\n";
+    std::cerr << "ibcc run: error: " << (opt.threads > 1 ? fmt::format("--threads {}", opt.threads)
+                                                          : fmt::format("--profile-partitions {}", opt.profile_partitions))
+              << ": " << e.what() << "\n";
     return cli::kBadInput;
   } catch (const OutputError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";

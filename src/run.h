@@ -30,6 +30,7 @@ struct RunOptions {
   std::string waves_window;             // --waves-window FROM..TO
   std::vector<std::string> rtl;         // --rtl SWITCH/PORT,HCA,...: Verilated blocks in the loop (cc.rtl)
   unsigned profile_partitions = 0;      // --profile-partitions N: what a parallel run of N groups could gain
+  unsigned threads = 1;                 // --threads N: a parallel run of N groups, one thread each
   bool quiet = false;
   bool force = false;                   // --force: --out may hold an earlier run's results (cleared)
   std::vector<std::string> command;     // the command line, for summary.json

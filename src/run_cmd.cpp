@@ -124,6 +124,13 @@ Command add_run(CLI::App& app, const Invocation& inv) {
                   "run's events per group and window: the speed-up no window-synchronous engine on that partition "
                   "can exceed (summary.json parallel_profile)")
       ->check(CLI::PositiveNumber);
+  CLI::Option* threads = cmd->add_option("--threads", run.threads,
+                  "Run one simulation on N threads: the fabric split into N groups (ibcc topo --partitions), each "
+                  "with its own calendar, exchanging what crosses between groups window by window; the results are "
+                  "byte-identical to one thread's (default 1)")
+      ->check(CLI::Range(1u, 1024u));
+  threads->excludes(profile);
+  threads->excludes(waves);
   cmd->add_flag("--plot", o->plot_after, "Draw the PNGs of `ibcc plot` into --out after the run");
   CLI::Option* seeds =
       cmd->add_option("--seeds", o->seeds,

@@ -112,6 +112,14 @@ class EventCalendar {
     return n;
   }
   const Event& at(uint32_t n) const { return pool_[n]; }
+  // The node after `n` in the list take() handed over (kEnd after the last).
+  uint32_t next_of(uint32_t n) const { return pool_[n].link; }
+  // Gives node `n` back (of a list already walked with next_of; its event copied out).
+  void free_node(uint32_t n) {
+    pool_[n].link = free_;
+    free_ = n;
+    --size_;
+  }
   uint32_t release(uint32_t n) {
     Event& node = pool_[n];
     const uint32_t next = node.link;

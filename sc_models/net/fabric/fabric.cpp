@@ -11,13 +11,14 @@
 
 #include "net/fabric/hca.h"
 #include "net/fabric/marking_point.h"
+#include "net/parallel/cut_link.h"
 #include "net/fabric/reaction_point.h"
 #include "net/rtl_loop/rtl_loop.h"
 #include "net/fabric/switch.h"
 
 namespace ibcc::net {
 
-Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl)
+Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl, unsigned threads)
     : sc_module(name), NodeContext(s, build_topology(s)), rtl_(rtl), rtl_ports_(s.cc.rtl) {
   if (!rtl_ports_.empty() && !rtl_) {
     throw ScenarioError(fmt::format("{}: cc.rtl names blocks for the RTL, but this fabric was built without an RTL "
@@ -30,20 +31,25 @@ Fabric::Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl)
   if (dl == 0) dl = std::max<uint64_t>(1000000000ull + s.fabric.sink_hiccup.duration_ps, 4 * slowest_packet_ps(s));
   deadlock_cycles_ = cycles(dl);
   stall_cycles_ = cycles(s.sim.stall_timeout_ps ? s.sim.stall_timeout_ps : 10 * dl);
+  make_shards(threads);
   build();
+  for (size_t k = 1; k < calendars_.size(); ++k) calendars_[k]->keep_shares();
   SC_METHOD(pump);
 }
 
-Fabric::~Fabric() = default;
+Fabric::~Fabric() {
+  // The nodes first: they point into the shards' calendars and pools.
+  while (!nodes_.empty()) nodes_.pop_back();
+}
 
 void Fabric::build() {
   const uint64_t tick_cycles = std::max<uint64_t>(2, cycles(1024000));  // 1.024 us
   for (unsigned n = 0; n < topo_.nodes.size(); ++n) {
     const auto& tn = topo_.nodes[n];
     if (tn.is_switch) {
-      add_node(std::make_unique<Switch>(tn.name.c_str(), *this, n, tn.ports, SwitchConfig::from(*this)));
+      add_node(std::make_unique<Switch>(tn.name.c_str(), shard_of(n), n, tn.ports, SwitchConfig::from(*this)));
     } else {
-      add_node(std::make_unique<Hca>(tn.name.c_str(), *this, n, s_.sim.seed, HcaConfig::from(*this)));
+      add_node(std::make_unique<Hca>(tn.name.c_str(), shard_of(n), n, s_.sim.seed, HcaConfig::from(*this)));
     }
   }
   wire_ports();
@@ -221,6 +227,17 @@ void Fabric::build() {
 
 void Fabric::start_of_simulation() {
   from_kernel_ = true;
+  if (calendars_.size() > 1) {
+    install_cut_links();
+    if (!run_ahead_) {
+      failure_ = "a parallel run needs the fabric to run ahead of the SystemC kernel (set_run_ahead): no other SystemC "
+                 "process may share its time";
+    } else if (probe) {
+      failure_ = "a parallel run cannot record waveforms yet: run with one thread";
+    } else if (profile_) {
+      failure_ = "a parallel run does not profile partitions: run --profile-partitions with one thread";
+    }
+  }
   for (unsigned n = 0; n < nodes_.size() && failure_.empty(); ++n) {
     const Node& node = *nodes_[n];
     for (unsigned p = 1; p < node.out.size() && p < node.in.size(); ++p) {
@@ -243,6 +260,16 @@ void Fabric::start_of_simulation() {
 
 void Fabric::pump() {
   from_kernel_ = false;
+  if (calendars_.size() > 1 && failure_.empty()) {
+    try {
+      run_parallel();
+    } catch (const std::exception& ex) {
+      failure_ = ex.what();
+      failure_is_stall_ = dynamic_cast<const StallError*>(&ex) != nullptr;
+    }
+    sc_core::sc_stop();
+    return;
+  }
   pump_events();
   from_kernel_ = true;  // until it runs again, a socket call comes from a user's process
 }
@@ -310,8 +337,10 @@ void Fabric::run() {
     for (unsigned fi : h.flows()) first = std::min(first, flows_[fi].start_cycle);
     if (first != UINT64_MAX) h.wake(first);
   }
-  for (uint64_t t = log_cycles_; t <= end_cycle_; t += log_cycles_) schedule(t, EventKind::kLogTick, 0);
-  if (end_cycle_ % log_cycles_) schedule(end_cycle_, EventKind::kLogTick, 0);
+  if (calendars_.size() <= 1) {  // (a parallel run closes its log intervals at barriers)
+    for (uint64_t t = log_cycles_; t <= end_cycle_; t += log_cycles_) schedule(t, EventKind::kLogTick, 0);
+    if (end_cycle_ % log_cycles_) schedule(end_cycle_, EventKind::kLogTick, 0);
+  }
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time::from_value(end_cycle_ * ps_per_cycle_ + 1));
   wall_ns = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
@@ -430,7 +459,7 @@ void Fabric::log_tick() {
     }
   }
   check_invariants();
-  if (pool_.live() > 0 && now_ - last_progress_ > deadlock_cycles_) {
+  if (live_packets() > 0 && now_ - last_progress_ > deadlock_cycles_) {
     throw ModelError(deadlock_report());
   }
   // A partial deadlock: some flows stuck while others keep the fabric busy. Found from the

@@ -28,11 +28,13 @@
 #include "net/fabric/node_context.h"
 #include "net/fabric/port_counters.h"
 #include "net/parallel/parallel_profile.h"
+#include "net/parallel/partition.h"
 #include "net/scenario/scenario.h"
 
 namespace ibcc::net {
 
 class RtlLoop;
+class CutLinkEnd;
 
 class Switch;
 class Hca;
@@ -56,7 +58,14 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // `rtl` (optional): builds the Verilated blocks for the switch ports ("SWITCH/PORT": the
   // FECN marker) and HCAs (a name: the CCTI block) in `s.cc.rtl`, which then decide in
   // place of the C++ cores (ibcc run --rtl).
-  Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl = nullptr);
+  //
+  // `threads` > 1: a parallel run. The fabric is split into that many groups (partition.h),
+  // each with its own calendar (a shard: NodeContext) on its own thread; the threads run
+  // window by window (the partition's window) and exchange what crosses a cut link at the
+  // barrier between two windows. Same-cycle events run in the canonical order (run_cycle), so
+  // the results are those of one thread, byte for byte. PartitionError when the fabric
+  // cannot be split so, or uses what a parallel run does not support yet (named).
+  Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl = nullptr, unsigned threads = 1);
 
   // The Verilated blocks in the loop (cc.rtl): switch ports, then HCAs, with what their
   // waveform views need.
@@ -86,6 +95,18 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // parallel run of that partition could gain. Null: not counted (the default, at no cost).
   void set_parallel_profile(ParallelProfile* p) { profile_ = p; }
   bool interrupted() const { return interrupted_; }
+
+  // A parallel run's partition (parts 1: a sequential run) and what its threads did: events,
+  // time spent waiting at barriers and the windows run.
+  const PartitionPlan& partition() const { return plan_; }
+  struct ParallelStats {
+    uint64_t windows = 0;        // windows run (barriers: about two per window)
+    uint64_t ticks = 0;          // log intervals closed at a barrier
+    std::vector<uint64_t> events;      // per shard
+    std::vector<uint64_t> barrier_ns;  // per thread: waiting at barriers (including serial work at one)
+    uint64_t serial_ns = 0;            // log intervals (one thread, the others waiting)
+  };
+  const ParallelStats& parallel_stats() const { return parallel_stats_; }
 
   uint64_t wall_ns = 0;
   std::vector<std::vector<uint64_t>> interval_bytes;  // per log interval, per flow
@@ -120,8 +141,9 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // too. Empty if there is none. Not cheap: called only once a buffer has been blocked for
   // the deadlock timeout or flows have stalled.
   std::vector<BufferId> deadlock_cycle() const;
-  // Flows that delivered nothing for `cycles` while they had packets in flight.
-  std::vector<unsigned> stalled_flows(uint64_t cycles) const;
+  // Flows that delivered nothing for `cycles` while they had packets in flight (called at
+  // the stall checks: it notes which flows have packets in flight since the last).
+  std::vector<unsigned> stalled_flows(uint64_t cycles);
   std::string stall_report(const std::vector<unsigned>& stuck) const;
   // The most bytes any switch output port's egress buffer held (output and shared buffering).
   uint64_t peak_egress_bytes() const;
@@ -148,6 +170,17 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   }
   void pump();
   void pump_events();
+  // A parallel run: the partition's shards, the cut links' ends, the threads' loop
+  // (fabric_parallel.cpp).
+  PartitionPlan plan_;
+  std::vector<std::unique_ptr<NodeContext>> shard_store_;  // shards 1.. (shard 0 is this)
+  std::vector<NodeContext*> calendars_;                    // every shard, by number
+  std::vector<std::unique_ptr<CutLinkEnd>> cut_ends_;
+  ParallelStats parallel_stats_;
+  void make_shards(unsigned threads);
+  void install_cut_links();
+  void run_parallel();
+  NodeContext& shard_of(unsigned node) { return calendars_.size() > 1 ? *calendars_[plan_.part_of[node]] : *this; }
   void before_end_of_elaboration() override { bind_links(); }
   // A claimed link whose sockets nobody bound fails the run (failure_).
   void start_of_simulation() override;

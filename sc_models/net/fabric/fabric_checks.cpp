@@ -17,9 +17,9 @@ void Fabric::check_invariants() const {
   auto fail = [&](const std::string& what) {
     throw ModelError(fmt::format("invariant broken at {} us: {}", static_cast<double>(ps(now_)) / 1e6, what));
   };
-  if (injected != delivered + dropped + discarded + pool_.live()) {
+  if (injected != delivered + dropped + discarded + live_packets()) {
     fail(fmt::format("packets not conserved: {} injected != {} delivered + {} dropped + {} discarded + {} in flight",
-                     injected, delivered, dropped, discarded, pool_.live()));
+                     injected, delivered, dropped, discarded, live_packets()));
   }
   if (dropped && !s_.fabric.lossy) fail(fmt::format("{} packets dropped in a lossless fabric", dropped));
   uint64_t held = on_wire;
@@ -68,20 +68,22 @@ void Fabric::check_invariants() const {
   uint64_t voq_packets = 0;
   for (unsigned n = 0; n < topo_.num_switches; ++n) voq_packets += static_cast<const Switch&>(*nodes_[n]).queued_packets();
   held += voq_packets;
-  if (held != pool_.live()) {
-    fail(fmt::format("packets not conserved: {} in flight but {} found on wires, in VoQs, sinks and CNP queues", pool_.live(), held));
+  if (held != live_packets()) {
+    fail(fmt::format("packets not conserved: {} in flight but {} found on wires, in VoQs, sinks and CNP queues", live_packets(), held));
   }
 }
 
-std::vector<unsigned> Fabric::stalled_flows(uint64_t cycles) const {
+std::vector<unsigned> Fabric::stalled_flows(uint64_t cycles) {
   std::vector<unsigned> out;
   for (unsigned i = 0; i < flows_.size(); ++i) {
-    const FlowStats& st = flows_[i].stats;
+    FlowStats& st = flows_[i].stats;
     // (a dropped packet is resolved too: it is no longer in flight)
-    if (st.injected_packets > st.delivered_packets + st.dropped_packets + st.discarded_packets &&
-        now_ - st.progress_cycle > cycles) {
-      out.push_back(i);
-    }
+    const bool in_flight = st.injected_packets > st.delivered_packets + st.dropped_packets + st.discarded_packets;
+    // Packets in flight since this check at the earliest, if none were at the last: the flow
+    // is stalled only once it has had them for the timeout (found up to a check late).
+    if (in_flight && st.idle_at_check) st.progress_cycle = std::max(st.progress_cycle, now_);
+    st.idle_at_check = !in_flight;
+    if (in_flight && now_ - st.progress_cycle > cycles) out.push_back(i);
   }
   return out;
 }
@@ -196,7 +198,7 @@ std::string Fabric::stall_report(const std::vector<unsigned>& stuck) const {
 std::string Fabric::deadlock_report() const {
   std::string out = fmt::format("deadlock: no packet has moved for {} us at {} us while {} packets wait. Blocked:",
                                 static_cast<double>(ps(now_ - last_progress_)) / 1e6, static_cast<double>(ps(now_)) / 1e6,
-                                pool_.live());
+                                live_packets());
   unsigned listed = 0;
   for (unsigned n = 0; n < nodes_.size() && listed < 32; ++n) {
     const Node& node = *nodes_[n];

@@ -50,7 +50,7 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     uint32_t psn = 0;
     bool nack = false;
     if (gbn_ && !e.reply && gbn_->receive(e, &psn, &nack)) sender_.queue_transport_ack(e, psn, nack);
-    if (e.fecn) all[e.flow].stats.fecn_marked++;
+    if (e.fecn) ctx_.sink_stats(static_cast<unsigned>(e.flow)).fecn_marked++;
     // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP:
     // the notification point queues its CNP now or when due (issued as the HCA sends).
     if (e.fecn && !e.becn && !e.multicast) {

@@ -210,9 +210,6 @@ void HcaSender::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsign
     e.last = lane.message_left == 0;
   }
   ++ctx_.injected;
-  if (f.stats.injected_packets == f.stats.delivered_packets + f.stats.dropped_packets + f.stats.discarded_packets) {
-    f.stats.progress_cycle = now;  // none was in flight
-  }
   f.stats.injected_packets++;
   f.stats.injected_bytes += payload;
   const ReactionPoint::Gap gap = reaction_->gap(now, lane.qp, f.sl);

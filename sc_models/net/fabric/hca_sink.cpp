@@ -38,7 +38,7 @@ bool HcaSink::drained(PingIn* ping) {
     // Go-Back-N: taken out of order, so not delivered; the sender sends it again.
     ++ctx_.discarded;
     if (e.flow >= 0) {
-      FlowStats& st = ctx_.flows()[e.flow].stats;
+      FlowStats& st = ctx_.sink_stats(static_cast<unsigned>(e.flow));
       ++st.discarded_packets;
       st.progress_cycle = ctx_.now();
     }
@@ -46,7 +46,7 @@ bool HcaSink::drained(PingIn* ping) {
   } else {
     if (e.opcode == Opcode::kData && e.flow >= 0) {
       Flow& f = ctx_.flows()[e.flow];
-      FlowStats& st = f.stats;
+      FlowStats& st = ctx_.sink_stats(static_cast<unsigned>(e.flow));
       const uint64_t now = ctx_.now();
       // A ping-pong answer is counted apart: the flow's delivered bytes are what its source sent.
       (e.reply ? st.answer_bytes : st.delivered_bytes) += e.payload_bytes;

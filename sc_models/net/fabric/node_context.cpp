@@ -14,15 +14,25 @@ void packet_fifo_overflow() {
                                PacketFifo::kMaxCount));
 }
 
-NodeContext::NodeContext(const Scenario& s, Topology topo) : s_(s), topo_(std::move(topo)) {
+NodeContext::NodeContext(const Scenario& s, Topology topo)
+    : s_(s), world_(std::make_shared<NodeWorld>(NodeWorld{std::move(topo), {}, {}})), topo_(world_->topo),
+      nodes_(world_->nodes), flows_(world_->flows) {
   ps_per_cycle_ = cycle_ps(s.fabric.core_clock_hz);
+}
+
+NodeContext::NodeContext(NodeContext& primary)
+    : wake_(), s_(primary.s_), world_(primary.world_), topo_(world_->topo), ps_per_cycle_(primary.ps_per_cycle_),
+      nodes_(world_->nodes), flows_(world_->flows) {
+  primary.shards_.push_back(this);
 }
 
 // SystemC's registries find a port or export to remove by searching back from the newest:
 // tearing down newest first keeps that O(1) per socket (oldest first: O(sockets) each, which
 // was seconds at 11,664 hosts).
 NodeContext::~NodeContext() {
-  while (!nodes_.empty()) nodes_.pop_back();
+  if (world_.use_count() == 1) {
+    while (!nodes_.empty()) nodes_.pop_back();
+  }
 }
 
 Node::~Node() {
@@ -181,6 +191,53 @@ uint64_t NodeContext::arrival_from_kernel(const sc_core::sc_time& delay) {
   const uint64_t t = cycle * ps_per_cycle_;
   wake_.notify(t > stamp ? sc_core::sc_time::from_value(t - stamp) : sc_core::SC_ZERO_TIME);
   return cycle;
+}
+
+void NodeContext::deliver(const CrossMessage& m) {
+  if (m.at < now_) {
+    throw std::logic_error(fmt::format("NodeContext::deliver: a message due at cycle {} reached its shard at {}", m.at, now_));
+  }
+  sc_core::sc_time delay = link_delay(m.at - now_);
+  if (m.pkt) {
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    m.target->nb_transport_fw(*m.pkt, phase, delay);
+    return;
+  }
+  credit_payload.credit.vl = m.vl;
+  credit_payload.credit.credits = m.credits;
+  credit_payload.credit.pfc = m.pfc;
+  tlm::tlm_phase phase = IB_CREDIT;
+  m.target->nb_transport_bw(credit_payload, phase, delay);
+  credit_payload.credit.pfc = IbCredit::kCredits;
+}
+
+void FlowStats::add_share(FlowStats& s) {
+  delivered_bytes += s.delivered_bytes;
+  delivered_packets += s.delivered_packets;
+  answer_bytes += s.answer_bytes;
+  answer_packets += s.answer_packets;
+  discarded_packets += s.discarded_packets;
+  interval_bytes += s.interval_bytes;
+  fecn_marked += s.fecn_marked;
+  progress_cycle = std::max(progress_cycle, s.progress_cycle);
+  packet_latency.merge(s.packet_latency);
+  message_latency.merge(s.message_latency);
+  pingpong_rtt.merge(s.pingpong_rtt);
+  s = FlowStats{};
+}
+
+void NodeContext::absorb(NodeContext& sh) {
+  sh.fold_shares();
+  injected += sh.injected;
+  delivered += sh.delivered;
+  on_wire += sh.on_wire;
+  hops += sh.hops;
+  cnps += sh.cnps;
+  events += sh.events;
+  dropped += sh.dropped;
+  discarded += sh.discarded;
+  sh.injected = sh.delivered = sh.on_wire = sh.hops = sh.cnps = sh.events = sh.dropped = sh.discarded = 0;
+  last_progress_ = std::max(last_progress_, sh.last_progress_);
 }
 
 }  // namespace ibcc::net

@@ -10,6 +10,7 @@
 #include <systemc>
 #include <tlm>
 
+#include <algorithm>
 #include <cstdint>
 #include <cmath>
 #include <memory>
@@ -199,9 +200,12 @@ struct FlowStats {
   uint64_t answer_bytes = 0;     // ping-pong: the answers delivered back to the source
   uint64_t answer_packets = 0;
   uint64_t discarded_packets = 0;  // Go-Back-N: see below
-  // Last time the flow moved: a packet delivered, or its first packet in flight after none
-  // (the per-flow stall check, Fabric::stalled_flows).
+  // Last time the flow moved: a packet delivered (written where it is), or the first stall
+  // check that found packets in flight after one that found none (Fabric::stalled_flows:
+  // the source does not read what its destination counts, which a parallel run keeps on
+  // another thread).
   uint64_t progress_cycle = 0;
+  bool idle_at_check = true;  // none in flight at the last stall check
   uint64_t interval_bytes = 0;
   // Inside the statistics window (NodeContext::set_stats_window): each data packet from its
   // message's creation to the end of its drain at the sink (source queueing, IRD waits, the
@@ -222,6 +226,11 @@ struct FlowStats {
   uint64_t packs = 0;
   uint64_t chain[kNoEvent][kNoEvent] = {};
   LatencyHistogram pingpong_rtt;
+
+  // Adds what a flow's destination counts (deliveries, answers, discards, their latencies,
+  // FECN seen, progress) from `share` (a parallel run's shard counts its own: add_share, at
+  // every log interval) and clears it there.
+  void add_share(FlowStats& share);
 };
 
 // Laid out by use, as FlowStats, in cache lines: what sending a packet reads first (one
@@ -258,10 +267,31 @@ struct alignas(64) Flow {
   size_t next_dst = 0;              // DstOrder::kSequence: index into uniform_lids
 };
 
+// What the nodes of every calendar share: the topology, the node table and the flows (held by
+// the first NodeContext, the one the others are shards of).
+struct NodeWorld {
+  Topology topo;
+  std::vector<std::unique_ptr<Node>> nodes;
+  std::vector<Flow> flows;
+};
+
+// A message that crosses from one shard's calendar to another's (a parallel run): a packet's
+// head or a link's credits or pause, due at the target's port at `at`.
+struct CrossMessage {
+  uint64_t at;
+  PortEnd* target;                     // the receiving end
+  tlm::tlm_generic_payload* pkt;       // a head (forward path), else null: credits
+  uint32_t vl, credits, pfc;           // else credits or a pause (backward path: IbCredit's)
+};
+
 class NodeContext {
  public:
   // The clock from s.fabric.core_clock_hz; `topo` is the fabric the nodes will stand for.
   NodeContext(const Scenario& s, Topology topo);
+  // A shard of `primary` (a parallel run): its scenario, clock, topology, nodes and flows,
+  // with a calendar, a time, a packet pool, counters and a credit payload of its own. Nodes
+  // made with a shard schedule on its calendar.
+  explicit NodeContext(NodeContext& primary);
   virtual ~NodeContext();
   NodeContext(const NodeContext&) = delete;
   NodeContext& operator=(const NodeContext&) = delete;
@@ -292,7 +322,37 @@ class NodeContext {
   const PacketPool& pool() const { return pool_; }
   const Scenario& scenario() const { return s_; }
   const Topology& topology() const { return topo_; }
+  // The packets in flight, over every shard's pool (a packet freed in another shard than the
+  // one it was taken from counts there: only the sum means something).
+  uint64_t live_packets() const {
+    uint64_t n = pool_.live();
+    for (const NodeContext* sh : shards_) n += sh->pool_.live();
+    return n;
+  }
   std::vector<Flow>& flows() { return flows_; }
+  // What a flow's destination counts goes here: the flow's statistics, or in a shard of a
+  // parallel run (other than the first) that shard's share of them, which fold_shares() adds
+  // to the flow's (several destinations of one flow may lie in different shards).
+  FlowStats& sink_stats(unsigned flow) {
+    if (shares_.empty()) return flows_[flow].stats;
+    if (!shared_[flow]) {
+      shared_[flow] = true;
+      shared_list_.push_back(flow);
+    }
+    return shares_[flow];
+  }
+  // This shard counts its destinations' statistics apart (a parallel run's shards 1..).
+  void keep_shares() {
+    shares_.resize(flows_.size());
+    shared_.assign(flows_.size(), false);
+  }
+  void fold_shares() {
+    for (uint32_t f : shared_list_) {
+      flows_[f].stats.add_share(shares_[f]);
+      shared_[f] = false;
+    }
+    shared_list_.clear();
+  }
   const std::vector<Flow>& flows() const { return flows_; }
   Node& node(unsigned i) { return *nodes_[i]; }
   const Node& node(unsigned i) const { return *nodes_[i]; }
@@ -327,6 +387,7 @@ class NodeContext {
   void set_stats_window(uint64_t from_ps, uint64_t to_ps) {
     stats_from_ = cycles(from_ps);
     stats_to_ = to_ps ? cycles(to_ps) : UINT64_MAX;
+    for (NodeContext* sh : shards_) sh->set_stats_window(from_ps, to_ps);
   }
   bool in_stats_window() const { return now_ >= stats_from_ && now_ < stats_to_; }
   static uint32_t credits_of(uint32_t wire_bytes) { return (wire_bytes + 63) / 64; }
@@ -347,6 +408,30 @@ class NodeContext {
   // bind: node(node).end(port) and its peer's end. After wire_ports, before bind_links.
   // Throws std::invalid_argument for an unconnected port.
   void claim_link(unsigned node, unsigned port);
+
+  // A parallel run (Fabric): this shard's number and its messages toward each shard, by number.
+  unsigned shard_index = 0;
+  std::vector<std::vector<CrossMessage>> outbox;
+  // Runs the calendar's events of the cycles before `end` (the parallel run's window), each
+  // handed to its node.
+  void run_window(uint64_t end) {
+    while (!queue_.empty()) {
+      const uint64_t c = queue_.next_cycle();
+      if (c >= end) break;
+      now_ = c;
+      run_cycle<true>(c, [this](const Event& e) { nodes_[e.node]->handle(e); });
+    }
+  }
+  // The earliest cycle with an event, UINT64_MAX with none.
+  uint64_t next_event_cycle() const { return queue_.empty() ? UINT64_MAX : queue_.next_cycle(); }
+  // A message from another shard (CutLinkEnd), handed to its end as the link would (its
+  // delay: what remains from this shard's time to its arrival).
+  void deliver(const CrossMessage& m);
+  // Adds a shard's counters (its events included) to this context's and zeroes them there;
+  // the later progress of the two is kept.
+  void absorb(NodeContext& shard);
+  void set_now(uint64_t cycle) { now_ = cycle; }
+  uint64_t last_progress() const { return last_progress_; }
 
   // Runs the calendar's events up to and including cycle `last` in order, each at its cycle,
   // with no SystemC scheduler (unit tests of single nodes); returns how many ran.
@@ -378,24 +463,58 @@ class NodeContext {
   // as well as on its next cycle.
   sc_core::sc_event wake_{"wake"};
   // Opens cycle `cycle` and hands each of its events that was not cancelled to `handle`, in
-  // order, those scheduled for it meanwhile included; counts them in `events`. With
-  // `prefetch`, the memory of the next event is asked for while one is handled
+  // the canonical order, those scheduled for it meanwhile included; counts them in `events`.
+  // With `prefetch`, the memory of the next event is asked for while one is handled
   // (prefetch_for: its node must exist).
+  //
+  // The canonical order of one cycle's events, the same however the nodes are spread over
+  // calendars (a parallel run): in rounds, round 0 holding the events scheduled before the
+  // cycle opened and round k + 1 those an event of round k scheduled for the same cycle;
+  // within a round, by order_key (the log tick first, then by node, then by origin: the node
+  // itself, or the link its event came through), and events of one key in the order they were
+  // scheduled. Only the order of one origin's events at one node is kept from scheduling: they
+  // all come from one node (the node itself, or the peer at the link's other end), which
+  // scheduled them in its own canonical order. The order among origins does not depend on
+  // when a calendar learnt of an event.
   template <bool prefetch, typename Handle>
   void run_cycle(uint64_t cycle, Handle&& handle) {
     queue_.open(cycle);
     using Calendar = EventCalendar<Event>;
     for (uint32_t n = queue_.take(); n != Calendar::kEnd; n = queue_.take()) {
-      while (n != Calendar::kEnd) {
-        const Event e = queue_.at(n);
-        n = queue_.release(n);
-        if (prefetch && n != Calendar::kEnd) prefetch_for(queue_.at(n));
+      // The round: each event's key with its place in the list (ties stay in that order).
+      round_.clear();
+      bool sorted = true;
+      uint64_t last = 0;
+      for (uint32_t k = n; k != Calendar::kEnd; k = queue_.next_of(k)) {
+        const uint64_t key = (uint64_t{order_key(queue_.at(k))} << 32) | round_.size();
+        sorted &= key >= last;
+        last = key;
+        round_.push_back({key, k});
+      }
+      if (!sorted) std::sort(round_.begin(), round_.end(), [](const Ranked& a, const Ranked& b) { return a.key < b.key; });
+      for (size_t i = 0; i < round_.size(); ++i) {
+        const uint32_t k = round_[i].node;
+        const Event e = queue_.at(k);
+        queue_.free_node(k);
+        if (prefetch && i + 1 < round_.size()) prefetch_for(queue_.at(round_[i + 1].node));
         if (e.kind == EventKind::kCancelled) continue;
         ++events;
         handle(e);
       }
     }
   }
+  // An event's rank in its round (run_cycle): 0 for the log tick, then node by node, and
+  // within a node the events from the node itself before those from its links, port by port.
+  static uint32_t order_key(const Event& e) {
+    if (e.kind == EventKind::kLogTick) return 0;
+    const bool from_link = e.kind == EventKind::kArrive || e.kind == EventKind::kCredit || e.kind == EventKind::kPfc;
+    return ((e.node + 1) << 8) | (from_link ? e.port : 0u);
+  }
+  struct Ranked {
+    uint64_t key;   // order_key << 32 | place in the list
+    uint32_t node;  // the calendar's node
+  };
+  std::vector<Ranked> round_;  // run_cycle's
   // Asks the memory for what handling `e` will touch first (its packet, its node's port),
   // while the event before it is handled: under load most of these are cache misses.
   void prefetch_for(const Event& e) const {
@@ -404,7 +523,8 @@ class NodeContext {
     __builtin_prefetch(nodes_[e.node]->out.data() + e.port);
   }
   const Scenario& s_;
-  Topology topo_;
+  std::shared_ptr<NodeWorld> world_;
+  Topology& topo_;
   uint64_t ps_per_cycle_;
   uint64_t now_ = 0;
   uint64_t stats_from_ = 0, stats_to_ = UINT64_MAX;
@@ -412,8 +532,13 @@ class NodeContext {
   mutable uint64_t last_delay_ps_ = 0, last_delay_cycles_ = 0;  // cycle_after's
   EventCalendar<Event> queue_;
   PacketPool pool_;
-  std::vector<std::unique_ptr<Node>> nodes_;
-  std::vector<Flow> flows_;
+  std::vector<std::unique_ptr<Node>>& nodes_;
+  std::vector<Flow>& flows_;
+  std::vector<FlowStats> shares_;      // sink_stats, per flow (a shard of a parallel run)
+  std::vector<bool> shared_;
+  std::vector<uint32_t> shared_list_;  // the flows with a share to fold
+  // The shards of this context (a parallel run; none otherwise), which it does not own.
+  std::vector<NodeContext*> shards_;
 };
 
 }  // namespace ibcc::net

@@ -152,10 +152,19 @@ class PacketPool : public tlm::tlm_mm_interface {
     ++live_;
     return p;
   }
+  // A packet is given back to the pool of the thread that frees it (home(): a parallel run's
+  // shard, whose thread frees packets other shards took), else to the one it came from.
   void free(tlm::tlm_generic_payload* p) override {
-    free_.push_back(p);
-    --live_;
+    PacketPool* to = home() ? home() : this;
+    to->free_.push_back(p);
+    --to->live_;
   }
+  // The calling thread's pool for free() (null: none; set by a parallel run's threads).
+  static PacketPool*& home() {
+    static thread_local PacketPool* h = nullptr;
+    return h;
+  }
+  // Taken minus freed here (mod 2^64: a pool that frees others' packets counts below zero).
   uint64_t live() const { return live_; }
   size_t allocated() const { return all_.size(); }
 

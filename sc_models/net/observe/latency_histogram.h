@@ -24,7 +24,7 @@ class LatencyHistogram {
     pending_[npending_++] = v;
     if (npending_ == kPending) take_pending();
     ++count_;
-    sum_ += static_cast<double>(v);
+    add_sum(v);
     min_ = std::min(min_, v);
     max_ = std::max(max_, v);
   }
@@ -35,7 +35,8 @@ class LatencyHistogram {
     if (o.counts_.size() > counts_.size()) counts_.resize(o.counts_.size(), 0);
     for (size_t i = 0; i < o.counts_.size(); ++i) counts_[i] += o.counts_[i];
     count_ += o.count_;
-    sum_ += o.sum_;
+    add_sum(o.sum_lo_);
+    sum_hi_ += o.sum_hi_;
     min_ = std::min(min_, o.min_);
     max_ = std::max(max_, o.max_);
   }
@@ -43,7 +44,10 @@ class LatencyHistogram {
   uint64_t count() const { return count_; }
   uint64_t min() const { return count_ ? min_ : 0; }
   uint64_t max() const { return max_; }
-  double mean() const { return count_ ? sum_ / static_cast<double>(count_) : 0.0; }
+  double mean() const {
+    return count_ ? (static_cast<double>(sum_hi_) * 18446744073709551616.0 + static_cast<double>(sum_lo_)) / static_cast<double>(count_)
+                  : 0.0;
+  }
 
   // The smallest value v such that at least q of the samples are <= v, to the bucket's
   // resolution (its upper bound, never above the exact max). 0 when empty.
@@ -100,7 +104,12 @@ class LatencyHistogram {
   // add() writes first, then the batch.
   mutable std::vector<uint64_t> counts_;
   uint64_t count_ = 0;
-  double sum_ = 0;
+  // The samples' sum, exact (128 bits, hi:lo): the same whatever order histograms merge in.
+  uint64_t sum_lo_ = 0, sum_hi_ = 0;
+  void add_sum(uint64_t v) {
+    sum_lo_ += v;
+    if (sum_lo_ < v) ++sum_hi_;
+  }
   uint64_t min_ = UINT64_MAX;
   uint64_t max_ = 0;
   mutable unsigned npending_ = 0;

@@ -1,0 +1,187 @@
+// The fabric's parallel run: its shards (one calendar per group of the partition), the ends
+// of the links that join two shards, and the threads' window-synchronous loop.
+//
+// Each thread owns one shard and repeats: hand the messages the other shards sent it to
+// their ports (their events enter its calendar); say its earliest event; meet the others at
+// a barrier, where the last to arrive closes any log interval due before the earliest event
+// of all (the whole fabric sampled and checked by one thread: the others wait) and sets the
+// next window [earliest, earliest + window), cut short at the next log interval; run its
+// events of that window; meet again. Nothing a shard does in a window can reach another
+// within it (every cut link takes at least a window), so each shard's events are those of a
+// sequential run, in the same order (run_cycle's canonical order), and so are the results.
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "net/fabric/fabric.h"
+#include "net/fabric/hca.h"
+#include "net/parallel/cut_link.h"
+#include "net/parallel/spin_barrier.h"
+#include "net/scenario/expected_load.h"
+
+namespace ibcc::net {
+
+void Fabric::make_shards(unsigned threads) {
+  calendars_.assign(1, this);
+  if (threads <= 1) return;
+  // What the parallel run does not support yet, named before any work is done.
+  const char* unsupported = nullptr;
+  if (!s_.cc.rtl.empty()) unsupported = "RTL in the loop (cc.rtl, --rtl)";
+  else if (s_.fabric.lossy) unsupported = "a lossy fabric (its drops are counted per flow wherever they happen)";
+  for (const auto& f : s_.flows) {
+    if (!unsupported && f.pingpong) unsupported = "ping-pong flows (source and destination both count the flow's answers)";
+  }
+  if (unsupported) throw PartitionError(fmt::format("a parallel run does not support {} yet: run with one thread", unsupported));
+  plan_ = partition_fabric(topo_, s_, expected_loads(topo_, s_), threads, ps_per_cycle_);
+  for (unsigned k = 1; k < plan_.parts; ++k) {
+    shard_store_.push_back(std::make_unique<NodeContext>(*this));
+    calendars_.push_back(shard_store_.back().get());
+  }
+  for (unsigned k = 0; k < calendars_.size(); ++k) {
+    calendars_[k]->shard_index = k;
+    calendars_[k]->outbox.resize(calendars_.size());
+  }
+  parallel_stats_.events.assign(calendars_.size(), 0);
+  parallel_stats_.barrier_ns.assign(calendars_.size(), 0);
+}
+
+void Fabric::install_cut_links() {
+  for (unsigned n = 0; n < nodes_.size(); ++n) {
+    Node& node = *nodes_[n];
+    NodeContext& from = shard_of(n);
+    for (unsigned p = 1; p < node.out.size() && p < node.in.size(); ++p) {
+      OutPort& o = node.out[p];
+      if (o.peer < 0) continue;
+      const unsigned peer = static_cast<unsigned>(o.peer);
+      const unsigned to = plan_.part_of[peer];
+      if (to == from.shard_index) continue;
+      // Heads out of this port, and the credits and pauses of this port's input back upstream
+      // (the link's other direction: the same peer).
+      cut_ends_.push_back(std::make_unique<CutLinkEnd>(from, nodes_[peer]->end(o.peer_port), from.outbox[to]));
+      o.fw = cut_ends_.back().get();
+      InputUnit& in = node.in[p];
+      cut_ends_.push_back(std::make_unique<CutLinkEnd>(from, nodes_[static_cast<unsigned>(in.upstream)]->end(in.upstream_port),
+                                                       from.outbox[plan_.part_of[static_cast<unsigned>(in.upstream)]]));
+      in.bw = cut_ends_.back().get();
+    }
+  }
+}
+
+void Fabric::run_parallel() {
+  const unsigned parts = static_cast<unsigned>(calendars_.size());
+  const uint64_t window = plan_.window_cycles;
+  SpinBarrier barrier(parts);
+  struct alignas(64) Next {
+    uint64_t cycle = 0;
+  };
+  std::vector<Next> next(parts);
+  // Decided at a barrier by its last thread, read by all after it.
+  bool done = false;
+  uint64_t window_end = 0;
+  // The log intervals' ends, as a sequential run schedules them (Fabric::run): every
+  // log_cycles_ up to the end, and the end itself.
+  auto after = [this](uint64_t t) -> uint64_t {
+    if (t >= end_cycle_) return UINT64_MAX;
+    if (t + log_cycles_ <= end_cycle_) return t + log_cycles_;
+    return end_cycle_ % log_cycles_ ? end_cycle_ : UINT64_MAX;
+  };
+  uint64_t tick = log_cycles_ <= end_cycle_ ? log_cycles_ : (end_cycle_ % log_cycles_ ? end_cycle_ : UINT64_MAX);
+  // Shards 1.. give their counters to this context's (summary, invariants), their events
+  // counted per shard first.
+  auto gather = [&]() {
+    for (unsigned k = 1; k < parts; ++k) {
+      parallel_stats_.events[k] += calendars_[k]->events;
+      absorb(*calendars_[k]);
+    }
+  };
+  // The first failure (a thread's exception), and whether a thread has failed.
+  std::mutex failure_mu;
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  auto fail = [&](std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(failure_mu);
+    if (!failure) failure = e;
+    failed.store(true, std::memory_order_relaxed);
+  };
+  // The last thread at the first barrier of a window: the intervals due, then the window.
+  auto plan_window = [&]() {
+    if (failed.load(std::memory_order_relaxed)) {
+      done = true;
+      return;
+    }
+    uint64_t start = UINT64_MAX;
+    for (const Next& x : next) start = std::min(start, x.cycle);
+    try {
+      // A log interval ends before the first event of its cycle, as in a sequential run.
+      while (tick != UINT64_MAX && start >= tick) {
+        const auto t0 = std::chrono::steady_clock::now();
+        gather();
+        now_ = tick;
+        log_tick();
+        ++parallel_stats_.ticks;
+        parallel_stats_.serial_ns += static_cast<uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+        tick = after(tick);
+      }
+    } catch (...) {
+      fail(std::current_exception());
+      done = true;
+      return;
+    }
+    if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {
+      interrupted_ = true;
+      done = true;
+      return;
+    }
+    if (start > end_cycle_) {
+      done = true;
+      return;
+    }
+    window_end = std::min({start + window, tick, end_cycle_ + 1});
+    ++parallel_stats_.windows;
+  };
+  auto worker = [&](unsigned k) {
+    NodeContext& c = *calendars_[k];
+    PacketPool::home() = &c.pool();
+    uint64_t waited = 0;
+    for (;;) {
+      try {
+        for (unsigned from = 0; from < parts; ++from) {
+          std::vector<CrossMessage>& box = calendars_[from]->outbox[k];
+          for (const CrossMessage& m : box) c.deliver(m);
+          box.clear();
+        }
+      } catch (...) {
+        fail(std::current_exception());
+      }
+      next[k].cycle = c.next_event_cycle();
+      waited += barrier.wait(plan_window);
+      if (done) break;
+      try {
+        c.run_window(window_end);
+      } catch (...) {
+        fail(std::current_exception());
+      }
+      waited += barrier.wait([] {});
+    }
+    parallel_stats_.barrier_ns[k] = waited;
+    PacketPool::home() = nullptr;
+  };
+  std::vector<std::thread> threads;
+  for (unsigned k = 1; k < parts; ++k) threads.emplace_back(worker, k);
+  worker(0);
+  for (std::thread& t : threads) t.join();
+  uint64_t last = now_;
+  for (unsigned k = 1; k < parts; ++k) last = std::max(last, calendars_[k]->now());
+  gather();
+  now_ = last;
+  uint64_t others = 0;
+  for (unsigned k = 1; k < parts; ++k) others += parallel_stats_.events[k];
+  parallel_stats_.events[0] = events - others;
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace ibcc::net
