@@ -198,17 +198,19 @@ void NodeContext::deliver(const CrossMessage& m) {
     throw std::logic_error(fmt::format("NodeContext::deliver: a message due at cycle {} reached its shard at {}", m.at, now_));
   }
   sc_core::sc_time delay = link_delay(m.at - now_);
+  scheduled_at_ = m.sent;
   if (m.pkt) {
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     m.target->nb_transport_fw(*m.pkt, phase, delay);
-    return;
+  } else {
+    credit_payload.credit.vl = m.vl;
+    credit_payload.credit.credits = m.credits;
+    credit_payload.credit.pfc = m.pfc;
+    tlm::tlm_phase phase = IB_CREDIT;
+    m.target->nb_transport_bw(credit_payload, phase, delay);
+    credit_payload.credit.pfc = IbCredit::kCredits;
   }
-  credit_payload.credit.vl = m.vl;
-  credit_payload.credit.credits = m.credits;
-  credit_payload.credit.pfc = m.pfc;
-  tlm::tlm_phase phase = IB_CREDIT;
-  m.target->nb_transport_bw(credit_payload, phase, delay);
-  credit_payload.credit.pfc = IbCredit::kCredits;
+  scheduled_at_ = kNow;
 }
 
 void FlowStats::add_share(FlowStats& s) {

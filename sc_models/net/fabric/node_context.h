@@ -67,7 +67,8 @@ struct Event {
   tlm::tlm_generic_payload* pkt;
   uint32_t node;
   uint32_t value;
-  uint16_t port;  // (ports are at most 255)
+  uint8_t port;   // (ports are at most 255)
+  uint8_t age;    // cycles from when it was scheduled to its cycle, at most 255 (run_cycle's order)
   uint8_t vl;
   EventKind kind;
   uint32_t link = 0;  // EventCalendar's
@@ -279,6 +280,7 @@ struct NodeWorld {
 // head or a link's credits or pause, due at the target's port at `at`.
 struct CrossMessage {
   uint64_t at;
+  uint64_t sent;                       // the sender's cycle
   PortEnd* target;                     // the receiving end
   tlm::tlm_generic_payload* pkt;       // a head (forward path), else null: credits
   uint32_t vl, credits, pfc;           // else credits or a pause (backward path: IbCredit's)
@@ -300,7 +302,7 @@ class NodeContext {
   uint32_t schedule(uint64_t cycle, EventKind k, uint32_t node, uint32_t port = 0, uint32_t vl = 0, uint32_t value = 0,
                     tlm::tlm_generic_payload* pkt = nullptr) {
     if (cycle >= queue_.wheel_end()) {
-      return queue_.push(Event{cycle, pkt, node, value, static_cast<uint16_t>(port), static_cast<uint8_t>(vl), k});
+      return queue_.push(Event{cycle, pkt, node, value, static_cast<uint8_t>(port), 255, static_cast<uint8_t>(vl), k});
     }
     // (Filled in place: EventCalendar::emplace.)
     uint32_t handle;
@@ -309,7 +311,9 @@ class NodeContext {
     e.pkt = pkt;
     e.node = node;
     e.value = value;
-    e.port = static_cast<uint16_t>(port);
+    e.port = static_cast<uint8_t>(port);
+    const uint64_t age = cycle - (scheduled_at_ == kNow ? now_ : scheduled_at_);
+    e.age = static_cast<uint8_t>(age < 255 ? age : 255);
     e.vl = static_cast<uint8_t>(vl);
     e.kind = k;
     return handle;
@@ -425,7 +429,8 @@ class NodeContext {
   // The earliest cycle with an event, UINT64_MAX with none.
   uint64_t next_event_cycle() const { return queue_.empty() ? UINT64_MAX : queue_.next_cycle(); }
   // A message from another shard (CutLinkEnd), handed to its end as the link would (its
-  // delay: what remains from this shard's time to its arrival).
+  // delay: what remains from this shard's time to its arrival; the event it makes counts as
+  // scheduled when it was sent).
   void deliver(const CrossMessage& m);
   // Adds a shard's counters (its events included) to this context's and zeroes them there;
   // the later progress of the two is kept.
@@ -486,12 +491,15 @@ class NodeContext {
       bool sorted = true;
       uint64_t last = 0;
       for (uint32_t k = n; k != Calendar::kEnd; k = queue_.next_of(k)) {
-        const uint64_t key = (uint64_t{order_key(queue_.at(k))} << 32) | round_.size();
+        const uint64_t key = order_key(queue_.at(k));
         sorted &= key >= last;
         last = key;
-        round_.push_back({key, k});
+        round_.push_back({key, static_cast<uint32_t>(round_.size()), k});
       }
-      if (!sorted) std::sort(round_.begin(), round_.end(), [](const Ranked& a, const Ranked& b) { return a.key < b.key; });
+      if (!sorted) {
+        std::sort(round_.begin(), round_.end(),
+                  [](const Ranked& a, const Ranked& b) { return a.key != b.key ? a.key < b.key : a.place < b.place; });
+      }
       for (size_t i = 0; i < round_.size(); ++i) {
         const uint32_t k = round_[i].node;
         const Event e = queue_.at(k);
@@ -503,16 +511,25 @@ class NodeContext {
       }
     }
   }
-  // An event's rank in its round (run_cycle): 0 for the log tick, then node by node, and
-  // within a node the events from the node itself before those from its links, port by port.
-  static uint32_t order_key(const Event& e) {
+  // An event's rank in its round (run_cycle): 0 for the log tick, then node by node; within a
+  // node the events scheduled earlier first (by age, as a calendar that keeps the order of
+  // scheduling would have them), and those of one age by origin (0: the node itself, else
+  // the port of the link it came through). The origins' order is drawn afresh for each node
+  // and cycle: a fixed one (port 1 first, always) would favour some inputs in every cycle.
+  // The draw is a bijection of 0..255 (origin times an odd number plus an offset, mod 256)
+  // from a hash of the cycle and the node: the same in every run and for any partition.
+  static uint64_t order_key(const Event& e) {
     if (e.kind == EventKind::kLogTick) return 0;
     const bool from_link = e.kind == EventKind::kArrive || e.kind == EventKind::kCredit || e.kind == EventKind::kPfc;
-    return ((e.node + 1) << 8) | (from_link ? e.port : 0u);
+    const uint32_t origin = from_link ? e.port : 0u;
+    const uint64_t h = (e.cycle * 0x9E3779B97F4A7C15ULL + e.node * 0xC2B2AE3D27D4EB4FULL) >> 40;
+    const uint32_t rank = (origin * (static_cast<uint32_t>(h) | 1u) + static_cast<uint32_t>(h >> 8)) & 0xFFu;
+    return (uint64_t{e.node + 1} << 16) | (uint64_t{255u - e.age} << 8) | rank;
   }
   struct Ranked {
-    uint64_t key;   // order_key << 32 | place in the list
-    uint32_t node;  // the calendar's node
+    uint64_t key;    // order_key
+    uint32_t place;  // in the list (ties keep it)
+    uint32_t node;   // the calendar's node
   };
   std::vector<Ranked> round_;  // run_cycle's
   // Asks the memory for what handling `e` will touch first (its packet, its node's port),
@@ -530,6 +547,10 @@ class NodeContext {
   uint64_t stats_from_ = 0, stats_to_ = UINT64_MAX;
   uint64_t last_progress_ = 0;
   mutable uint64_t last_delay_ps_ = 0, last_delay_cycles_ = 0;  // cycle_after's
+  // When the event being scheduled counts as scheduled (its age): now, unless deliver() hands
+  // over a message sent earlier by another shard.
+  static constexpr uint64_t kNow = UINT64_MAX;
+  uint64_t scheduled_at_ = kNow;
   EventCalendar<Event> queue_;
   PacketPool pool_;
   std::vector<std::unique_ptr<Node>>& nodes_;

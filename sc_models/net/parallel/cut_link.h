@@ -26,14 +26,14 @@ class CutLinkEnd : public PortEnd::FwIf, public PortEnd::BwIf {
 
   // A head (forward path).
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_core::sc_time& delay) override {
-    box_.push_back(CrossMessage{from_.arrival_cycle(delay), &target_, &gp, 0, 0, 0});
+    box_.push_back(CrossMessage{from_.arrival_cycle(delay), from_.now(), &target_, &gp, 0, 0, 0});
     return tlm::TLM_ACCEPTED;
   }
   // Credits or a pause (backward path): the credit payload is the sender's, so its content
   // travels in the message.
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase&, sc_core::sc_time& delay) override {
     const IbCredit& c = static_cast<CreditPayload&>(gp).credit;
-    box_.push_back(CrossMessage{from_.arrival_cycle(delay), &target_, nullptr, c.vl, c.credits, c.pfc});
+    box_.push_back(CrossMessage{from_.arrival_cycle(delay), from_.now(), &target_, nullptr, c.vl, c.credits, c.pfc});
     return tlm::TLM_ACCEPTED;
   }
   // Not part of the link protocol (PortEnd's: b_transport is refused there).
