@@ -364,6 +364,13 @@ add_test(NAME parameter_space_corners
           ${CMAKE_BINARY_DIR}/test-out/parameter_space)
 set_tests_properties(parameter_space_corners PROPERTIES LABELS "network;validation" TIMEOUT 600)
 
+# A parallel run's results are a sequential run's byte for byte (ibcc run --threads): every
+# shipped scenario with 1 and 2 threads, the 648-host uniform load with 1, 2, 3, 4 and 8.
+add_test(NAME parallel_identity
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_parallel_identity.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/parallel_identity)
+set_tests_properties(parallel_identity PROPERTIES LABELS "network;parallel" TIMEOUT 900)
+
 # The founding thesis's 2x2 mesh (Tables 5.3-5.6): CC off and the victim with CC on checked,
 # the points the model does not reproduce printed as DIFFERS (docs/validation.md).
 add_test(NAME study_thesis_mesh
