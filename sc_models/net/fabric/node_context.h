@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "net/fabric/canonical_round.h"
 #include "net/fabric/event_calendar.h"
 #include "net/fabric/input_unit.h"
 #include "net/observe/latency_histogram.h"
@@ -475,36 +476,29 @@ class NodeContext {
   // The canonical order of one cycle's events, the same however the nodes are spread over
   // calendars (a parallel run): in rounds, round 0 holding the events scheduled before the
   // cycle opened and round k + 1 those an event of round k scheduled for the same cycle;
-  // within a round, by order_key (the log tick first, then by node, then by origin: the node
-  // itself, or the link its event came through), and events of one key in the order they were
-  // scheduled. Only the order of one origin's events at one node is kept from scheduling: they
-  // all come from one node (the node itself, or the peer at the link's other end), which
-  // scheduled them in its own canonical order. The order among origins does not depend on
-  // when a calendar learnt of an event.
+  // within a round, each node's events by order_key (the log tick first of all), and events of
+  // one key in the order they were scheduled. Only the order of one origin's events at one
+  // node is kept from scheduling: they all come from one node (the node itself, or the peer
+  // at the link's other end), which scheduled them in its own canonical order. The order
+  // among origins and ages does not depend on when a calendar learnt of an event. Nodes do
+  // not act on each other within a cycle, so the order across nodes is left as it came
+  // (CanonicalRound sorts only what is out of order).
   template <bool prefetch, typename Handle>
   void run_cycle(uint64_t cycle, Handle&& handle) {
     queue_.open(cycle);
     using Calendar = EventCalendar<Event>;
     for (uint32_t n = queue_.take(); n != Calendar::kEnd; n = queue_.take()) {
-      // The round: each event's key with its place in the list (ties stay in that order).
-      round_.clear();
-      bool sorted = true;
-      uint64_t last = 0;
+      round_.begin();
       for (uint32_t k = n; k != Calendar::kEnd; k = queue_.next_of(k)) {
-        const uint64_t key = order_key(queue_.at(k));
-        sorted &= key >= last;
-        last = key;
-        round_.push_back({key, static_cast<uint32_t>(round_.size()), k});
+        const Event& ev = queue_.at(k);
+        round_.add(order_key(ev), ev.node, ev.kind == EventKind::kLogTick, k);
       }
-      if (!sorted) {
-        std::sort(round_.begin(), round_.end(),
-                  [](const Ranked& a, const Ranked& b) { return a.key != b.key ? a.key < b.key : a.place < b.place; });
-      }
+      round_.finish();
       for (size_t i = 0; i < round_.size(); ++i) {
-        const uint32_t k = round_[i].node;
+        const uint32_t k = round_.handle(i);
         const Event e = queue_.at(k);
         queue_.free_node(k);
-        if (prefetch && i + 1 < round_.size()) prefetch_for(queue_.at(round_[i + 1].node));
+        if (prefetch && i + 1 < round_.size()) prefetch_for(queue_.at(round_.handle(i + 1)));
         if (e.kind == EventKind::kCancelled) continue;
         ++events;
         handle(e);
@@ -526,12 +520,7 @@ class NodeContext {
     const uint32_t rank = (origin * (static_cast<uint32_t>(h) | 1u) + static_cast<uint32_t>(h >> 8)) & 0xFFu;
     return (uint64_t{e.node + 1} << 16) | (uint64_t{255u - e.age} << 8) | rank;
   }
-  struct Ranked {
-    uint64_t key;    // order_key
-    uint32_t place;  // in the list (ties keep it)
-    uint32_t node;   // the calendar's node
-  };
-  std::vector<Ranked> round_;  // run_cycle's
+  CanonicalRound round_;  // run_cycle's
   // Asks the memory for what handling `e` will touch first (its packet, its node's port),
   // while the event before it is handled: under load most of these are cache misses.
   void prefetch_for(const Event& e) const {
