@@ -26,14 +26,18 @@ struct Ev {
 
 using Calendar = ibcc::net::EventCalendar<Ev>;
 
-// Hands the open cycle's events to `handle` as the fabric does (take, at, release), including
-// those `handle` pushes for that cycle.
+// Hands the open cycle's events to `handle` as the fabric does (take, then the list walked
+// with next_of before any is handled, each copied out and given back with free_node),
+// including those `handle` pushes for that cycle.
 template <typename Handle>
 void each_event_now(Calendar& cal, Handle&& handle) {
+  std::vector<uint32_t> list;
   for (uint32_t n = cal.take(); n != Calendar::kEnd; n = cal.take()) {
-    while (n != Calendar::kEnd) {
-      const Ev e = cal.at(n);
-      n = cal.release(n);
+    list.clear();
+    for (uint32_t k = n; k != Calendar::kEnd; k = cal.next_of(k)) list.push_back(k);
+    for (uint32_t k : list) {
+      const Ev e = cal.at(k);
+      cal.free_node(k);
       handle(e);
     }
   }

@@ -1,7 +1,7 @@
 // The fabric's calendar: a timing wheel of one bucket per core cycle for the near future
 // (where almost every event lands: switch latency, serialization, propagation) and a heap
 // beyond it. Events of one cycle come out in the order they were scheduled, so runs are
-// reproducible; push and release are O(1) for the wheel. An event in the wheel can be
+// reproducible; push and free_node are O(1) for the wheel. An event in the wheel can be
 // cancelled in O(1) through the handle push() returned (Event::cancel(): it still comes out,
 // marked, and the caller skips it without touching what it was about). Order among events
 // of one cycle is the order of push(): a bucket is a FIFO list, and events beyond the wheel
@@ -86,8 +86,8 @@ class EventCalendar {
     return far_.top().event.cycle;
   }
 
-  // Moves the wheel to `cycle` (no event may be earlier). Then take() and release() hand out
-  // that cycle's events in order, including those pushed for the same cycle meanwhile.
+  // Moves the wheel to `cycle` (no event may be earlier). Then take() hands out that cycle's
+  // events in order, including those pushed for the same cycle meanwhile.
   void open(uint64_t cycle) {
     base_ = cycle;
     // Far events that entered the window go to their buckets: they were scheduled before any
@@ -100,9 +100,9 @@ class EventCalendar {
 
   // The open cycle's events: take() hands over the list of those now in its bucket (events
   // pushed for this cycle meanwhile start a new list: take again once this one is walked,
-  // until it returns kEnd); at(n) is a node's event and release(n) gives the node back and
-  // returns the next. Copy the event before handling it: a push may move the pool. No
-  // bookkeeping per event beyond the free list (a bucket is handed over whole).
+  // until it returns kEnd); at(n) is a node's event, next_of(n) the node after it, and
+  // free_node(n) gives it back. Copy the event before handling it: a push may move the pool.
+  // No bookkeeping per event beyond the free list (a bucket is handed over whole).
   static constexpr uint32_t kEnd = UINT32_MAX;
   uint32_t take() {
     const uint64_t slot = base_ & (kWheel - 1);
@@ -119,20 +119,6 @@ class EventCalendar {
     pool_[n].link = free_;
     free_ = n;
     --size_;
-  }
-  uint32_t release(uint32_t n) {
-    Event& node = pool_[n];
-    const uint32_t next = node.link;
-    node.link = free_;
-    free_ = n;
-    --size_;
-    if (next != kNil) {
-      // The node after the next one, ahead of time: a bucket's nodes lie anywhere in the
-      // pool, written long ago, and under load most events would wait for memory.
-      const uint32_t after = pool_[next].link;
-      if (after != kNil) __builtin_prefetch(&pool_[after]);
-    }
-    return next;
   }
 
  private:
