@@ -109,6 +109,12 @@ void Fabric::build() {
   // (names resolved once per list: UniformDestinations).
   std::map<const void*, std::shared_ptr<const std::vector<uint16_t>>> shared_lids;
   UniformDestinations uniform(topo_);
+  struct ReachCheck {
+    bool done = false;
+    std::vector<size_t> unreached;  // places in the list not reached from the first switch
+  };
+  std::map<std::pair<const void*, int>, ReachCheck> reach_checks;
+  std::map<const void*, std::vector<int64_t>> place_of_lid;  // a LID's place in a shared list, or -1
   for (const auto& fs : s_.flows) {
     Flow f;
     f.spec = fs;
@@ -146,10 +152,27 @@ void Fabric::build() {
           lids = std::make_shared<const std::vector<uint16_t>>(std::move(all));
         }
         f.uniform_lids = fs.uniform_dsts.same_view(lids);
-        for (uint16_t dlid : f.uniform_lids) {
-          const unsigned dst = static_cast<unsigned>(topo_.lid_node[dlid]);
-          if (dst == f.src) bad("src and dst are the same HCA");
-          if (!topo_.reaches(f.src, dst)) check_route(dst);  // the error names what is wrong
+        // Whether a destination is reached depends only on the first switch: the list's
+        // unreached places are found once per (list, first switch), then looked up in the view.
+        const int first = topo_.wire[f.src][1].peer;
+        auto& check = reach_checks[{lids.get(), first}];
+        if (!check.done) {
+          for (size_t k = 0; k < lids->size(); ++k) {
+            if (!topo_.reaches(f.src, static_cast<unsigned>(topo_.lid_node[(*lids)[k]]))) check.unreached.push_back(k);
+          }
+          check.done = true;
+        }
+        for (size_t k : check.unreached) {
+          if (f.uniform_lids.covers(k)) check_route(static_cast<unsigned>(topo_.lid_node[(*lids)[k]]));  // names what is wrong
+        }
+        auto& place = place_of_lid[lids.get()];
+        if (place.empty()) {
+          place.assign(topo_.lid_node.size(), -1);
+          for (size_t k = 0; k < lids->size(); ++k) place[(*lids)[k]] = static_cast<int64_t>(k);
+        }
+        const uint16_t own = topo_.nodes[f.src].lid;
+        if (own < place.size() && place[own] >= 0 && f.uniform_lids.covers(static_cast<size_t>(place[own]))) {
+          bad("src and dst are the same HCA");
         }
       }
       for (const auto& d : fs.hot_dsts) {

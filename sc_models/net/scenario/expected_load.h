@@ -54,7 +54,9 @@ class FlowDestinations {
 // offers its source's rate (host interface or link), a rate-limited one its rate; a flow with
 // drawn destinations spreads it by the destinations' probabilities. Routes are walked in the
 // LFTs directly (every route was checked before); loads are kept per (switch, port) in flat
-// arrays, so a uniform pattern's n^2 (source, destination) pairs cost a few ns per hop.
+// arrays. The flows that draw from one shared list and enter at one switch are summed first,
+// and their loads walked destination by destination down the tree the LFTs form towards it,
+// each switch once: a uniform pattern over n hosts costs O(n x switches), not O(n^2 x hops).
 struct PortLoad {
   double ratio;  // offered / capacity
   unsigned sw, port;

@@ -59,6 +59,27 @@ class SharedSeq {
     const SharedSeq* s_;
     size_t k_;
   };
+  // Whether element i of the shared list is in the view (i < all().size()).
+  bool covers(size_t i) const {
+    const size_t n = all_ ? all_->size() : 0;
+    if (i >= n) return false;
+    const size_t at = (i + n - start_ % n) % n;  // its place in the rotated list
+    if (skip_ != kNone && at == skip_) return false;
+    return (skip_ != kNone && at > skip_ ? at - 1 : at) < count_;
+  }
+
+  // The elements of the shared list the view leaves out, as indices into it: the skipped one
+  // and the rotated tail past the view's end.
+  size_t left_out() const { return all_ ? all_->size() - count_ : 0; }
+  template <typename F>
+  void for_each_left_out(F&& f) const {
+    const size_t n = all_ ? all_->size() : 0;
+    if (n == 0) return;
+    const bool skips = skip_ != kNone && skip_ < count_;
+    if (skips) f((start_ + skip_) % n);
+    for (size_t at = count_ + (skips ? 1 : 0); at < n; ++at) f((start_ + at) % n);
+  }
+
   const_iterator begin() const { return {this, 0}; }
   const_iterator end() const { return {this, count_}; }
 
