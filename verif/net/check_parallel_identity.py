@@ -51,6 +51,8 @@ def same_outputs(a, b):
 
 def short_run(scenario_path):
     """A short run of the scenario: sim time and log interval by its fabric's size."""
+    if "45056" in scenario_path:
+        return ["--sim-time", "2us", "--log-interval", "1us"]
     if "11664" in scenario_path:
         return ["--sim-time", "20us", "--log-interval", "5us"]
     if "clos648" in scenario_path:
