@@ -663,6 +663,11 @@ std::string describe_points(const RunOptions& opt, const std::string& points_jso
       throw ScenarioError("--points: a point's setting is not [KEY, VALUE, ORIGIN]: " + point.dump());
     }
     const Scenario sc = doc.load(ov);
+    if (const std::string why = parallel_refusal(sc, opt.threads); !why.empty()) {
+      std::string where;
+      for (size_t k = common.size(); k < ov.size(); ++k) where += (where.empty() ? " (the point " : ", ") + ov[k].origin;
+      throw ScenarioError(fmt::format("--threads {}: {}{}", opt.threads, why, where.empty() ? "" : where + ")"));
+    }
     if (!window.empty()) {
       if (const auto why = window_error(window, sc.sim.sim_time_ps)) throw ScenarioError("--window " + window + ": " + *why);
     }

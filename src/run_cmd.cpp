@@ -26,6 +26,7 @@ int run_replicated(const ibcc::net::RunOptions& run, unsigned seeds, unsigned jo
   try {
     const YAML::Node resolved = YAML::Load(ibcc::net::describe_scenario(run));
     first = resolved["sim"]["seed"].as<uint64_t>();
+    if (run.threads > 1) ibcc::net::describe_points(run, "[[]]", "");  // a parallel run it cannot have: exit 2 now
     if (run.window) {
       if (auto err = ibcc::net::window_error(*run.window, ibcc::net::parse_time_ps(resolved["sim"]["time"].as<std::string>()).value_or(0))) {
         std::cerr << "ibcc run: error: --window " << *run.window << ": " << *err << "\n";
@@ -47,6 +48,7 @@ int run_replicated(const ibcc::net::RunOptions& run, unsigned seeds, unsigned jo
   if (run.log_interval) args.insert(args.end(), {"--log-interval", *run.log_interval});
   if (run.window) args.insert(args.end(), {"--window", *run.window});
   if (!run.opensm_conf.empty()) args.insert(args.end(), {"--opensm-conf", run.opensm_conf});
+  if (run.threads > 1) args.insert(args.end(), {"--threads", std::to_string(run.threads)});
   if (!run.rtl.empty()) {
     std::string list;
     for (const auto& r : run.rtl) list += (list.empty() ? "" : ",") + r;
@@ -56,7 +58,8 @@ int run_replicated(const ibcc::net::RunOptions& run, unsigned seeds, unsigned jo
   for (unsigned i = 0; i < seeds; ++i) seed_list.push_back(first + i);
   const nlohmann::json request = {{"ibcc", self},        {"scenario", run.scenario}, {"out", run.out_dir},
                                   {"seeds", seed_list},  {"args", args},             {"jobs", jobs},
-                                  {"force", run.force},  {"quiet", run.quiet},       {"command", run.command}};
+                                  {"force", run.force},  {"quiet", run.quiet},       {"command", run.command},
+                                  {"threads", run.threads}};
   return run_python({"-m", "ibcc.replicate", "--request", request.dump()}, "ibcc run", true);
 }
 
@@ -140,7 +143,7 @@ Command add_run(CLI::App& app, const Invocation& inv) {
           ->check(CLI::Range(2u, 10000u));
   seeds->excludes(waves);
   seeds->excludes(profile);  // (profile one seed: --seed)
-  cmd->add_option("--jobs", o->jobs, "With --seeds: parallel runs (default: one per core)")
+  cmd->add_option("--jobs", o->jobs, "With --seeds: parallel runs (default: one per core, or the cores over --threads)")
       ->check(CLI::Range(1u, 256u))
       ->needs(seeds);
   const char* argv0 = inv.argc > 0 ? inv.argv[0] : "ibcc";
@@ -198,10 +201,14 @@ Command add_describe(CLI::App& app) {
                   "list, per point a list of [KEY, VALUE, ORIGIN]; prints each point's flows and metric names as JSON")
       ->check(CLI::ExistingFile);
   cmd->add_option("--window", o->window, "With --points: the metrics window FROM..TO each point's runs will use");
+  cmd->add_option("--threads", o->describe.threads,
+                  "With --points: the threads each point's runs will use (every point must support a parallel run "
+                  "of that many groups)")
+      ->check(CLI::Range(1u, 1024u));
   return {cmd, [o] {
             if (!scenario_options("ibcc describe", o->cc, o->seed, o->sets, &o->describe)) return kBadInput;
-            if (!o->window.empty() && o->points.empty()) {
-              std::cerr << "ibcc describe: error: --window needs --points\n";
+            if ((!o->window.empty() || o->describe.threads > 1) && o->points.empty()) {
+              std::cerr << "ibcc describe: error: " << (o->window.empty() ? "--threads" : "--window") << " needs --points\n";
               return kBadInput;
             }
             try {

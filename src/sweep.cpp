@@ -25,6 +25,7 @@ struct SweepOptions {
   std::string partition;             // slurm: --partition (empty: the default one)
   unsigned array_max = 0;            // slurm: at most this many points at once (0: no limit)
   unsigned seeds = 0;                // --seeds N: each point over N seeds (0: one run per point)
+  unsigned threads = 1;              // --threads N: every run on N threads
   bool quiet = false;
 };
 
@@ -35,7 +36,7 @@ int run_sweep(const SweepOptions& opt, const std::string& self_exe) {
       {"ibcc", self_exe},     {"scenario", opt.scenario}, {"out", opt.out_dir},   {"grids", opt.grids},
       {"metrics", opt.metrics}, {"jobs", opt.jobs},       {"sets", opt.sets},     {"window", opt.window},
       {"sim_time", opt.sim_time}, {"cc", opt.cc},         {"backend", opt.backend}, {"partition", opt.partition},
-      {"array_max", opt.array_max}, {"quiet", opt.quiet}, {"seeds", opt.seeds}};
+      {"array_max", opt.array_max}, {"quiet", opt.quiet}, {"seeds", opt.seeds},     {"threads", opt.threads}};
   return run_python({"-m", "ibcc.sweep", "--request", request.dump()}, "ibcc sweep", true);
 }
 
@@ -55,7 +56,12 @@ Command add_sweep(CLI::App& app, const Invocation& inv) {
   cmd->add_option("--metric", sweep->metrics,
                   "Column of sweep.csv (repeatable; default: every scalar metric; see docs/configuration.md, "
                   "Metrics)");
-  cmd->add_option("--jobs", sweep->jobs, "Parallel runs (default: one per core)")->check(CLI::Range(1u, 256u));
+  cmd->add_option("--jobs", sweep->jobs, "Parallel runs (default: one per core, or the cores over --threads)")
+      ->check(CLI::Range(1u, 256u));
+  cmd->add_option("--threads", sweep->threads,
+                  "Run every point on N threads (as ibcc run --threads; the results are the same): a Slurm task asks "
+                  "for N CPUs")
+      ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--set", sweep->sets, "KEY=VALUE for every point (as ibcc run --set)");
   cmd->add_option("--window", sweep->window, "Metrics window FROM..TO with units (default: second half)");
   cmd->add_option("--sim-time", sweep->sim_time, "Simulated time of every point, with a unit");

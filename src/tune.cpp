@@ -25,6 +25,7 @@ struct TuneOptions {
   bool quiet = false;
   std::string backend = "local";        // local: trials here; slurm: `workers` Slurm array tasks
   unsigned workers = 1;
+  unsigned threads = 1;                 // --threads N: every run on N threads
   std::string partition;
   unsigned seeds = 0;                   // --seeds N: every run over N seeds (0: one run)
 };
@@ -36,7 +37,7 @@ int run_tune(const TuneOptions& opt, const std::string& self_exe, const std::str
       {"objectives", opt.objectives}, {"trials", opt.trials},   {"jobs", opt.jobs},     {"storage", opt.storage},
       {"seed", opt.seed},         {"sets", opt.sets},           {"sim_time", opt.sim_time}, {"window", opt.window},
       {"quiet", opt.quiet},       {"command", command},         {"backend", opt.backend}, {"workers", opt.workers},
-      {"partition", opt.partition}, {"seeds", opt.seeds}};
+      {"partition", opt.partition}, {"seeds", opt.seeds},       {"threads", opt.threads}};
   return run_python({"-m", "ibcc.tune", "--request", request.dump()}, "ibcc tune", true);
 }
 
@@ -81,6 +82,10 @@ Command add_tune(CLI::App& app, const Invocation& inv) {
   cmd->add_option("--workers", tune->workers, "Slurm: workers (array tasks) running trials at once (default 1)")
       ->check(CLI::Range(1u, 10000u));
   cmd->add_option("--partition", tune->partition, "Slurm partition (default: the cluster's default)");
+  cmd->add_option("--threads", tune->threads,
+                  "Run every simulation on N threads (as ibcc run --threads; the results are the same): a Slurm "
+                  "worker asks for N CPUs")
+      ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("--quiet", tune->quiet, "No progress bar or report");
   return {cmd,
           [tune, cmd, inv] {

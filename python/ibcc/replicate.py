@@ -31,6 +31,7 @@ class Request:
     force: bool = False
     quiet: bool = False
     command: list = field(default_factory=list)
+    threads: int = 1         # each run's --threads (in args): the default jobs share the cores
 
     @classmethod
     def from_dict(cls, d):
@@ -86,7 +87,7 @@ def replicate(request):
     log = (lambda *a: None) if req.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
     ibcc = Ibcc(req.ibcc)
     out = prepare_out(req)
-    jobs = min(req.jobs or local.default_jobs(), len(req.seeds))
+    jobs = min(req.jobs or local.default_jobs(req.threads), len(req.seeds))
     dirs = [out / replicas.seed_dir_name(s) for s in req.seeds]
     work = [local.Job([req.ibcc, "run", req.scenario, *req.args, "--seed", str(s), "--out", str(d), "--quiet"],
                       d / "log.txt") for s, d in zip(req.seeds, dirs)]

@@ -40,6 +40,7 @@ class Request:
     array_max: int = 0
     quiet: bool = False
     seeds: int = 0           # --seeds N: each point over N seeds (0: one run per point)
+    threads: int = 1         # --threads N: every run on N threads (not part of the identity: same results)
 
     @classmethod
     def from_dict(cls, d):
@@ -49,7 +50,8 @@ class Request:
         return cls(**d)
 
     def settings(self):
-        return Settings(sets=list(self.sets), sim_time=self.sim_time, window=self.window, cc=self.cc)
+        return Settings(sets=list(self.sets), sim_time=self.sim_time, window=self.window, cc=self.cc,
+                        threads=self.threads)
 
     def identity(self):
         """What makes two sweeps the same one (sweep.json): a resume must match it."""
@@ -228,7 +230,7 @@ def gather_replicated(req, axes, runs, columns, out, log):
 
 
 def run_local(req, ibcc, points, todo, resumed, log):
-    jobs = req.jobs or local.default_jobs()
+    jobs = req.jobs or local.default_jobs(req.threads)
     unit = f"runs ({len(points) // req.seeds} points x {req.seeds} seeds)" if req.seeds else "points"
     log(f"ibcc sweep: {len(points)} {unit} ({resumed} done before), {jobs} at a time, results in {req.out}")
     bar = ProgressBar(req.quiet)
@@ -304,7 +306,7 @@ def run_slurm(req, ibcc, points, todo, resumed, sha, log):
         storage.write_text(sdir / "tasks.txt", "\n".join(tasks) + "\n")
         storage.write_text(sdir / "array.sh", slurm.task_list_script(sdir / "tasks.txt"))
         job_id = slurm.submit(slurm.ArrayJob(str(sdir / "array.sh"), len(submit), "ibcc-sweep", str(sdir),
-                                             req.array_max, req.partition))
+                                             req.array_max, req.partition, cpus_per_task=req.threads))
         job_file.record(job_id)
         log(f"ibcc sweep: Slurm job {job_id}: {len(submit)} points ({resumed} done before); Slurm's logs in {sdir}")
         if not slurm.wait(job_id, lambda: tick(job_id), processes.stop_requested):

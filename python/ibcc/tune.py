@@ -147,6 +147,7 @@ class Request:
     workers: int = 1
     partition: str = ""
     seeds: int = 0            # --seeds N: every run over N seeds, the objectives on the means (0: one run)
+    threads: int = 1          # --threads N: every run on N threads (the results do not depend on it)
 
     @classmethod
     def from_dict(cls, d):
@@ -164,7 +165,7 @@ class Runner:
         self.req = req
         self.labels = scenario_labels(req.scenarios)
         self.ibcc = Ibcc(req.ibcc)
-        self.settings = Settings(sets=list(req.sets), sim_time=req.sim_time, window=req.window)
+        self.settings = Settings(sets=list(req.sets), sim_time=req.sim_time, window=req.window, threads=req.threads)
         self._first_seed = {}
 
     def describe(self, scenario, sets, extra=()):
@@ -263,6 +264,11 @@ def validate(req, params, runner):
             if rc != 0:
                 raise TuneError(f"{scenario} with the {corner} end of every --space parameter "
                                 f"({', '.join(f'{k}={v}' for k, v in sets.items())}): {err}")
+            if req.threads > 1:  # a parallel run of that many groups: supported by the scenario
+                try:
+                    runner.ibcc.check_points(scenario, runner.settings, [list(sets.items())], "--space")
+                except CampaignError as e:
+                    raise TuneError(f"{scenario}: {e}") from None
         # Each choice with every other parameter at its low end: a choice under which another
         # parameter has no effect (cc.reaction=dcqcn_plus with cc.dcqcn.rate_timer) is refused
         # here, not found trial by trial.
@@ -467,7 +473,8 @@ def run_workers_on_slurm(req, study, log):
                f"export PYTHONPATH={shlex.quote(str(source))}${{PYTHONPATH:+:$PYTHONPATH}}\n"
                f"exec {shlex.quote(sys.executable)} -m ibcc.tune --worker "
                f"--request {shlex.quote(json.dumps(worker_req))}\n")
-    job_id = slurm.submit(slurm.ArrayJob(str(script), req.workers, "ibcc-tune", str(sdir), partition=req.partition))
+    job_id = slurm.submit(slurm.ArrayJob(str(script), req.workers, "ibcc-tune", str(sdir), partition=req.partition,
+                                         cpus_per_task=req.threads))
     job_file.record(job_id)
     log(f"ibcc tune: Slurm job {job_id}: {req.workers} worker(s); Slurm's logs in {sdir}")
     wait_for_slurm_job(req, study, job_id)

@@ -182,6 +182,36 @@ def main():
     if res.returncode != 2 or "--metric speed: not a metric" not in res.stderr or list((outdir / "badmetric").glob("points/*")):
         fail(f"bad metric: exit {res.returncode}: {res.stderr}")
     checks.check(True, "bad grids, a bad metric and a foreign --out are errors (exit 2)")
+
+    # 4. --threads: every run on that many threads, the same sweep.csv as one thread's; a
+    # thread count the fabric cannot have is refused before anything runs. ibcc run --seeds
+    # passes it on to each seed's run.
+    def threaded(out, extra):
+        return [ibcc, "sweep", scenario, "--out", str(out), "--sim-time", "4ms", "--set", FLOWS, "--quiet",
+                "--grid", "cc.ca.ccti_timer=50,150"] + extra
+    res1 = subprocess.run(threaded(outdir / "t1", []), capture_output=True, text=True)
+    res2 = subprocess.run(threaded(outdir / "t2", ["--threads", "2"]), capture_output=True, text=True)
+    if res1.returncode != 0 or res2.returncode != 0:
+        fail(f"sweeps with and without --threads 2: exit {res1.returncode}, {res2.returncode}: {res2.stderr[-400:]}")
+    same = (outdir / "t1" / "sweep.csv").read_bytes() == (outdir / "t2" / "sweep.csv").read_bytes()
+    threads = sorted(json.load(open(m)).get("parallel", {}).get("threads", 1)
+                     for m in (outdir / "t2" / "points").glob("*/summary.json"))
+    plain = sorted(json.load(open(m)).get("parallel", {}).get("threads", 1)
+                   for m in (outdir / "t1" / "points").glob("*/summary.json"))
+    checks.check(same and threads == [2, 2] and plain == [1, 1],
+                 f"--threads 2: the points ran on {threads} threads (without: {plain}), sweep.csv "
+                 f"{'identical' if same else 'DIFFERENT'}")
+    res = subprocess.run(threaded(outdir / "t3", ["--threads", "3"]), capture_output=True, text=True)
+    checks.check(res.returncode == 2 and "--threads 3" in res.stderr and "at most 2" in res.stderr
+                 and not list((outdir / "t3").glob("points/*/summary.json")),
+                 f"--threads 3 on a 2-switch fabric refused before any run, exit {res.returncode}: "
+                 f"{res.stderr.strip().splitlines()[-1] if res.stderr.strip() else ''}")
+    seeds = subprocess.run([ibcc, "run", scenario, "--out", str(outdir / "seeds"), "--sim-time", "4ms", "--set", FLOWS,
+                            "--seeds", "2", "--threads", "2", "--quiet"], capture_output=True, text=True)
+    per_seed = sorted(json.load(open(m)).get("parallel", {}).get("threads", 1)
+                      for m in (outdir / "seeds").glob("seed-*/summary.json"))
+    checks.check(seeds.returncode == 0 and per_seed == [2, 2],
+                 f"ibcc run --seeds 2 --threads 2: exit {seeds.returncode}, each seed on {per_seed} threads")
     return checks.result()
 
 

@@ -70,6 +70,7 @@ def main():
         (["--space", "cc.switch.threshold=1:15", "--objective", "victimm:max"], "victimm"),
         (["--space", "cc.ca.ccti_limit=1:200"], "cc.ca.ccti_limit"),
         (["--space", "cc.switch.threshold=5:5"], "expected LO < HI"),
+        (["--space", "cc.switch.threshold=1:15", "--threads", "9"], "--threads 9: 9 partitions of a fabric of"),
     ]
     for i, (args, expect) in enumerate(bad):
         out = work / f"bad{i}"

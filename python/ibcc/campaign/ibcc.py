@@ -21,6 +21,7 @@ class Settings:
     sim_time: str = ""
     window: str = ""
     cc: str = ""                               # "", "on" or "off"
+    threads: int = 1                           # ibcc run --threads (the results do not depend on it)
 
     def scenario_args(self):
         """The options that change the scenario (as `ibcc describe` takes them too)."""
@@ -74,6 +75,8 @@ class Ibcc:
             cmd = [self.exe, "describe", scenario, "--points", path] + settings.scenario_args()
             if settings.window:
                 cmd += ["--window", settings.window]
+            if settings.threads > 1:
+                cmd += ["--threads", str(settings.threads)]
             p = processes.run_child(cmd)
         finally:
             os.unlink(path)
@@ -100,6 +103,8 @@ class Ibcc:
             cmd += ["--sim-time", settings.sim_time]
         if settings.cc:
             cmd += ["--cc", settings.cc]
+        if settings.threads > 1:
+            cmd += ["--threads", str(settings.threads)]
         return cmd
 
 

@@ -55,5 +55,7 @@ def run(jobs, at_once, on_change=lambda running, finished: None, poll=0.05):
     return True
 
 
-def default_jobs():
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+def default_jobs(threads=1):
+    """Runs at once by default: one per core, or the cores over each run's threads."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, cores // max(1, threads))

@@ -30,6 +30,7 @@ class ArrayJob:
     log_dir: str     # Slurm's per-task logs: slurm-JOB_TASK.out
     array_max: int = 0   # tasks at once, 0: no limit
     partition: str = ""
+    cpus_per_task: int = 1   # a task's threads (ibcc run --threads)
 
 
 def task_list_script(task_list):
@@ -47,7 +48,7 @@ def submit(job):
         raise SlurmError("nothing to submit")
     array = f"0-{job.tasks - 1}" + (f"%{job.array_max}" if job.array_max else "")
     cmd = ["sbatch", "--parsable", f"--array={array}", f"--job-name={job.name}",
-           f"--output={job.log_dir}/slurm-%A_%a.out", "--ntasks=1", "--cpus-per-task=1"]
+           f"--output={job.log_dir}/slurm-%A_%a.out", "--ntasks=1", f"--cpus-per-task={job.cpus_per_task}"]
     if job.partition:
         cmd.append(f"--partition={job.partition}")
     p = _call(cmd + [job.script])

@@ -28,13 +28,7 @@ void Fabric::make_shards(unsigned threads) {
   calendars_.assign(1, this);
   if (threads <= 1) return;
   // What the parallel run does not support yet, named before any work is done.
-  const char* unsupported = nullptr;
-  if (!s_.cc.rtl.empty()) unsupported = "RTL in the loop (cc.rtl, --rtl)";
-  else if (s_.fabric.lossy) unsupported = "a lossy fabric (its drops are counted per flow wherever they happen)";
-  for (const auto& f : s_.flows) {
-    if (!unsupported && f.pingpong) unsupported = "ping-pong flows (source and destination both count the flow's answers)";
-  }
-  if (unsupported) throw PartitionError(fmt::format("a parallel run does not support {} yet: run with one thread", unsupported));
+  if (const std::string why = parallel_refusal(s_, threads); !why.empty()) throw PartitionError(why);
   plan_ = partition_fabric(topo_, s_, expected_loads(topo_, s_), threads, ps_per_cycle_);
   for (unsigned k = 1; k < plan_.parts; ++k) {
     shard_store_.push_back(std::make_unique<NodeContext>(*this));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -136,6 +137,31 @@ PartitionPlan partition_fabric(const Topology& t, const Scenario& s, const std::
     plan.imbalance = *std::max_element(count.begin(), count.end()) / (static_cast<double>(units) / parts);
   }
   return plan;
+}
+
+std::string parallel_refusal(const Scenario& s, unsigned threads) {
+  if (threads <= 1) return "";
+  const char* unsupported = nullptr;
+  if (!s.cc.rtl.empty()) unsupported = "RTL in the loop (cc.rtl, --rtl)";
+  else if (s.fabric.lossy) unsupported = "a lossy fabric (its drops are counted per flow wherever they happen)";
+  for (const auto& f : s.flows) {
+    if (!unsupported && f.pingpong) unsupported = "ping-pong flows (source and destination both count the flow's answers)";
+  }
+  if (unsupported) return fmt::format("a parallel run does not support {} yet: run with one thread", unsupported);
+  // Units as partition_fabric counts them: every switch, and every HCA whose port 1 is not
+  // linked to a switch.
+  std::set<std::string> switches;
+  for (const auto& sw : s.switches) switches.insert(sw.name);
+  std::set<std::string> with_switch;
+  for (const auto& l : s.links) {
+    if (l.a_port == 1 && !switches.count(l.a_node) && switches.count(l.b_node)) with_switch.insert(l.a_node);
+    if (l.b_port == 1 && !switches.count(l.b_node) && switches.count(l.a_node)) with_switch.insert(l.b_node);
+  }
+  const size_t units = s.switches.size() + s.hcas.size() - with_switch.size();
+  if (threads > units) {
+    return fmt::format("{} partitions of a fabric of {} units (a switch with its HCAs): at most {}", threads, units, units);
+  }
+  return "";
 }
 
 }  // namespace ibcc::net
