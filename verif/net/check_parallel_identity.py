@@ -4,13 +4,15 @@
 1. Every shipped scenario (topologies/**/*.yaml, a short run each, several log intervals) run
    with --threads 1 and --threads 2: flows.csv, ports.csv, ccti.csv or rates.csv, latency.csv
    and metrics.json identical. A scenario the parallel run does not support (RTL in the loop,
-   a lossy fabric, ping-pong flows, a fabric of one switch) is refused with exit 2 and a
-   message naming what it does not support, and nothing else.
+   a fabric of one switch) is refused with exit 2 and a message naming what it does not
+   support, and nothing else.
 2. The 648-host uniform load, CC on, with --threads 1, 2, 3, 4 and 8: the same files identical;
    summary.json's `parallel` names the threads, the window (3 cycles: 10 ns links at the
    core clock of 4 ns, rounded up) and counts every event once (the groups' events sum to the
    run's).
-3. Bad --threads: 0 is refused by the command line, and more groups than switches by the
+3. A lossy fabric with Go-Back-N (the 648-host hotspot load over drop-tail buffers, packets
+   dropped in every group) with --threads 1, 2 and 4: the same files identical.
+4. Bad --threads: 0 is refused by the command line, and more groups than switches by the
    partitioner, both exit 2.
 
 Usage: check_parallel_identity.py IBCC SOURCE_DIR OUT_DIR    (exit 0 pass, 1 fail)
@@ -114,6 +116,27 @@ def main():
         check(p.get("threads") == threads and p.get("window_cycles") == 3 and events == s["events"],
               f"--threads {threads}: summary.json parallel: {p.get('threads')} threads, window {p.get('window_cycles')} cycles, "
               f"groups' events {events} = the run's {s['events']} (one thread's: {base_summary['events']})")
+
+    # A lossy fabric: the 648-host hotspot load over drop-tail output buffers with Go-Back-N,
+    # its drops counted per flow by switches in every group.
+    lossy = ["--set", "fabric.flow_control=none", "--set", "fabric.switch.buffering=output",
+             "--set", "fabric.switch.output_buffer=40000", "--set", "fabric.hca.transport=gbn",
+             "--set", "fabric.hca.gbn_window=24", "--set", "fabric.hca.gbn_timeout=100us",
+             "--sim-time", "300us", "--log-interval", "50us"]
+    hotspot = os.path.join(src, "topologies", "clos648", "hotspot.yaml")
+    base = os.path.join(out, "lossy648", "t1")
+    rc, err = run(ibcc, hotspot, base, 1, *lossy)
+    check(rc == 0, f"clos648 hotspot, lossy with Go-Back-N, --threads 1 (exit {rc}{': ' + err[-300:] if rc else ''})")
+    if rc == 0:
+        drops = json.load(open(os.path.join(base, "summary.json")))["packets"].get("dropped", 0)
+        check(drops > 1000, f"lossy 648: {drops} packets dropped (a lossy case, not a lossless one)")
+        for threads in [2, 4]:
+            d = os.path.join(out, "lossy648", f"t{threads}")
+            rc, err = run(ibcc, hotspot, d, threads, *lossy)
+            compared, differ = same_outputs(base, d) if rc == 0 else ([], ["exit " + str(rc)])
+            check(rc == 0 and not differ and "flows.csv" in compared,
+                  f"lossy 648 with Go-Back-N, --threads {threads}: {', '.join(compared)} identical to --threads 1"
+                  f"{' (differ: ' + ', '.join(differ) + ')' if differ else ''}")
 
     # Bad thread counts.
     rc, err = run(ibcc, uniform, os.path.join(out, "bad0"), 0, "--sim-time", "1us")

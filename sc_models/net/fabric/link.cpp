@@ -170,7 +170,7 @@ void drop(NodeContext& f, Node& at, unsigned port, tlm_generic_payload* pkt, boo
   ++f.dropped;
   if (Probe* w = f.probe) w->drops(at.index(), out_port ? out_port : port, count);
   if (e.flow >= 0 && e.opcode == Opcode::kData) {
-    FlowStats& st = f.flows()[e.flow].stats;
+    FlowStats& st = f.sink_stats(static_cast<unsigned>(e.flow));  // (a switch of any shard)
     ++st.dropped_packets;
     st.progress_cycle = f.now();  // the packet is resolved: not stalled in the fabric
   }

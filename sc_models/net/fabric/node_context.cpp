@@ -219,6 +219,7 @@ void FlowStats::add_share(FlowStats& s) {
   answer_bytes += s.answer_bytes;
   answer_packets += s.answer_packets;
   discarded_packets += s.discarded_packets;
+  dropped_packets += s.dropped_packets;
   interval_bytes += s.interval_bytes;
   fecn_marked += s.fecn_marked;
   progress_cycle = std::max(progress_cycle, s.progress_cycle);

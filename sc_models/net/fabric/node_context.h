@@ -230,7 +230,7 @@ struct FlowStats {
   LatencyHistogram pingpong_rtt;
 
   // Adds what a flow's destination counts (deliveries, answers, discards, their latencies,
-  // FECN seen, progress) from `share` (a parallel run's shard counts its own: add_share, at
+  // FECN seen, progress) and what the switches dropped of it (a lossy fabric) from `share` (a parallel run's shard counts its own: add_share, at
   // every log interval) and clears it there.
   void add_share(FlowStats& share);
 };
@@ -335,7 +335,8 @@ class NodeContext {
     return n;
   }
   std::vector<Flow>& flows() { return flows_; }
-  // What a flow's destination counts goes here: the flow's statistics, or in a shard of a
+  // What a flow's destination counts, and a lossy switch's drops of its packets, go here: the
+  // flow's statistics, or in a shard of a
   // parallel run (other than the first) that shard's share of them, which fold_shares() adds
   // to the flow's (several destinations of one flow may lie in different shards).
   FlowStats& sink_stats(unsigned flow) {

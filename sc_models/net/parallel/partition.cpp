@@ -143,10 +143,6 @@ std::string parallel_refusal(const Scenario& s, unsigned threads) {
   if (threads <= 1) return "";
   const char* unsupported = nullptr;
   if (!s.cc.rtl.empty()) unsupported = "RTL in the loop (cc.rtl, --rtl)";
-  else if (s.fabric.lossy) unsupported = "a lossy fabric (its drops are counted per flow wherever they happen)";
-  for (const auto& f : s.flows) {
-    if (!unsupported && f.pingpong) unsupported = "ping-pong flows (source and destination both count the flow's answers)";
-  }
   if (unsupported) return fmt::format("a parallel run does not support {} yet: run with one thread", unsupported);
   // Units as partition_fabric counts them: every switch, and every HCA whose port 1 is not
   // linked to a switch.
