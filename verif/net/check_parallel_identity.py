@@ -3,16 +3,17 @@
 
 1. Every shipped scenario (topologies/**/*.yaml, a short run each, several log intervals) run
    with --threads 1 and --threads 2: flows.csv, ports.csv, ccti.csv or rates.csv, latency.csv
-   and metrics.json identical. A scenario the parallel run does not support (RTL in the loop,
-   a fabric of one switch) is refused with exit 2 and a message naming what it does not
-   support, and nothing else.
+   and metrics.json identical. A fabric of one switch cannot be split: refused with exit 2
+   and a message naming why, and nothing else.
 2. The 648-host uniform load, CC on, with --threads 1, 2, 3, 4 and 8: the same files identical;
    summary.json's `parallel` names the threads, the window (3 cycles: 10 ns links at the
    core clock of 4 ns, rounded up) and counts every event once (the groups' events sum to the
    run's).
 3. A lossy fabric with Go-Back-N (the 648-host hotspot load over drop-tail buffers, packets
    dropped in every group) with --threads 1, 2 and 4: the same files identical.
-4. Bad --threads: 0 is refused by the command line, and more groups than switches by the
+4. RTL in the loop: the thesis mesh with Verilated FECN markers and CCTI blocks in both
+   groups of a 2-thread run: identical to the 1-thread RTL run and to the C++ cores.
+5. Bad --threads: 0 is refused by the command line, and more groups than switches by the
    partitioner, both exit 2.
 
 Usage: check_parallel_identity.py IBCC SOURCE_DIR OUT_DIR    (exit 0 pass, 1 fail)
@@ -138,10 +139,34 @@ def main():
                   f"lossy 648 with Go-Back-N, --threads {threads}: {', '.join(compared)} identical to --threads 1"
                   f"{' (differ: ' + ', '.join(differ) + ')' if differ else ''}")
 
+    # RTL in the loop: the founding thesis's mesh with a Verilated FECN marker on a port of
+    # every switch and Verilated CCTI blocks in four HCAs, on two threads: each block runs on
+    # its node's thread, and the results are one thread's, which are the C++ cores'.
+    mesh = os.path.join(src, "topologies", "thesis-mesh", "mesh.yaml")
+    mesh_args = ["--sim-time", "20ms", "--log-interval", "2ms", "--set", "traffic.flows[1].start=1ms",
+                 "--set", "traffic.flows[2].start=2ms", "--set", "traffic.flows[3].start=3ms"]
+    rtl = ["--rtl", "SW4/2,SW3/3,SW1/1,SW2/1,H1,H2,H3,H5"]
+    runs = {}
+    for label, threads, extra in (("cores", 1, []), ("rtl_t1", 1, rtl), ("rtl_t2", 2, rtl)):
+        d = os.path.join(out, "rtl_mesh", label)
+        rc, err = run(ibcc, mesh, d, threads, *mesh_args, *extra)
+        check(rc == 0, f"mesh {label} (exit {rc}{': ' + err[-300:] if rc else ''})")
+        runs[label] = d if rc == 0 else None
+    if all(runs.values()):
+        p = json.load(open(os.path.join(runs["rtl_t2"], "summary.json"))).get("parallel", {})
+        both = [g["switches"] for g in p.get("groups", [])]
+        check(p.get("cut_links", 0) > 0 and len(both) == 2 and min(both) > 0,
+              f"RTL mesh on 2 threads: both groups hold switches with an RTL marker ({both} switches, "
+              f"{p.get('cut_links')} links cut)")
+        for other in ("rtl_t1", "cores"):
+            compared, differ = same_outputs(runs[other], runs["rtl_t2"])
+            check(not differ and "flows.csv" in compared,
+                  f"RTL mesh on 2 threads: {', '.join(compared)} identical to {other}"
+                  f"{' (differ: ' + ', '.join(differ) + ')' if differ else ''}")
+
     # Bad thread counts.
     rc, err = run(ibcc, uniform, os.path.join(out, "bad0"), 0, "--sim-time", "1us")
     check(rc == 2, f"--threads 0 refused, exit 2 ({rc}: {err.splitlines()[-1] if err else ''})")
-    mesh = os.path.join(src, "topologies", "thesis-mesh", "mesh.yaml")
     rc, err = run(ibcc, mesh, os.path.join(out, "bad5"), 5, "--sim-time", "1us")
     check(rc == 2 and "--threads 5" in err and not os.path.exists(os.path.join(out, "bad5", "flows.csv")),
           f"--threads 5 on the 4-switch mesh refused, exit 2 ({rc}: {err.splitlines()[-1] if err else ''})")

@@ -27,7 +27,7 @@ namespace ibcc::net {
 void Fabric::make_shards(unsigned threads) {
   calendars_.assign(1, this);
   if (threads <= 1) return;
-  // What the parallel run does not support yet, named before any work is done.
+  // What keeps the fabric from this many groups, named before any work is done.
   if (const std::string why = parallel_refusal(s_, threads); !why.empty()) throw PartitionError(why);
   plan_ = partition_fabric(topo_, s_, expected_loads(topo_, s_), threads, ps_per_cycle_);
   for (unsigned k = 1; k < plan_.parts; ++k) {

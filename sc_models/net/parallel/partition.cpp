@@ -141,9 +141,6 @@ PartitionPlan partition_fabric(const Topology& t, const Scenario& s, const std::
 
 std::string parallel_refusal(const Scenario& s, unsigned threads) {
   if (threads <= 1) return "";
-  const char* unsupported = nullptr;
-  if (!s.cc.rtl.empty()) unsupported = "RTL in the loop (cc.rtl, --rtl)";
-  if (unsupported) return fmt::format("a parallel run does not support {} yet: run with one thread", unsupported);
   // Units as partition_fabric counts them: every switch, and every HCA whose port 1 is not
   // linked to a switch.
   std::set<std::string> switches;

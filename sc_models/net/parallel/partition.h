@@ -53,9 +53,8 @@ struct PartitionPlan {
 PartitionPlan partition_fabric(const Topology& t, const Scenario& s, const std::vector<PortLoad>& loads, unsigned parts,
                                uint64_t ps_per_cycle);
 
-// What keeps a scenario from running on `threads` threads, before anything is built: a
-// feature the parallel run does not support yet, or more groups than the fabric has units
-// (as the partition counts them). Empty when it can.
+// What keeps a scenario from running on `threads` threads, found before anything is built:
+// more groups than the fabric has units (as the partition counts them). Empty when it can.
 std::string parallel_refusal(const Scenario& s, unsigned threads);
 
 }  // namespace ibcc::net
