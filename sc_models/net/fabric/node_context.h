@@ -230,8 +230,8 @@ struct FlowStats {
   LatencyHistogram pingpong_rtt;
 
   // Adds what a flow's destination counts (deliveries, answers, discards, their latencies,
-  // FECN seen, progress) and what the switches dropped of it (a lossy fabric) from `share` (a parallel run's shard counts its own: add_share, at
-  // every log interval) and clears it there.
+  // FECN seen, progress) and what switches dropped of it (a lossy fabric) from `share` (a
+  // parallel run's shard counts its own: add_share, at every log interval) and clears it there.
   void add_share(FlowStats& share);
 };
 
@@ -336,9 +336,9 @@ class NodeContext {
   }
   std::vector<Flow>& flows() { return flows_; }
   // What a flow's destination counts, and a lossy switch's drops of its packets, go here: the
-  // flow's statistics, or in a shard of a
-  // parallel run (other than the first) that shard's share of them, which fold_shares() adds
-  // to the flow's (several destinations of one flow may lie in different shards).
+  // flow's statistics, or in a shard of a parallel run (other than the first) that shard's
+  // share of them, which fold_shares() adds to the flow's (several destinations of one flow
+  // may lie in different shards).
   FlowStats& sink_stats(unsigned flow) {
     if (shares_.empty()) return flows_[flow].stats;
     if (!shared_[flow]) {
