@@ -160,7 +160,7 @@ void write_expanded(const std::string& file, const Scenario& s, const std::strin
                  ? l.a_node : fmt::format("{}/{}", l.a_node, l.a_port);
     n["b"] = fmt::format("{}/{}", l.b_node, l.b_port);
     n["rate"] = net::format_rate_bps(l.signal_bps);
-    n["encoding"] = l.data_bps / l.signal_bps > 0.9 ? "64b66b" : "8b10b";
+    n["encoding"] = net::encoding_of(l.data_bps / l.signal_bps);
     n["propagation"] = net::format_time_ps(l.propagation_ps);
     n.SetStyle(YAML::EmitterStyle::Flow);
     topo["links"].push_back(n);

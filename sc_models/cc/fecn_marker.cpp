@@ -12,7 +12,7 @@ namespace ibcc::cc {
 namespace r = ibcc::regs::fecn_marker;
 void FecnMarkerParams::validate() const {
   auto fail = [](const std::string& what) { throw std::invalid_argument("fecn_marker: " + what); };
-  if (num_inputs < 1 || num_inputs > 64) fail("num_inputs must be 1..64, got " + std::to_string(num_inputs));
+  if (num_inputs < 1 || num_inputs > 254) fail("num_inputs must be 1..254, got " + std::to_string(num_inputs));
   if (num_vls < 2 || num_vls > 15) fail("num_vls must be 2..15, got " + std::to_string(num_vls));
   if (fill_width < 4 || fill_width > 16) fail("fill_width must be 4..16, got " + std::to_string(fill_width));
   if (port_num > 255) fail("port_num must be 0..255, got " + std::to_string(port_num));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
 
 #include "net/scenario/scenario_yaml.h"
 #include "tests/net/base_scenario.h"
@@ -42,6 +43,19 @@ TEST(Scenario, LinkSpeedsCarryTheEncoding) {
       text, "t.yaml", {{"fabric.link_defaults", "{rate: 40Gb/s, encoding: 64b66b, propagation: 1us, width: null, speed: null}"}});
   EXPECT_NEAR(rate.links[0].data_bps, 40e9 * 64 / 66, 1);
   EXPECT_EQ(rate.links[0].propagation_ps, 1000000u);
+  // The PAM4 speeds: 256b/257b under RS(544,514) FEC, so 4x HDR, NDR and XDR carry 200, 400
+  // and 800 Gb/s of data (their nominal rates) from 212.5, 425 and 850 Gb/s.
+  for (const auto& [speed, signal, data] : std::vector<std::tuple<std::string, double, double>>{
+           {"HDR", 212.5e9, 200e9}, {"NDR", 425e9, 400e9}, {"XDR", 850e9, 800e9}}) {
+    const Scenario pam4 = load_scenario_text(text, "t.yaml", {{"fabric.link_defaults.speed", speed}});
+    EXPECT_NEAR(pam4.links[0].signal_bps, signal, 1) << speed;
+    EXPECT_NEAR(pam4.links[0].data_bps, data, 1) << speed;
+  }
+  const Scenario fec = load_scenario_text(
+      text, "t.yaml", {{"fabric.link_defaults", "{rate: 850Gb/s, encoding: 256b257b_rs544, width: null, speed: null}"}});
+  EXPECT_NEAR(fec.links[0].data_bps, 800e9, 1);
+  // `ibcc topo --write`'s links give rate + encoding: each encoding is named back.
+  for (const LinkEncoding& e : kEncodings) EXPECT_STREQ(encoding_of(e.efficiency), e.name);
 }
 
 TEST(Scenario, OverridesReachTheModel) {

@@ -56,6 +56,10 @@ def short_run(scenario_path):
     """A short run of the scenario: sim time and log interval by its fabric's size."""
     if "45056" in scenario_path:
         return ["--sim-time", "2us", "--log-interval", "1us"]
+    if "xdr10368" in scenario_path:
+        return ["--sim-time", "2us", "--log-interval", "1us"]
+    if "ndr2048" in scenario_path:
+        return ["--sim-time", "10us", "--log-interval", "2us"]
     if "11664" in scenario_path:
         return ["--sim-time", "20us", "--log-interval", "5us"]
     if "clos648" in scenario_path:

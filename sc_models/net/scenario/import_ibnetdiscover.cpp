@@ -85,7 +85,7 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
   static const RE2 port_re(R"(\[(\d+)\](\([0-9a-fA-F]+\))?\s+\"([^\"]+)\"\[(\d+)\](\([0-9a-fA-F]+\))?\s*(#.*)?)", RE2::Latin1);
   static const RE2 kv_re(R"((vendid|devid|sysimgguid|switchguid|caguid|routerguid)=0x([0-9a-fA-F]+)(\(.*\))?\s*)", RE2::Latin1);
   static const RE2 lid_re(R"(\blid\s+(\d+))", RE2::Latin1);
-  static const RE2 speed_re(R"(((\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR))\b)", RE2::Latin1);
+  static const RE2 speed_re(R"(((\d+)x(SDR|DDR|QDR|FDR10|FDR|EDR|HDR|NDR|XDR))\b)", RE2::Latin1);
   static const RE2 any_speed_re(R"((\b(\d+)x([A-Za-z][A-Za-z0-9]*)\b))", RE2::Latin1);
   static const RE2 desc_re(R"(#\s*\"([^\"]*)\")", RE2::Latin1);
   std::vector<Node> nodes;
@@ -145,14 +145,14 @@ IbnetdiscoverImport import_ibnetdiscover(const std::string& file, const std::str
       while (RE2::FindAndConsume(&rest, speed_re, &token, &width, &speed)) {  // the last width x speed of the line
         port.width = width + "x";
         port.speed = speed;
-        // Widths a scenario link can have; a speed outside speed_re (4xXDR) is caught below.
+        // Widths a scenario link can have; a speed outside speed_re (4xGDR) is caught below.
         if (port.width != "1x" && port.width != "4x" && port.width != "8x" && port.width != "12x") {
           fail(file, n, "link width " + port.width + ": expected 1x, 4x, 8x or 12x");
         }
       }
       for (re2::StringPiece all(comment); RE2::FindAndConsume(&all, any_speed_re, &token, &width, &speed);) {
         if (!RE2::FullMatch(token, speed_re, nullptr, nullptr, nullptr)) {
-          fail(file, n, "link speed " + token + ": expected WIDTHxSPEED with SPEED SDR, DDR, QDR, FDR10, FDR, EDR or HDR");
+          fail(file, n, "link speed " + token + ": expected WIDTHxSPEED with SPEED SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR");
         }
       }
       std::string lid;

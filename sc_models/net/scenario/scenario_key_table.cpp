@@ -62,6 +62,14 @@ std::string choices_of(const cc::PolicyName<E> (&table)[N]) {
   return out;
 }
 
+// The names of a table whose entries have `name` (link speeds, encodings).
+template <typename T, size_t N>
+std::string names_of(const T (&table)[N]) {
+  std::string out;
+  for (const auto& t : table) out += (out.empty() ? "" : "|") + std::string(t.name);
+  return out;
+}
+
 // The largest input buffer per VL: what the FECN marker's BUFFER_CAPACITY register holds.
 constexpr uint64_t kMaxSwitchBufferBytes = ((uint64_t{1} << regs::fecn_marker::kBufferCapacityCredits.width) - 1) * 64;
 
@@ -202,9 +210,9 @@ std::vector<KeyDecl> scenario_key_table() {
       // --- link keys (topology.links[], fabric.link_defaults, topology.generate.link)
       Map("$link").doc("a link's parameters: width × speed, or rate (+ encoding); propagation"),
       Enum("$link.width", "1x|4x|8x|12x").def("4x").doc("link width"),
-      Enum("$link.speed", "SDR|DDR|QDR|FDR10|FDR|EDR|HDR").def("QDR").doc("lane rate and encoding"),
+      Enum("$link.speed", names_of(kSpeeds)).def("QDR").doc("lane rate and encoding (SDR–QDR 8b10b, FDR10–EDR 64b66b, HDR–XDR 256b257b_rs544)"),
       Rate("$link.rate").doc("signalling rate instead of width × speed"),
-      Enum("$link.encoding", "8b10b|64b66b|none").def("8b10b")
+      Enum("$link.encoding", names_of(kEncodings)).def("8b10b")
           .def_doc("`link_defaults`' encoding (8b10b there); with width + speed, the speed's")
           .doc("with `rate`"),
       Time("$link.propagation").def("5ns").doc("propagation delay"),
@@ -213,10 +221,10 @@ std::vector<KeyDecl> scenario_key_table() {
       List("topology.switches").doc("the switches (with `hcas` and `links`; not with `generate`)"),
       Map("topology.switches[]").doc("a switch"),
       Str("topology.switches[].name").req().doc("unique name"),
-      Uint("topology.switches[].ports", 2, 64).req().doc("number of ports (1-based)"),
+      Uint("topology.switches[].ports", 2, 254).req().doc("number of ports (1-based)"),
       Uint("topology.switches[].lid", 1, 0xbfff).def_doc("assigned after the HCAs").doc("LID"),
       Form("topology.switches[].lft", "map LID → port",
-           R"({"type": "object", "patternProperties": {"^[0-9]+$": {"type": "integer", "minimum": 1, "maximum": 64}},
+           R"({"type": "object", "patternProperties": {"^[0-9]+$": {"type": "integer", "minimum": 1, "maximum": 254}},
                "additionalProperties": false})")
           .doc("explicit forwarding table (with `routing: explicit`)"),
       List("topology.hcas").doc("the HCAs (one port each); LIDs assigned from 1 in order unless given"),
@@ -235,12 +243,12 @@ std::vector<KeyDecl> scenario_key_table() {
                "11,664 hosts, 1,620 switches); `kary_ntree`: k^n hosts, n levels of k^(n−1) switches with "
                "2k ports, switches `SW<level>_<index>`; `mesh`/`torus`: switches `SW<x>_<y>`, ports: hosts, then +x, "
                "−x, +y, −y"),
-      Uint("topology.generate.leaves", 1, 64).def("36").form("≤ `switch_ports`").doc("`clos3`: leaf switches"),
-      Uint("topology.generate.spines", 1, 64).def("18").form("< `switch_ports`").doc("`clos3`: spine switches"),
-      Uint("topology.generate.switch_ports", 2, 64).def("36").doc("`clos3`: ports per switch"),
-      Uint("topology.generate.radix", 2, 64).def("36").form("even, 2..64").doc("`fattree`: ports per switch"),
+      Uint("topology.generate.leaves", 1, 254).def("36").form("≤ `switch_ports`").doc("`clos3`: leaf switches"),
+      Uint("topology.generate.spines", 1, 253).def("18").form("< `switch_ports`").doc("`clos3`: spine switches"),
+      Uint("topology.generate.switch_ports", 2, 254).def("36").doc("`clos3`: ports per switch"),
+      Uint("topology.generate.radix", 2, 254).def("36").form("even, 2..254").doc("`fattree`: ports per switch"),
       Uint("topology.generate.levels", 1, 4).def("3").doc("`fattree`: switch levels"),
-      Uint("topology.generate.pods", 1, 64).def_doc("`radix` (the full tree)").form("1..`radix`, levels ≥ 2")
+      Uint("topology.generate.pods", 1, 254).def_doc("`radix` (the full tree)").form("1..`radix`, levels ≥ 2")
           .doc("`fattree`: the top switches' sub-trees (pods) present, each of (r/2)^(L−1) hosts: fewer than `radix` "
                "leave the top switches' other down-ports unused (a partly built tree, or one within an IB subnet's "
                "49,151 LIDs: 64 ports, 3 levels, 44 pods = 45,056 hosts)"),

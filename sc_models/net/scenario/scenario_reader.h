@@ -244,18 +244,6 @@ class Reader {
   std::vector<OverrideSource> overrides_;
 };
 
-// Lane rates (Gb/s signalling) and encodings of the IB link speeds.
-struct LinkSpeed {
-  const char* name;
-  double lane_gbps;
-  double efficiency;
-};
-inline constexpr LinkSpeed kSpeeds[] = {
-    {"SDR", 2.5, 0.8},          {"DDR", 5.0, 0.8},          {"QDR", 10.0, 0.8},
-    {"FDR10", 10.3125, 64.0 / 66}, {"FDR", 14.0625, 64.0 / 66}, {"EDR", 25.78125, 64.0 / 66},
-    {"HDR", 53.125, 64.0 / 66},
-};
-
 struct LoaderState {
   Reader rd;
   Scenario* s;

@@ -53,7 +53,9 @@ LinkSpec read_link_params(const Reader& rd, const YAML::Node& n, const std::stri
     double eff = base.data_bps / base.signal_bps;
     if (n["encoding"]) {
       const std::string e = rd.choice(n["encoding"], path + ".encoding");
-      eff = e == "64b66b" ? 64.0 / 66 : e == "none" ? 1.0 : 0.8;
+      for (const LinkEncoding& k : kEncodings) {
+        if (e == k.name) eff = k.efficiency;
+      }
     }
     base.signal_bps = rd.rate_bps(n["rate"], path + ".rate");
     base.data_bps = base.signal_bps * eff;

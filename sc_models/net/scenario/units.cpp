@@ -88,4 +88,12 @@ std::string format_time_ps(uint64_t ps) {
 
 std::string format_rate_bps(double bps) { return fmt::format("{:g}Gb/s", bps / 1e9); }
 
+const char* encoding_of(double eff) {
+  const LinkEncoding* best = &kEncodings[0];
+  for (const LinkEncoding& e : kEncodings) {
+    if (std::abs(e.efficiency - eff) < std::abs(best->efficiency - eff)) best = &e;
+  }
+  return best->name;
+}
+
 }  // namespace ibcc::net

@@ -36,6 +36,34 @@ std::optional<std::pair<uint64_t, uint64_t>> parse_time_range_ps(const std::stri
 // Frequency in Hz: Hz, kHz, MHz, GHz.
 std::optional<uint64_t> parse_hz(const std::string& text);
 
+// A link's line encodings: the share of its signalling rate that carries data. 256b257b_rs544
+// is PAM4 IB's (HDR, NDR, XDR): 256b/257b transcoding under RS(544,514) FEC, 16/17.
+struct LinkEncoding {
+  const char* name;
+  double efficiency;
+};
+inline constexpr LinkEncoding kEncodings[] = {
+    {"8b10b", 0.8}, {"64b66b", 64.0 / 66}, {"256b257b_rs544", 256.0 * 514 / (257.0 * 544)}, {"none", 1.0}};
+
+// Lane rates (Gb/s signalling) and encodings of the IB link speeds. SDR..QDR: 8b/10b; FDR10..EDR:
+// 64b/66b; HDR, NDR and XDR (PAM4): 256b/257b transcoding under RS(544,514) forward error
+// correction, 256/257 x 514/544 = 16/17 of the signalling rate (4x: 200, 400 and 800 Gb/s of
+// data from 212.5, 425 and 850 Gb/s).
+struct LinkSpeed {
+  const char* name;
+  double lane_gbps;
+  double efficiency;
+};
+inline constexpr LinkSpeed kSpeeds[] = {
+    {"SDR", 2.5, 0.8},          {"DDR", 5.0, 0.8},          {"QDR", 10.0, 0.8},
+    {"FDR10", 10.3125, 64.0 / 66}, {"FDR", 14.0625, 64.0 / 66}, {"EDR", 25.78125, 64.0 / 66},
+    {"HDR", 53.125, kEncodings[2].efficiency}, {"NDR", 106.25, kEncodings[2].efficiency},
+    {"XDR", 212.5, kEncodings[2].efficiency},
+};
+
+// The encoding of efficiency `eff` (the nearest of kEncodings).
+const char* encoding_of(double eff);
+
 // One cycle of a clock of `hz`, in whole picoseconds (at least 1): the model's time step.
 uint64_t cycle_ps(uint64_t hz);
 
