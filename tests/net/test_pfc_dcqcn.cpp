@@ -5,6 +5,7 @@
 // and counts what its input, output or shared buffers cannot take.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 #include "net/fabric/dcqcn_reaction.h"
@@ -93,6 +94,36 @@ TEST(Dcqcn, EcnAndCnpsThrottleTheIncast) {
   ASSERT_NE(dcqcn, nullptr) << "cc.reaction: dcqcn makes a DcqcnReaction";
   EXPECT_GT(dcqcn->port().cnps_received(), 0u);
   EXPECT_LT(dcqcn->port().rp().params().min_rate_kbps, dcqcn->port().rp().params().line_rate_kbps);
+}
+
+TEST(Dcqcn, NvidiaMarkingOnIbCreditsThrottlesTheIncast) {
+  // NVIDIA-style CC on an IB fabric (credits, no PFC): the averaged-queue marking point and
+  // DCQCN's NP and RP on the incast of EcnAndCnpsThrottleTheIncast.
+  const Scenario s = load_scenario_text(
+      base_text(), "base.yaml",
+      {{"sim.time", "3ms"}, {"fabric.hca", "{sink_rate: 10Gb/s}"}, {"fabric.switch", "{buffer_per_vl: 256KiB}"},
+       {"cc.marking", "nvidia"}, {"cc.reaction", "dcqcn"},
+       {"cc.nvidia", "{aqs_weight: 2, aqs_time: 1us, profile: {percent: 10, min: 5KB, max: 100KB}}"},
+       {"cc.dcqcn", "{cnp_interval: 10us, cnp_generation: 1us}"}});
+  Fabric f("fabric", s);
+  f.run();
+  uint64_t cnps = 0;
+  for (const auto& fl : f.flows()) {
+    EXPECT_GT(fl.stats.fecn_marked, 0u) << fl.spec.name;
+    EXPECT_GT(fl.stats.becn_received, 0u) << fl.spec.name;
+    EXPECT_LE(fl.stats.becn_received, 3000u / 10u + 1u) << fl.spec.name;
+    cnps += fl.stats.becn_received;
+  }
+  EXPECT_EQ(cnps, f.cnps);
+  Hca& h1 = static_cast<Hca&>(f.node(f.topology().find("H1")));
+  auto* dcqcn = dynamic_cast<DcqcnReaction*>(&h1.reaction());
+  ASSERT_NE(dcqcn, nullptr);
+  EXPECT_GT(dcqcn->port().cnps_received(), 0u);
+  // Credits keep it lossless; the sources were cut below the sink's 10 Gb/s, so S1 no longer
+  // holds the full input buffers (2 x 124 packets of 2 KiB) it holds without CC.
+  EXPECT_EQ(f.injected, f.delivered + f.pool().live());
+  const Switch& s1 = static_cast<const Switch&>(f.node(0));
+  EXPECT_LT(s1.queued_packets(), 60u);
 }
 
 // Two 32 Gb/s flows through S1/4 (32 Gb/s): half of what they send cannot leave.

@@ -13,6 +13,7 @@
 #include "net/fabric/dcqcn_reaction.h"
 #include "net/fabric/ecn_marking.h"
 #include "net/fabric/fecn_marking.h"
+#include "net/fabric/nvidia_marking.h"
 #include "net/fabric/switch.h"
 #include "net/scenario/scenario_yaml.h"
 #include "tests/net/base_scenario.h"
@@ -133,6 +134,51 @@ TEST(Regimes, EcnMarkingFollowsItsEgressQueue) {
   st = m->take_sample(0, 0, 9000);
   EXPECT_EQ(st.marks, 0u);
   EXPECT_FALSE(st.congested);
+}
+
+TEST(Regimes, NvidiaMarkingFollowsTheAverageOfItsVoqs) {
+  // aqs_weight 1 (half the way per sample), one sample per 100 cycles (400 ns at 250 MHz);
+  // VL 0: 10 % between 10 KB and 20 KB; VL 1 its own profile, 100 % from 1 KB to 2 KB.
+  const Scenario s = load_scenario_text(
+      base_text(), "base.yaml",
+      {{"cc.marking", "nvidia"},
+       {"cc.nvidia", "{aqs_weight: 1, aqs_time: 400ns, profile: {percent: 10, min: 10KB, max: 20KB}, "
+                     "vl_profiles: [{vl: 1, percent: 100, min: 1KB, max: 2KB}]}"}});
+  auto ctx = switch_bench(s);
+  std::unique_ptr<MarkingPoint> m = make_marking("nvidia", MarkingSetup{*ctx, kS1, 4, 2, 64, 256, 7, nullptr, nullptr});
+  auto* nv = dynamic_cast<NvidiaMarking*>(m.get());
+  ASSERT_NE(nv, nullptr);
+  EXPECT_TRUE(m->watches().voq_fill);
+  EXPECT_EQ(nv->core().params().period_cycles, 100u);
+  // Two inputs' VoQs for VL 0 hold 300 and 200 credits (32,000 bytes): the average reaches
+  // 16,000 bytes at the first sample, 24,000 at the second.
+  m->set_fill(0, 0, 0, 300);
+  m->set_fill(0, 1, 0, 200);
+  MarkingPoint::Departure d{0, 0, 1, 9, 33, true, 0};
+  EXPECT_EQ(m->take_sample(99, 0, 0).congested, false) << "no sample yet";
+  m->take_sample(100, 0, 0);
+  EXPECT_EQ(nv->core().average_bytes(0), 16000u);
+  EXPECT_EQ(nv->core().probability_q16(0), (16000u - 10000u) * (65536u * 10 / 100) / 10000u);  // 60 % of the way to 10 %
+  m->take_sample(200, 0, 0);
+  EXPECT_EQ(nv->core().average_bytes(0), 24000u);
+  EXPECT_TRUE(m->depart(200, d)) << "above max: every data packet";
+  d.data = false;
+  EXPECT_FALSE(m->depart(200, d)) << "only data carries the mark";
+  // VL 1 with 20 credits (1,280 bytes), its own profile: 28 % of the way to 2 KB at 100 %.
+  m->set_fill(200, 0, 1, 20);
+  m->take_sample(300, 1, 0);
+  EXPECT_EQ(nv->core().average_bytes(1), 640u);
+  m->take_sample(400, 1, 0);
+  EXPECT_EQ(nv->core().average_bytes(1), 960u);
+  EXPECT_EQ(m->cong_state(), 1u) << "VL 1's average is still below its min";
+  // Meanwhile VL 0 went on averaging (28,000 and 30,000 bytes at cycles 300 and 400). An
+  // input's VoQ drains: the sum falls to 12,800 bytes, and the average with it.
+  EXPECT_EQ(nv->core().average_bytes(0), 30000u);
+  m->set_fill(400, 0, 0, 0);
+  MarkingPoint::Sample st = m->take_sample(500, 0, 0);
+  EXPECT_EQ(nv->core().average_bytes(0), (30000u + 12800u) / 2);
+  EXPECT_EQ(st.marks, 1u);
+  EXPECT_TRUE(st.congested);
 }
 
 TEST(Regimes, CctiReactionRaisesTheCctiAndSpacesTheFlow) {

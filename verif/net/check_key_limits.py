@@ -27,6 +27,7 @@ from checks import Checks  # noqa: E402
 # the overrides that create it first.
 PRELUDES = {
     "cc.ports[0]": ["cc.ports=[{port: S1/1}]"],
+    "cc.nvidia.vl_profiles[0]": ["fabric.vls=15", "cc.nvidia.vl_profiles=[{vl: 0}]"],
     "cc.ca.per_sl[0]": ["cc.ca.per_sl=[{sl: 0}]"],
     "traffic.patterns[0]": ["traffic.patterns=[{type: uniform, sources: 2, stop: 10us}]"],
     "traffic.patterns[0].hot_share": ["traffic.patterns=[{type: hotspot, hotspots: 1, sources: 2, stop: 10us}]"],

@@ -8,6 +8,7 @@
 #include "net/fabric/dcqcn_reaction.h"
 #include "net/fabric/ecn_marking.h"
 #include "net/fabric/fecn_marking.h"
+#include "net/fabric/nvidia_marking.h"
 
 namespace ibcc::net {
 
@@ -15,6 +16,7 @@ const std::vector<MarkingClass>& marking_classes() {
   static const std::vector<MarkingClass> classes = {
       {"fecn", &FecnMarking::make},
       {"ecn", &EcnMarking::make},
+      {"nvidia", &NvidiaMarking::make},
   };
   return classes;
 }

@@ -100,10 +100,12 @@ struct CaCcSpec {
 enum class Marking : uint8_t {
   kFecn,  // IB CC's FECN marker (Threshold, Marking_Rate, Victim_Mask) on every output
   kEcn,   // DCQCN's congestion point: ECN with a RED profile on each output's egress queue
+  kNvidia,  // NVIDIA-style: a WRED profile per VL on an averaged queue (cc/aqs_marker.h)
 };
 inline constexpr cc::PolicyName<Marking> kMarkings[] = {
     {Marking::kFecn, "fecn", "IB CC's FECN marker on every switch output (cc.switch)"},
     {Marking::kEcn, "ecn", "ECN with Kmin/Kmax/Pmax on each output's egress queue (cc.ecn)"},
+    {Marking::kNvidia, "nvidia", "NVIDIA-style: a marking profile per VL on an averaged queue (cc.nvidia)"},
 };
 
 // What a source does with congestion notices (a named strategy, `cc.reaction`), and the
@@ -124,6 +126,20 @@ struct EcnSpec {
   uint64_t kmin_bytes = 5000;    // the DCQCN paper's 5 KB
   uint64_t kmax_bytes = 200000;  // 200 KB
   double pmax = 0.01;            // 1 %
+};
+
+// The NVIDIA-style marking point's switch settings (cc.nvidia): the averaged queue and the
+// marking profile {percent, min, max} of each VL (cc/aqs_marker.h).
+struct NvidiaProfileSpec {
+  unsigned percent = 1;          // marking probability at max, %
+  uint64_t min_bytes = 5000;     // at or below: no mark
+  uint64_t max_bytes = 200000;   // above: every data packet marked
+};
+struct NvidiaMarkingSpec {
+  unsigned aqs_weight = 3;           // AQS += (queue - AQS) / 2^aqs_weight at each sample
+  uint64_t aqs_time_ps = 1024000;    // one sample per this
+  NvidiaProfileSpec profile;         // every VL's, unless vl_profiles gives its own
+  std::vector<std::pair<unsigned, NvidiaProfileSpec>> vl_profiles;  // (VL, profile)
 };
 
 // DCQCN's and DCQCN+'s NIC parameters (cc.dcqcn): the DCQCN paper's values by default.
@@ -150,6 +166,7 @@ struct CcSpec {
   Marking marking = Marking::kFecn;
   Reaction reaction = Reaction::kIbcc;
   EcnSpec ecn;
+  NvidiaMarkingSpec nvidia;
   DcqcnSpec dcqcn;
   SwitchCcSpec sw;
   std::vector<PortCcOverride> ports;

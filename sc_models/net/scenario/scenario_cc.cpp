@@ -78,6 +78,40 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
               fmt::format("Kmax ({} bytes) must exceed Kmin ({} bytes)", cc.ecn.kmax_bytes, cc.ecn.kmin_bytes));
     }
   }
+  if (const auto nv = n["nvidia"]) {
+    rd.expect_map(nv, "cc.nvidia");
+    NvidiaMarkingSpec& m = cc.nvidia;
+    if (nv["aqs_weight"]) m.aqs_weight = static_cast<unsigned>(rd.uint(nv["aqs_weight"], "cc.nvidia.aqs_weight"));
+    if (nv["aqs_time"]) {
+      m.aqs_time_ps = rd.time_ps(nv["aqs_time"], "cc.nvidia.aqs_time");
+      if (m.aqs_time_ps == 0) rd.fail(nv["aqs_time"], "cc.nvidia.aqs_time", "expected a time above 0 (one averaging sample per this)");
+    }
+    // A profile's keys, over `base`; max above min.
+    auto profile = [&](const YAML::Node& p, const std::string& path, NvidiaProfileSpec base) {
+      rd.expect_map(p, path);
+      if (p["percent"]) base.percent = static_cast<unsigned>(rd.uint(p["percent"], path + ".percent"));
+      if (p["min"]) base.min_bytes = rd.bytes(p["min"], path + ".min");
+      if (p["max"]) base.max_bytes = rd.bytes(p["max"], path + ".max");
+      if (base.max_bytes <= base.min_bytes) {
+        rd.fail(p["max"] ? p["max"] : p, path + ".max",
+                fmt::format("max ({} bytes) must exceed min ({} bytes)", base.max_bytes, base.min_bytes));
+      }
+      return base;
+    };
+    if (nv["profile"]) m.profile = profile(nv["profile"], "cc.nvidia.profile", m.profile);
+    if (const auto vps = nv["vl_profiles"]) {
+      if (!vps.IsSequence()) rd.fail(vps, "cc.nvidia.vl_profiles", "expected a list of {vl, percent, min, max}");
+      for (const auto& vp : vps) {
+        rd.expect_map(vp, "cc.nvidia.vl_profiles[]");
+        // A data VL of this fabric (fabric.vls is read before cc).
+        const auto vl = static_cast<unsigned>(rd.uint(vp["vl"], "cc.nvidia.vl_profiles[].vl", 0, st.s->fabric.vls - 1));
+        for (const auto& [other, p] : m.vl_profiles) {
+          if (other == vl) rd.fail(vp["vl"], "cc.nvidia.vl_profiles[].vl", fmt::format("VL {} is given twice; give each VL once", vl));
+        }
+        m.vl_profiles.emplace_back(vl, profile(vp, "cc.nvidia.vl_profiles[]", m.profile));
+      }
+    }
+  }
   if (const auto d = n["dcqcn"]) {
     rd.expect_map(d, "cc.dcqcn");
     DcqcnSpec& q = cc.dcqcn;

@@ -272,6 +272,24 @@ std::vector<KeyDecl> scenario_key_table() {
       Bytes("cc.ecn.kmin", 0, uint64_t{1} << 40).def("5KB").doc("Kmin: at or below, no mark"),
       Bytes("cc.ecn.kmax", 1, uint64_t{1} << 40).def("200KB").doc("Kmax (above Kmin): above, every data packet marked"),
       Real("cc.ecn.pmax", 1.0 / 65536, 1.0).def("0.01").doc("Pmax: the marking probability at Kmax"),
+      Map("cc.nvidia").only("cc.marking", "nvidia")
+          .doc("the switch settings of the congestion control NVIDIA's OpenSM configures (`cc.marking: nvidia`; its "
+               "aqs_weight, aqs_time and per-VL marking profiles): each output VL averages its queue (the bytes of "
+               "packets received for it in every input's VoQs) once per `aqs_time`, and a departing data packet is "
+               "marked with a probability 0 up to `min`, rising linearly to `percent` % at `max`, 1 above `max`; "
+               "defaults are DCQCN's Kmin/Kmax/Pmax, not NVIDIA's (which its documentation does not give)"),
+      Uint("cc.nvidia.aqs_weight", 0, 15).def("3").doc("AQS ← AQS + (queue − AQS) / 2^aqs_weight at each sample (0: no averaging)"),
+      Time("cc.nvidia.aqs_time").def("1024ns").doc("one averaging sample per this (at least one core cycle)"),
+      Map("cc.nvidia.profile").doc("every VL's marking profile (unless `vl_profiles` gives it one)"),
+      Uint("cc.nvidia.profile.percent", 1, 100).def("1").doc("the marking probability at `max`, %"),
+      Bytes("cc.nvidia.profile.min", 0, uint64_t{1} << 40).def("5KB").doc("at or below this average, no mark"),
+      Bytes("cc.nvidia.profile.max", 1, uint64_t{1} << 40).def("200KB").doc("above `min`; above this average, every data packet marked"),
+      List("cc.nvidia.vl_profiles").doc("VLs with a profile of their own (NVIDIA's VL → profile map)"),
+      Map("cc.nvidia.vl_profiles[]").doc("one VL's profile"),
+      Uint("cc.nvidia.vl_profiles[].vl", 0, 14).req().doc("the VL (below `fabric.vls`)"),
+      Uint("cc.nvidia.vl_profiles[].percent", 1, 100).def_doc("`cc.nvidia.profile.percent`").doc("as in `profile`"),
+      Bytes("cc.nvidia.vl_profiles[].min", 0, uint64_t{1} << 40).def_doc("`cc.nvidia.profile.min`").doc("as in `profile`"),
+      Bytes("cc.nvidia.vl_profiles[].max", 1, uint64_t{1} << 40).def_doc("`cc.nvidia.profile.max`").doc("as in `profile`"),
       Map("cc.dcqcn").only("cc.reaction", "dcqcn|dcqcn_plus").doc("DCQCN's and DCQCN+'s NIC parameters (`cc.reaction: dcqcn|dcqcn_plus`); defaults are the "
                           "DCQCN paper's (ConnectX-4 firmware: rate_timer 300us, byte_counter 2MB, ai_rate 5Mb/s, "
                           "hai_rate 40Mb/s, cnp_interval 0s, reduce_period 4us)"),

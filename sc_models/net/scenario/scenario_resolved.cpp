@@ -171,6 +171,29 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
     c["ecn"] = e;
   }
   {
+    const NvidiaMarkingSpec& m = cc.nvidia;
+    YAML::Node nv(YAML::NodeType::Map);
+    nv["aqs_weight"] = m.aqs_weight;
+    nv["aqs_time"] = time(m.aqs_time_ps);
+    auto profile = [&](const NvidiaProfileSpec& p, YAML::Node n) {
+      n["percent"] = p.percent;
+      n["min"] = bytes(p.min_bytes);
+      n["max"] = bytes(p.max_bytes);
+      return flow(n);
+    };
+    nv["profile"] = profile(m.profile, YAML::Node(YAML::NodeType::Map));
+    if (!m.vl_profiles.empty()) {
+      YAML::Node list(YAML::NodeType::Sequence);
+      for (const auto& [vl, p] : m.vl_profiles) {
+        YAML::Node n(YAML::NodeType::Map);
+        n["vl"] = vl;
+        list.push_back(profile(p, n));
+      }
+      nv["vl_profiles"] = list;
+    }
+    c["nvidia"] = nv;
+  }
+  {
     const DcqcnSpec& q = cc.dcqcn;
     YAML::Node d(YAML::NodeType::Map);
     d["cnp_interval"] = time(q.cnp_interval_ps);
