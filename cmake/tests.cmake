@@ -126,6 +126,13 @@ add_test(NAME regimes_side_by_side
           ${CMAKE_BINARY_DIR}/test-out/regimes)
 set_tests_properties(regimes_side_by_side PROPERTIES LABELS "dcqcn;lossy;validation" TIMEOUT 600)
 
+# Today's IB beside A10 and DCQCN: three regimes x static/adaptive routing on the 648-port and
+# NDR hotspot loads; docs/validation.md's table checked against fresh runs.
+add_test(NAME study_today_regimes
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/compare_today.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/today --check --jobs 2)
+set_tests_properties(study_today_regimes PROPERTIES LABELS "validation;dcqcn" TIMEOUT 900)
+
 add_test(NAME gbn_table41_checker COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/studies/check_gbn_model.py)
 set_tests_properties(gbn_table41_checker PROPERTIES LABELS lossy TIMEOUT 120)
 
@@ -379,6 +386,13 @@ add_test(NAME large_fabric_scale
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_large_fabric.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/large_fabric)
 set_tests_properties(large_fabric_scale PROPERTIES LABELS network TIMEOUT 600)
+
+# Adaptive routing spreads a permutation that d-mod-k puts on one up-link per leaf; bounded
+# AR with an unreachable bound is the static routing; identical on 2 threads.
+add_test(NAME adaptive_routing_permutation
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_adaptive_routing.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/adaptive_routing)
+set_tests_properties(adaptive_routing_permutation PROPERTIES LABELS network TIMEOUT 300)
 
 # The founding thesis's 2x2 mesh (Tables 5.3-5.6): CC off and the victim with CC on checked,
 # the points the model does not reproduce printed as DIFFERS (docs/validation.md).

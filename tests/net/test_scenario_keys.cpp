@@ -48,6 +48,8 @@ TEST(KeyTable, DefaultsAreWhatTheReaderUses) {
       ov.push_back(parse_override(regime->only_key + "=" + split_choices(regime->only_values).front()));
       // (output and shared buffers are a lossy switch's)
       if (regime->only_key == "fabric.switch.buffering") ov.push_back(parse_override("fabric.flow_control=none"));
+      // (adaptive routing chooses among up*/down*'s ports)
+      if (regime->only_key == "fabric.adaptive_routing") ov.push_back(parse_override("fabric.routing=updown"));
     }
     const Scenario r = load_scenario_text(kMinimal, "minimal.yaml", ov);
     return YAML::Load(resolved_scenario_yaml(kMinimal, "minimal.yaml", ov, r));
@@ -124,6 +126,7 @@ TEST(KeyTable, AKeyOfAnotherRegimeIsAnErrorNamingIt) {
       if (std::find(allowed.begin(), allowed.end(), other) != allowed.end()) continue;
       std::vector<Override> ov{parse_override(regime->only_key + "=" + other), parse_override(d.path + "=" + value)};
       if (regime->only_key == "fabric.switch.buffering") ov.push_back(parse_override("fabric.flow_control=none"));
+      if (regime->only_key == "fabric.adaptive_routing") ov.push_back(parse_override("fabric.routing=updown"));
       try {
         load_scenario_text(kMinimal, "minimal.yaml", ov);
         ADD_FAILURE() << d.path << "=" << value << " accepted with " << regime->only_key << ": " << other;

@@ -2,6 +2,8 @@
 // the computed routes have the properties their names promise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <set>
 #include <tuple>
 #include <vector>
@@ -168,6 +170,43 @@ TEST(Topology, ReachesAgreesWithRoute) {
   EXPECT_TRUE(broken.route(h1, h8, &why).empty());
   EXPECT_FALSE(broken.reaches(h1, h8));
   EXPECT_TRUE(broken.reaches(h8, h1));
+}
+
+TEST(Topology, AdaptiveRoutingGroupsAreTheEqualCostUpPorts) {
+  // radix 8, 3 levels: 128 hosts; an edge switch has hosts on ports 1-4 and up-links on 5-8.
+  Scenario s;
+  s.fabric.routing = "updown";
+  generate_fattree({8, 3}, qdr(), &s);
+  EXPECT_TRUE(build_topology(s).ar_group.empty()) << "no AR groups unless adaptive routing is on";
+  s.fabric.adaptive_routing = FabricParams::AdaptiveRouting::kLeastOccupancy;
+  const Topology t = build_topology(s);
+  ASSERT_EQ(t.ar_group.size(), t.num_switches);
+  const unsigned h1 = static_cast<unsigned>(t.find("H1"));
+  const unsigned edge = static_cast<unsigned>(t.wire[h1][1].peer);
+  for (unsigned h = t.num_switches; h < t.nodes.size(); ++h) {
+    const uint16_t dlid = t.nodes[h].lid;
+    const unsigned g = t.ar_group[edge][dlid];
+    if (static_cast<unsigned>(t.wire[h][1].peer) == edge) {
+      EXPECT_EQ(g, 0u) << "a host of the switch itself: its one port";
+      continue;
+    }
+    // Any other host: the four up-links, the forwarding table's port among them.
+    ASSERT_NE(g, 0u) << t.nodes[h].name;
+    const std::vector<uint16_t>& ports = t.ar_groups[edge][g];
+    EXPECT_EQ(ports, (std::vector<uint16_t>{5, 6, 7, 8})) << t.nodes[h].name;
+    EXPECT_NE(std::find(ports.begin(), ports.end(), t.lft[edge][dlid]), ports.end()) << t.nodes[h].name;
+  }
+  // On the way down there is one port to each sub-tree: no group; a top switch has none at all.
+  for (unsigned sw = 0; sw < t.num_switches; ++sw) {
+    for (size_t g = 1; g < t.ar_groups[sw].size(); ++g) {
+      for (const uint16_t p : t.ar_groups[sw][g]) {
+        const int peer = t.wire[sw][p].peer;
+        ASSERT_GE(peer, 0);
+        EXPECT_TRUE(t.nodes[static_cast<unsigned>(peer)].is_switch);
+        EXPECT_GT(p, 4u) << t.nodes[sw].name << ": AR only among up-links";
+      }
+    }
+  }
 }
 
 TEST(Topology, MeshDimensionOrderGoesXFirst) {

@@ -51,6 +51,7 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     bool nack = false;
     if (gbn_ && !e.reply && gbn_->receive(e, &psn, &nack)) sender_.queue_transport_ack(e, psn, nack);
     if (e.fecn) ctx_.sink_stats(static_cast<unsigned>(e.flow)).fecn_marked++;
+    if (config().count_out_of_order && e.flow >= 0 && !e.reply) note_order(static_cast<unsigned>(e.flow), e.psn);
     // FECN is answered unless the packet also carries BECN, is multicast, an ACK or a CNP:
     // the notification point queues its CNP now or when due (issued as the HCA sends).
     if (e.fecn && !e.becn && !e.multicast) {
@@ -62,6 +63,16 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
     reaction_->becn(now, e, becns, ctx_.probe);
   }
   sink_.push(pkt);
+}
+
+void Hca::note_order(unsigned flow, uint32_t psn) {
+  const auto [it, first] = highest_psn_.try_emplace(flow, psn);
+  if (first) return;
+  if (psn < it->second) {
+    ++ctx_.sink_stats(flow).out_of_order;
+  } else {
+    it->second = psn;
+  }
 }
 
 }  // namespace ibcc::net

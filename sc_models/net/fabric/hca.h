@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 
 #include "net/fabric/gbn_transport.h"
 #include "net/fabric/hca_sender.h"
@@ -66,12 +67,16 @@ class Hca final : public Node {
 
  private:
   void on_arrive(tlm_generic_payload* pkt);
+  // Adaptive routing: a data packet of flow `flow` with `psn` arrived; counts it out of order
+  // if a later one of the flow (a higher PSN) arrived before it.
+  void note_order(unsigned flow, uint32_t psn);
 
   // Laid out by use: the sender (what an HCA's events mostly run) from a line of its own.
   alignas(64) HcaSender sender_;
   HcaSink sink_;
   std::unique_ptr<ReactionPoint> reaction_;  // cc.reaction's class (NoReaction: CC off)
   std::unique_ptr<GbnTransport> gbn_;        // fabric.hca.transport (null: none)
+  std::unordered_map<uint32_t, uint32_t> highest_psn_;  // [flow]: the highest PSN arrived (adaptive routing)
 };
 
 }  // namespace ibcc::net

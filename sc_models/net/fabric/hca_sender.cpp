@@ -25,6 +25,7 @@ HcaConfig HcaConfig::from(const NodeContext& ctx) {
     c.sl_to_vl[sl] = static_cast<uint8_t>(s.fabric.sl_to_vl[sl]);
   }
   c.ignore_credits = s.faults.ignore_credits;
+  c.count_out_of_order = s.adaptive_routing();
   return c;
 }
 

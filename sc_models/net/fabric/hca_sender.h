@@ -33,6 +33,7 @@ struct HcaConfig {
   uint32_t ack_bytes = 0, cnp_bytes = 0;
   std::array<uint8_t, 16> sl_to_vl{};
   bool ignore_credits = false;     // the fault faults.ignore_credits
+  bool count_out_of_order = false; // adaptive routing: the sink counts data arriving out of order
   static HcaConfig from(const NodeContext& ctx);
 };
 

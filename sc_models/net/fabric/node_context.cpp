@@ -222,6 +222,7 @@ void FlowStats::add_share(FlowStats& s) {
   dropped_packets += s.dropped_packets;
   interval_bytes += s.interval_bytes;
   fecn_marked += s.fecn_marked;
+  out_of_order += s.out_of_order;
   progress_cycle = std::max(progress_cycle, s.progress_cycle);
   packet_latency.merge(s.packet_latency);
   message_latency.merge(s.message_latency);

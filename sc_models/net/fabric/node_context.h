@@ -216,6 +216,7 @@ struct FlowStats {
   LatencyHistogram packet_latency;
   LatencyHistogram message_latency;
   uint64_t fecn_marked = 0;    // data packets that arrived with FECN
+  uint64_t out_of_order = 0;   // adaptive routing: data packets that arrived after a later one of the flow
   uint64_t becn_received = 0;  // BECNs the source took for this flow
   // Go-Back-N: packets the receiver took out of order (and discarded: discarded_packets),
   // packets sent again, timeouts and NACKs that sent the sender back.

@@ -20,6 +20,8 @@ SwitchConfig SwitchConfig::from(const NodeContext& ctx) {
   c.ignore_credits = s.faults.ignore_credits;
   c.crossbar_speedup = s.fabric.crossbar_speedup;
   c.vlarb = s.fabric.vlarb_tables ? &s.fabric.vlarb : nullptr;
+  c.adaptive = s.fabric.adaptive_routing;
+  c.ar_bound = s.fabric.ar_bound_bytes;
   return c;
 }
 
@@ -121,8 +123,9 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
   if (!accept(ctx_, *this, "switch", port, pkt)) return;  // dropped (lossy)
   IbExtension& e = ib(pkt);
   const auto& lft = ctx_.topology().lft[index_];
-  const unsigned o = e.dlid < lft.size() ? lft[e.dlid] : 0;
+  unsigned o = e.dlid < lft.size() ? lft[e.dlid] : 0;
   if (o == 0 || out[o].peer < 0) no_route(e.dlid);
+  if (cfg_.adaptive != FabricParams::AdaptiveRouting::kOff) o = adaptive_port(o, e.dlid, e.vl);
   OutputUnit& u = outputs_[o];
   if (output_limit_ && (u.egress_bytes(e.vl) + e.wire_bytes > output_limit_ ||
                         (shared_limit_ && shared_used_ + e.wire_bytes > shared_limit_))) {
@@ -143,6 +146,28 @@ void Switch::on_arrive(unsigned port, tlm_generic_payload* pkt) {
   }
   out[o].wait_eligible = std::min(out[o].wait_eligible, e.eligible_cycle);
   if (out[o].busy_until <= e.eligible_cycle) wake(o, e.eligible_cycle);
+}
+
+unsigned Switch::adaptive_port(unsigned o, unsigned dlid, unsigned vl) const {
+  const Topology& t = ctx_.topology();
+  const std::vector<uint16_t>& group_of = t.ar_group[index_];
+  const unsigned g = dlid < group_of.size() ? group_of[dlid] : 0;
+  if (g == 0) return o;
+  // The least occupied port of the group (bytes queued for it on the packet's VL), the
+  // forwarding table's port first among equals, then the group's order (ascending ports).
+  unsigned best = o;
+  uint64_t least = outputs_[o].egress_bytes(vl);
+  const uint64_t at_o = least;
+  for (const uint16_t p : t.ar_groups[index_][g]) {
+    const uint64_t q = outputs_[p].egress_bytes(vl);
+    if (q < least) {
+      least = q;
+      best = p;
+    }
+  }
+  // Bounded: the table's port unless it holds more than the bound over the least occupied.
+  if (cfg_.adaptive == FabricParams::AdaptiveRouting::kBounded && at_o <= least + cfg_.ar_bound) return o;
+  return best;
 }
 
 void Switch::no_route(unsigned dlid) const {

@@ -32,6 +32,7 @@ class Switch : public Node {
     in.resize(ports + 1);
     outputs_.reserve(ports + 1);
     for (unsigned p = 0; p <= ports; ++p) outputs_.emplace_back(ports, nvl_, cfg_);
+    if (cfg_.adaptive != FabricParams::AdaptiveRouting::kOff) track_egress();  // (AR weighs the egress queues)
   }
 
   // Output `port`'s marking point (cc.marking). One that watches the egress queues makes the
@@ -91,6 +92,9 @@ class Switch : public Node {
 
   void on_arrive(unsigned port, tlm_generic_payload* pkt);
   [[noreturn, gnu::noinline, gnu::cold]] void no_route(unsigned dlid) const;  // (out of on_arrive's way)
+  // Adaptive routing: the output for `dlid` on `vl` among its AR group; `o` is the forwarding
+  // table's.
+  unsigned adaptive_port(unsigned o, unsigned dlid, unsigned vl) const;
 
   // The VoQ fill the FECN marker sees counts the packets that are fully received and still
   // waiting: a packet that cuts straight through never adds to it (docs/network_model.md).

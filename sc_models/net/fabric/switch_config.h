@@ -19,6 +19,9 @@ struct SwitchConfig {
   bool ignore_credits = false;   // the fault faults.ignore_credits
   double crossbar_speedup = 1;   // an input's crossbar read side, in multiples of its link rate
   const VlArbTables* vlarb = nullptr;  // VLArbitration tables between VLs (null: round robin)
+  // Adaptive routing (fabric.adaptive_routing) and the bounded variant's bound, bytes.
+  FabricParams::AdaptiveRouting adaptive = FabricParams::AdaptiveRouting::kOff;
+  uint64_t ar_bound = 0;
   static SwitchConfig from(const NodeContext& ctx);
 };
 

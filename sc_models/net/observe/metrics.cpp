@@ -130,6 +130,11 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
     m["pfc_pauses"] = static_cast<double>(pauses);
   }
   if (sc.fabric.lossy) m["drops"] = static_cast<double>(f.dropped);
+  if (sc.adaptive_routing()) {
+    uint64_t ooo = 0;
+    for (const auto& fl : flows) ooo += fl.stats.out_of_order;
+    m["out_of_order_packets"] = static_cast<double>(ooo);
+  }
   if (sc.fabric.transport != FabricParams::Transport::kNone) {
     uint64_t resent = 0;
     for (const auto& fl : flows) resent += fl.stats.retransmitted_packets;
@@ -175,6 +180,7 @@ std::set<std::string> metric_names(const Scenario& s) {
   if (s.egress_measured()) names.insert("peak_egress_bytes");
   if (s.fabric.pfc) names.insert("pfc_pauses");
   if (s.fabric.lossy) names.insert("drops");
+  if (s.adaptive_routing()) names.insert("out_of_order_packets");
   if (s.fabric.transport != FabricParams::Transport::kNone) names.insert("retransmitted");
   const char* latency[] = {"latency_mean_us", "latency_p50_us", "latency_p99_us", "latency_p999_us", "latency_max_us",
                            "message_p50_us", "message_p99_us"};

@@ -287,6 +287,11 @@ struct FabricParams {
   SinkHiccup sink_hiccup;
   std::string routing = "shortest";  // shortest | updown | dor | explicit
   std::vector<std::string> updown_roots;
+  // Adaptive routing: a switch picks each packet's output among the equal-cost ports of its
+  // AR group (the up*/down* candidates of the routing) by their occupancy; `bounded` keeps the
+  // forwarding table's port unless it holds more than ar_bound_bytes over the least occupied.
+  enum class AdaptiveRouting : uint8_t { kOff, kLeastOccupancy, kBounded } adaptive_routing = AdaptiveRouting::kOff;
+  uint64_t ar_bound_bytes = 4096;
 };
 
 struct SimParams {
@@ -331,7 +336,8 @@ struct Scenario {
   bool egress_drop_tail() const { return fabric.lossy && fabric.buffering != FabricParams::Buffering::kInput; }
   // Either way the switches measure their egress queues (Switch::track_egress), and
   // metrics.json has their peak.
-  bool egress_measured() const { return ecn_marking() || egress_drop_tail(); }
+  bool adaptive_routing() const { return fabric.adaptive_routing != FabricParams::AdaptiveRouting::kOff; }
+  bool egress_measured() const { return ecn_marking() || egress_drop_tail() || adaptive_routing(); }
 };
 
 // A full data packet's time at the lowest rate of the fabric (its links, fabric.hca.inject_rate

@@ -123,6 +123,15 @@ std::vector<KeyDecl> scenario_key_table() {
           .doc("how forwarding tables are made (`explicit`: `topology.switches[].lft`)"),
       List("fabric.updown_roots").only("fabric.routing", "updown").def_doc("the generator's top level, else the first switch").doc("roots of up*/down* ranking"),
       Str("fabric.updown_roots[]").doc("a switch name"),
+      Enum("fabric.adaptive_routing", "static|least_occupancy|bounded").def("static")
+          .doc("adaptive routing, as IB switches do it (needs `routing: updown`; `static`: the forwarding tables only): each packet's output is chosen at "
+               "its arrival among the switch's AR group for its destination (the equal-cost ports up*/down* allows, "
+               "so AR keeps the routing's deadlock freedom), by the bytes queued for each on the packet's VL; "
+               "`least_occupancy`: the least occupied (ties: the forwarding table's port, then the lowest); "
+               "`bounded`: the forwarding table's port unless it holds more than `ar_bound` over the least occupied. "
+               "Receivers count packets that arrive out of order (`out_of_order_packets`)"),
+      Bytes("fabric.ar_bound", 0, uint64_t{1} << 40).only("fabric.adaptive_routing", "bounded").def("4KiB")
+          .doc("bounded AR: how much more the forwarding table's port may hold before a packet goes elsewhere"),
       Enum("fabric.flow_control", "credits|pfc|none").def("credits")
           .doc("link-level flow control: IB's credits (a sender never sends what the buffer cannot take), "
                "Ethernet's PFC (a buffer past its XOFF threshold pauses its upstream sender on that VL, one below XON "

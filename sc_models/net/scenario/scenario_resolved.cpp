@@ -41,6 +41,10 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
   for (unsigned v : f.sl_to_vl) sl2vl.push_back(v);
   fab["sl_to_vl"] = flow(sl2vl);
   fab["routing"] = f.routing;
+  fab["adaptive_routing"] = f.adaptive_routing == FabricParams::AdaptiveRouting::kLeastOccupancy ? "least_occupancy"
+                            : f.adaptive_routing == FabricParams::AdaptiveRouting::kBounded     ? "bounded"
+                                                                                                : "static";
+  fab["ar_bound"] = bytes(f.ar_bound_bytes);
   fab["flow_control"] = f.pfc ? "pfc" : f.lossy ? "none" : "credits";
   YAML::Node pfc(YAML::NodeType::Map);
   pfc["xoff"] = bytes(f.pfc_xoff_bytes);

@@ -90,6 +90,18 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
   if (n["routing"]) {
     f.routing = rd.choice(n["routing"], "fabric.routing");
   }
+  if (n["adaptive_routing"]) {
+    const std::string ar = rd.choice(n["adaptive_routing"], "fabric.adaptive_routing");
+    f.adaptive_routing = ar == "least_occupancy" ? FabricParams::AdaptiveRouting::kLeastOccupancy
+                         : ar == "bounded"       ? FabricParams::AdaptiveRouting::kBounded
+                                                 : FabricParams::AdaptiveRouting::kOff;
+    if (ar != "static" && f.routing != "updown") {
+      rd.fail(n["adaptive_routing"], "fabric.adaptive_routing",
+              fmt::format("{} needs fabric.routing: updown (its AR groups are the equal-cost ports up*/down* allows, "
+                          "which keeps the fabric deadlock-free); fabric.routing is {}", ar, f.routing));
+    }
+  }
+  if (n["ar_bound"]) f.ar_bound_bytes = rd.bytes(n["ar_bound"], "fabric.ar_bound");
   if (n["flow_control"]) {
     const std::string fc = rd.choice(n["flow_control"], "fabric.flow_control");
     f.pfc = fc == "pfc";
@@ -193,6 +205,11 @@ void read_fabric(LoaderState& st, const YAML::Node& n) {
   if (f.buffering != FabricParams::Buffering::kInput && !f.lossy) {
     rd.fail(n["switch"]["buffering"], "fabric.switch.buffering",
             "output and shared buffers need a lossy fabric (fabric.flow_control: none): credits and PFC guard input buffers");
+  }
+  if (f.adaptive_routing != FabricParams::AdaptiveRouting::kOff && f.transport != FabricParams::Transport::kNone) {
+    rd.fail(n["adaptive_routing"], "fabric.adaptive_routing",
+            "adaptive routing delivers packets out of order, which Go-Back-N (fabric.hca.transport) would take for "
+            "losses; use it with transport: none");
   }
 }
 

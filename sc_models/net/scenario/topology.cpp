@@ -181,6 +181,14 @@ void route_updown(Topology& t, const UpDown& ud, unsigned leaf, const LeafHcas& 
       const uint16_t dlid = t.nodes[hca].lid;
       t.lft[sw][dlid] = pick_spread(cand, dlid, spread);
     }
+    if (!t.ar_group.empty() && cand.size() > 1) {
+      // The candidates are the AR group: a switch has few distinct ones (a leaf's up-ports).
+      auto& groups = t.ar_groups[sw];
+      auto it = std::find(groups.begin() + 1, groups.end(), cand);
+      if (it == groups.end()) it = groups.insert(groups.end(), cand);
+      const auto g = static_cast<uint16_t>(it - groups.begin());
+      for (const auto& [hca, port] : hcas) t.ar_group[sw][t.nodes[hca].lid] = g;
+    }
   }
 }
 
@@ -377,6 +385,10 @@ Topology build_topology(const Scenario& s) {
       on_leaf[static_cast<unsigned>(t.wire[h][1].peer)].emplace_back(h, t.wire[h][1].peer_port);
     }
     const UpDown ud = r == "updown" ? make_updown(t, rank) : UpDown{rank, {}, {}};
+    if (r == "updown" && s.adaptive_routing()) {
+      t.ar_group.assign(t.num_switches, std::vector<uint16_t>(max_lid + 1u, 0));
+      t.ar_groups.assign(t.num_switches, std::vector<std::vector<uint16_t>>(1));  // (group 0: none)
+    }
     for (unsigned leaf = 0; leaf < t.num_switches; ++leaf) {
       if (on_leaf[leaf].empty()) continue;
       if (r == "shortest") route_shortest(t, leaf, on_leaf[leaf]);

@@ -44,6 +44,11 @@ struct Topology {
   std::map<std::string, unsigned> index;   // name -> node
   std::vector<int> lid_node;               // [lid] -> node, -1 none
   std::vector<std::vector<uint16_t>> lft;  // [switch][dlid] -> output port (0: none)
+  // Adaptive routing (fabric.adaptive_routing; empty when off): [switch][dlid] -> the AR group
+  // the switch chooses among for dlid (an index into ar_groups[switch]; 0: none, the LFT's port
+  // only), and [switch][group] -> its ports, the equal-cost candidates of up*/down* routing.
+  std::vector<std::vector<uint16_t>> ar_group;
+  std::vector<std::vector<std::vector<uint16_t>>> ar_groups;
   // [switch] -> (port, neighbour switch) of its switch-to-switch links
   std::vector<std::vector<std::pair<unsigned, unsigned>>> switch_links;
 
