@@ -11,7 +11,9 @@ instead of credits). Routing: the forwarding tables (static) or adaptive (least_
 
 Columns: the uniform group's throughput (the victims: their traffic shares the fabric with the
 hotspot trees), the hotspots' throughput, the uniform group's p99 packet latency, the fullest
-input buffer of one switch port and VL, packets out of order (adaptive only).
+input buffer of one switch port and VL, the ports whose output waited for credits (or was
+paused) in the last log interval (the congestion trees' extent), packets out of order
+(adaptive only).
 
 Checks what the regimes guarantee, not a ranking: every run completes; static routing
 delivers in order (no out-of-order count is kept); adaptive routing reorders and counts it
@@ -30,6 +32,8 @@ import os
 import subprocess
 import sys
 
+import pandas as pd
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import Checks, doc_block, doc_cells  # noqa: E402
 
@@ -46,7 +50,15 @@ def run(ibcc, scenario, out, args):
     if p.returncode != 0:
         return None, f"exit {p.returncode}: {p.stderr.strip()[-300:]}"
     m = json.load(open(os.path.join(out, "metrics.json")))
-    return m.get("metrics", m), ""
+    m = dict(m.get("metrics", m))
+    # The congestion trees' extent: ports whose output waited (for credits, or paused) in the
+    # last log interval.
+    ports = pd.read_csv(os.path.join(out, "ports.csv"))
+    last = ports[ports.t_us == ports.t_us.max()]
+    waited = last.groupby("port").PortXmitWait.sum()
+    m["ports_waiting"] = int((waited > 0).sum())
+    m["ports"] = int(last.port.nunique())
+    return m, ""
 
 
 def main():
@@ -72,8 +84,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         fut = {name: pool.submit(run, a.ibcc, scen, out, args) for name, scen, out, args in points}
         runs = {k: f.result() for k, f in fut.items()}
-    lines = ["| fabric | CC | routing | uniform Gb/s | hotspots Gb/s | uniform p99 µs | peak input buffer | out of order |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| fabric | CC | routing | uniform Gb/s | hotspots Gb/s | uniform p99 µs | peak input buffer | ports waiting | out of order |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for name, _, _, _ in points:
         m, err = runs[name]
         fabric, regime, routing = name.split("|")
@@ -87,7 +99,7 @@ def main():
             check(ooo is not None and ooo > 0, f"{fabric}, {regime}, adaptive: {ooo} packets out of order, counted")
         lines.append(f"| {fabric} | {regime} | {routing} | {m['group_total.uniform']:.1f} | {m['group_total.hotspot']:.1f} | "
                      f"{m['latency_p99_us.uniform']:.1f} | {m['peak_buffer_credits'] * 64 / 1e3:.1f} KB | "
-                     f"{'–' if ooo is None else f'{ooo:,.0f}'} |")
+                     f"{m['ports_waiting']} of {m['ports']} | {'–' if ooo is None else f'{ooo:,.0f}'} |")
     table = "\n".join(lines)
     print(table)
     page = os.path.join(a.source_dir, "docs", "validation.md")
