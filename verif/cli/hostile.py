@@ -127,10 +127,11 @@ class Regimes:
         self.ibcc, self.src, self.cache = ibcc, src, {}
 
     # Keys that need more than their regime to be read: the other half of a pair, a lossy
-    # fabric for output or shared buffers.
+    # fabric for output or shared buffers, up*/down* routing for adaptive routing.
     EXTRA = {"fabric.hca.sink_hiccup.period": ["fabric.hca.sink_hiccup.duration=1us"],
              "fabric.hca.sink_hiccup.duration": ["fabric.hca.sink_hiccup.period=100us"],
              "fabric.switch.output_buffer": ["fabric.flow_control=none"],
+             "fabric.ar_bound": ["fabric.routing=updown"],
              "fabric.switch.shared_buffer": ["fabric.flow_control=none"]}
 
     def context(self, key, sample):
