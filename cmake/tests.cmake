@@ -378,7 +378,7 @@ set_tests_properties(parameter_space_corners PROPERTIES LABELS "network;validati
 add_test(NAME parallel_identity
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_parallel_identity.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/parallel_identity)
-set_tests_properties(parallel_identity PROPERTIES LABELS "network;parallel" TIMEOUT 1200)
+set_tests_properties(parallel_identity PROPERTIES LABELS "network;parallel" TIMEOUT 1800)
 
 # The largest shipped fabric (45,056 hosts) runs 10 us within 16 GiB, its set-up time and peak
 # memory printed; the full 65,536-host tree is refused for its LIDs.
