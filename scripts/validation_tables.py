@@ -10,7 +10,6 @@ standard leaves open. Each table stands in the page between
                                                           tolerance (0.05 Gb/s; 0.01 for Jain
                                                           and ratios)
 """
-import argparse
 import concurrent.futures
 import json
 import os
@@ -18,7 +17,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verif", "lib"))
-from checks import doc_block, doc_cells  # noqa: E402
+from checks import page_table, page_table_arguments  # noqa: E402
 
 GBPS_TOL, RATIO_TOL = 0.05, 0.01
 SENSITIVITY = [
@@ -65,15 +64,7 @@ def tolerance(column):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("ibcc")
-    ap.add_argument("source_dir")
-    ap.add_argument("out_dir")
-    mode = ap.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true")
-    mode.add_argument("--check", action="store_true")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    a = ap.parse_args()
+    a = page_table_arguments(__doc__)
     scenario = os.path.join(a.source_dir, "topologies", "seed-testbed", "scenario1.yaml")
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         fut = {name: pool.submit(run, a.ibcc, scenario, os.path.join(a.out_dir, f"run{i}"), args)
@@ -83,14 +74,12 @@ def main():
     page_path = os.path.join(a.source_dir, "docs", "validation.md")
     failures = 0
     for name, table in fresh.items():
-        if a.write:
-            doc_block(page_path, "scripts/validation_tables.py", name, table)
+        result = page_table(page_path, "scripts/validation_tables.py", name, table, a.write,
+                            lambda k, shown, now: abs(shown - now) <= tolerance(k[1]))
+        if result is None:
             continue
-        shown, now = doc_cells(doc_block(page_path, "scripts/validation_tables.py", name)), doc_cells(table)
-        bad = [(k, shown.get(k), v) for k, v in now.items() if k not in shown or abs(shown[k] - v) > tolerance(k[1])]
-        ok = set(shown) == set(now) and not bad
-        print(f"{'PASS' if ok else 'FAIL'} {name}: {len(now)} numbers, page against a fresh run"
-              f"{'' if ok else f'; differing (cell, page, run): {bad[:8]}'}")
+        ok, what = result
+        print(f"{'PASS' if ok else 'FAIL'} {name}: {what}")
         failures += 0 if ok else 1
         if not ok:
             print(table)

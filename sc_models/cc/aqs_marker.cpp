@@ -27,7 +27,7 @@ void AqsMarkerParams::validate() const {
   if (seed == 0) fail("the random seed must not be 0");
 }
 
-AqsMarker::AqsMarker(const AqsMarkerParams& params) : params_(params), rng_(params.seed) {
+AqsMarker::AqsMarker(const AqsMarkerParams& params) : params_(params), draw_(params.seed) {
   params_.validate();
   if (params_.profiles.empty()) params_.profiles.assign(params_.num_vls, AqsProfile{});
   vls_.resize(params_.num_vls);
@@ -84,13 +84,7 @@ bool AqsMarker::depart(uint64_t cycle, unsigned vl, bool markable) {
   Vl& v = vls_.at(vl);
   ++v.counters.decisions;
   v.counters.max_avg_bytes = std::max(v.counters.max_avg_bytes, v.avg >> kFrac);
-  const uint32_t p = probability_q16(vl);
-  bool mark = false;
-  if (p >= 65536) {
-    mark = true;
-  } else if (p > 0) {
-    mark = draw16() < p;
-  }
+  const bool mark = draw_.decide(probability_q16(vl));
   if (mark) ++v.counters.marked;
   return mark;
 }

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "cc/mark_draw.h"
+
 namespace ibcc::cc {
 
 struct AqsProfile {
@@ -71,18 +73,11 @@ class AqsMarker {
   // One sample of VL `v`: false if it changed nothing (then no later sample at the same
   // queue does either).
   bool sample(Vl& v) const;
-  // 32-bit xorshift: a uniform 16-bit draw from its top half.
-  uint32_t draw16() {
-    rng_ ^= rng_ << 13;
-    rng_ ^= rng_ >> 17;
-    rng_ ^= rng_ << 5;
-    return rng_ >> 16;
-  }
 
   AqsMarkerParams params_;
   std::vector<Vl> vls_;
   uint64_t sampled_ = 0;  // the last cycle whose sample has been applied (0: none yet)
-  uint32_t rng_;
+  MarkDraw draw_;
 };
 
 }  // namespace ibcc::cc

@@ -16,7 +16,7 @@ void EcnMarkerParams::validate() const {
   if (seed == 0) fail("the random seed must not be 0");
 }
 
-EcnMarker::EcnMarker(const EcnMarkerParams& params) : params_(params), rng_(params.seed) {
+EcnMarker::EcnMarker(const EcnMarkerParams& params) : params_(params), draw_(params.seed) {
   params_.validate();
   counters_.resize(params_.num_priorities);
 }
@@ -33,13 +33,7 @@ bool EcnMarker::depart(unsigned priority, uint64_t bytes) {
   Counters& c = counters_.at(priority);
   ++c.packets;
   c.max_bytes = std::max(c.max_bytes, bytes);
-  const uint32_t p = probability_q16(bytes);
-  bool mark = false;
-  if (p >= 65536) {
-    mark = true;
-  } else if (p > 0) {
-    mark = draw16() < p;
-  }
+  const bool mark = draw_.decide(probability_q16(bytes));
   if (mark) ++c.marked;
   return mark;
 }

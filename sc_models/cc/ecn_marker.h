@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "cc/mark_draw.h"
+
 namespace ibcc::cc {
 
 struct EcnMarkerParams {
@@ -41,16 +43,8 @@ class EcnMarker {
   const EcnMarkerParams& params() const { return params_; }
 
  private:
-  // 32-bit xorshift: a uniform 16-bit draw from its top half.
-  uint32_t draw16() {
-    rng_ ^= rng_ << 13;
-    rng_ ^= rng_ >> 17;
-    rng_ ^= rng_ << 5;
-    return rng_ >> 16;
-  }
-
   EcnMarkerParams params_;
-  uint32_t rng_;
+  MarkDraw draw_;
   std::vector<Counters> counters_;
 };
 

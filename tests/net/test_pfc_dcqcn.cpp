@@ -71,6 +71,20 @@ TEST(Pfc, ABufferWithoutRoomForTheHeadroomIsRefused) {
   }
 }
 
+// Every flow was marked and got CNPs for its marks, fewer than its marks and at most one per
+// `interval_us` of the `run_us` run (the NP's pacing), and every CNP the HCAs sent arrived.
+void expect_paced_cnps(const Fabric& f, uint64_t run_us, uint64_t interval_us) {
+  uint64_t cnps = 0;
+  for (const auto& fl : f.flows()) {
+    EXPECT_GT(fl.stats.fecn_marked, 0u) << fl.spec.name;
+    EXPECT_GT(fl.stats.becn_received, 0u) << fl.spec.name;
+    EXPECT_LT(fl.stats.becn_received, fl.stats.fecn_marked) << fl.spec.name;
+    EXPECT_LE(fl.stats.becn_received, run_us / interval_us + 1u) << fl.spec.name;
+    cnps += fl.stats.becn_received;
+  }
+  EXPECT_EQ(cnps, f.cnps);
+}
+
 TEST(Dcqcn, EcnAndCnpsThrottleTheIncast) {
   const Scenario s = load_scenario_text(
       base_text(), "base.yaml",
@@ -79,15 +93,7 @@ TEST(Dcqcn, EcnAndCnpsThrottleTheIncast) {
        {"cc.dcqcn", "{cnp_interval: 10us, cnp_generation: 1us}"}});
   Fabric f("fabric", s);
   f.run();
-  uint64_t cnps = 0;
-  for (const auto& fl : f.flows()) {
-    EXPECT_GT(fl.stats.fecn_marked, 0u) << fl.spec.name;
-    // The NP answers at most one marked packet per flow per 10 us, and every CNP arrives.
-    EXPECT_LT(fl.stats.becn_received, fl.stats.fecn_marked) << fl.spec.name;
-    EXPECT_LE(fl.stats.becn_received, 3000u / 10u + 1u) << fl.spec.name;
-    cnps += fl.stats.becn_received;
-  }
-  EXPECT_EQ(cnps, f.cnps);
+  expect_paced_cnps(f, 3000, 10);
   // The sources were cut below the 10 Gb/s the sink drains: each RP rate is below line rate.
   Hca& h1 = static_cast<Hca&>(f.node(f.topology().find("H1")));
   auto* dcqcn = dynamic_cast<DcqcnReaction*>(&h1.reaction());
@@ -107,14 +113,7 @@ TEST(Dcqcn, NvidiaMarkingOnIbCreditsThrottlesTheIncast) {
        {"cc.dcqcn", "{cnp_interval: 10us, cnp_generation: 1us}"}});
   Fabric f("fabric", s);
   f.run();
-  uint64_t cnps = 0;
-  for (const auto& fl : f.flows()) {
-    EXPECT_GT(fl.stats.fecn_marked, 0u) << fl.spec.name;
-    EXPECT_GT(fl.stats.becn_received, 0u) << fl.spec.name;
-    EXPECT_LE(fl.stats.becn_received, 3000u / 10u + 1u) << fl.spec.name;
-    cnps += fl.stats.becn_received;
-  }
-  EXPECT_EQ(cnps, f.cnps);
+  expect_paced_cnps(f, 3000, 10);
   Hca& h1 = static_cast<Hca&>(f.node(f.topology().find("H1")));
   auto* dcqcn = dynamic_cast<DcqcnReaction*>(&h1.reaction());
   ASSERT_NE(dcqcn, nullptr);

@@ -28,7 +28,7 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from checks import Checks, doc_block, doc_cells, run_ibcc as run, vcd_values  # noqa: E402
+from checks import Checks, page_table, run_ibcc as run, vcd_values  # noqa: E402
 
 # The dissertation's testbed figures the sweep is compared with (Tables 2 and 3): flows ->
 # (max buffer after 5 s in KB, average latency in us), DCQCN and DCQCN+.
@@ -244,12 +244,6 @@ def small40(ibcc, src, out, sim_time, write):
         checks.compare(bool(good), f"{n} flows, DCQCN+: settings that use 90 % of the port with the queue under 200 KB "
                        f"(the dissertation: like DCQCN at small scale): {', '.join(good) if good else 'none'}")
     page = os.path.join(src, "docs", "validation.md")
-    if write:
-        doc_block(page, "verif/studies/check_dcqcn.py", "small40", table)
-        print(f"wrote the small40 table into {page}")
-        return
-    shown = doc_cells(doc_block(page, "verif/studies/check_dcqcn.py", "small40"))
-    now = doc_cells(table)
     # Tolerances: a point of a percentage, 10 % of a queue, 0.02 of Jain (another compiler's
     # rounding of the same algorithm may move a chaotic sawtooth a little).
     def close(k, a, b):
@@ -258,10 +252,11 @@ def small40(ibcc, src, out, sim_time, write):
         if "queue" in k[1]:
             return abs(a - b) <= 0.1 * max(abs(b), 10.0)
         return abs(a - b) <= 1.0
-    bad = [(k, shown.get(k), v) for k, v in now.items() if k not in shown or not close(k, shown[k], v)]
-    check(set(shown) == set(now) and not bad,
-          f"docs/validation.md's small40 table agrees with the runs ({len(now)} numbers)"
-          f"{'' if not bad else '; differing (cell, page, run): ' + str(bad[:6])}")
+    result = page_table(page, "verif/studies/check_dcqcn.py", "small40", table, write, close)
+    if result is None:
+        print(f"wrote the small40 table into {page}")
+        return
+    check(result[0], f"docs/validation.md's small40 table agrees with the runs: {result[1]}")
 
 
 def sampled_queue(ports_csv, sim_time_us):

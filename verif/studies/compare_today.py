@@ -25,7 +25,6 @@ delivers in order (no out-of-order count is kept); adaptive routing reorders and
                                                       fresh run by more than its tolerance (1 % of
                                                       the value, at least 0.05), or a check fails
 """
-import argparse
 import concurrent.futures
 import json
 import os
@@ -35,7 +34,7 @@ import sys
 import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from checks import Checks, doc_block, doc_cells  # noqa: E402
+from checks import Checks, page_table, page_table_arguments  # noqa: E402
 
 FABRICS = [("648-port QDR", "clos648/hotspot.yaml", "5ms", "100us"),
            ("NDR 2,048 hosts", "ndr2048/hotspot.yaml", "500us", "50us")]
@@ -62,15 +61,7 @@ def run(ibcc, scenario, out, args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("ibcc")
-    ap.add_argument("source_dir")
-    ap.add_argument("out_dir")
-    mode = ap.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true")
-    mode.add_argument("--check", action="store_true")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    a = ap.parse_args()
+    a = page_table_arguments(__doc__)
     checks = Checks()
     check = checks.check
     points = []
@@ -103,16 +94,12 @@ def main():
     table = "\n".join(lines)
     print(table)
     page = os.path.join(a.source_dir, "docs", "validation.md")
-    if a.write:
-        doc_block(page, "verif/studies/compare_today.py", "today", table)
+    result = page_table(page, "verif/studies/compare_today.py", "today", table, a.write,
+                        lambda k, shown, now: abs(shown - now) <= max(0.05, 0.01 * abs(now)))
+    if result is None:
         print(f"wrote the table into {page}")
     else:
-        shown, now = doc_cells(doc_block(page, "verif/studies/compare_today.py", "today")), doc_cells(table)
-        bad = [(k, shown.get(k), v) for k, v in now.items()
-               if k not in shown or abs(shown[k] - v) > max(0.05, 0.01 * abs(v))]
-        check(set(shown) == set(now) and not bad,
-              f"docs/validation.md's table against fresh runs: {len(now)} numbers"
-              f"{'' if not bad else f'; differing (cell, page, run): {bad[:6]}'}")
+        check(result[0], f"docs/validation.md's table against fresh runs: {result[1]}")
     return checks.result()
 
 
