@@ -1,6 +1,7 @@
 # Tests (CTest). Labels: unit, smoke (short co-simulations), regression (the long
 # co-simulation runs with coverage), mutation, rtl_in_loop, waves, lint, regmap, oracle, formal, synth, coverage, network,
-# workflow, validation, sanitize (ASan + UBSan build), fuzz (libFuzzer on the parsers).
+# workflow, validation, sanitize (ASan + UBSan build), fuzz (libFuzzer on the parsers), dcqcn, lossy,
+# nvidia_cc (NVIDIA-style CC), adaptive_routing.
 # Every test has a timeout.
 enable_testing()
 include(GoogleTest)
@@ -14,7 +15,9 @@ add_executable(ibcc_unit_tests
 target_compile_definitions(ibcc_unit_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_link_libraries(ibcc_unit_tests PRIVATE ibcc_cc GTest::gtest GTest::gtest_main yaml-cpp)
 target_compile_options(ibcc_unit_tests PRIVATE ${IBCC_WARNINGS})
-gtest_discover_tests(ibcc_unit_tests PROPERTIES LABELS unit TIMEOUT 120)
+gtest_discover_tests(ibcc_unit_tests TEST_FILTER "-AqsMarker.*" PROPERTIES LABELS unit TIMEOUT 120)
+# The NVIDIA-style marking core also carries the nvidia_cc label.
+gtest_discover_tests(ibcc_unit_tests TEST_FILTER "AqsMarker.*" PROPERTIES LABELS "nvidia_cc;unit" TIMEOUT 120)
 
 # The DCQCN cores: their own binary so that they carry the dcqcn label.
 add_executable(ibcc_dcqcn_tests tests/test_dcqcn.cpp)
@@ -392,7 +395,14 @@ set_tests_properties(large_fabric_scale PROPERTIES LABELS network TIMEOUT 600)
 add_test(NAME adaptive_routing_permutation
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_adaptive_routing.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/adaptive_routing)
-set_tests_properties(adaptive_routing_permutation PROPERTIES LABELS network TIMEOUT 300)
+set_tests_properties(adaptive_routing_permutation PROPERTIES LABELS "network;adaptive_routing" TIMEOUT 600)
+
+# NVIDIA OpenSM's congestion control: the policy file's mapping onto the keys, bad files, HOL
+# blocking removed on the seed test bed's scenario 1, the round trip through ibcc tune.
+add_test(NAME nvidia_cc_policy
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_nvidia_cc.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
+          ${CMAKE_BINARY_DIR}/test-out/nvidia_cc)
+set_tests_properties(nvidia_cc_policy PROPERTIES LABELS "nvidia_cc;dcqcn;workflow" TIMEOUT 600)
 
 # The founding thesis's 2x2 mesh (Tables 5.3-5.6): CC off and the victim with CC on checked,
 # the points the model does not reproduce printed as DIFFERS (docs/validation.md).

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "common/output_files.h"
+#include "net/scenario/import_nvidia_cc.h"
 #include "net/scenario/import_opensm.h"
 #include "net/scenario/scenario_keys.h"
 
@@ -23,12 +24,16 @@ Command add_keys(CLI::App& app) {
   fmt->add_flag_callback("--opensm", [o] { o->format = "opensm"; },
                          "The congestion-control options of opensm.conf and the key each sets, as JSON (what "
                          "--opensm-conf reads and ibcc tune's opensm.conf is written with)");
+  fmt->add_flag_callback("--nvidia-cc", [o] { o->format = "nvidia"; },
+                         "The fields of NVIDIA's congestion-control policy file and the key each sets, as JSON (what "
+                         "--opensm-conf reads with mlnx_congestion_control and ibcc tune writes)");
   fmt->require_option(0, 1);
   cmd->add_option("--out", o->out, "Write to this file instead of the standard output");
   return {cmd, [o] {
             const std::string text = o->format == "markdown" ? ibcc::net::keys_markdown()
                                      : o->format == "schema" ? ibcc::net::keys_json_schema()
                                      : o->format == "opensm" ? ibcc::net::opensm_options_json()
+                                     : o->format == "nvidia" ? ibcc::net::nvidia_fields_json()
                                                              : ibcc::net::keys_listing();
             try {
               if (o->out.empty()) {

@@ -23,6 +23,7 @@
 #include "common/provenance.h"
 #include "common/version.h"
 #include "net/fabric/fabric.h"
+#include "net/scenario/import_nvidia_cc.h"
 #include "net/scenario/import_opensm.h"
 #include "net/observe/metrics.h"
 #include "net/observe/net_waves.h"
@@ -621,7 +622,8 @@ std::optional<std::string> window_error(const std::string& window, uint64_t sim_
 }
 
 std::string describe_scenario(const RunOptions& opt) {
-  const std::vector<Override> ov = overrides_of(opt, nullptr);
+  std::vector<std::string> import_notes;  // the OpenSM file's (fields read, not applied)
+  const std::vector<Override> ov = overrides_of(opt, &import_notes);
   const std::string text = read_text_file(opt.scenario, "scenario file");
   ScenarioDocument doc(text, opt.scenario);
   Scenario s = doc.load(ov);
@@ -637,8 +639,20 @@ std::string describe_scenario(const RunOptions& opt) {
     s.notes.insert(s.notes.end(), fabric.notes().begin(), fabric.notes().end());
   }
   std::string out = doc.resolved_yaml(ov, s);
+  for (const auto& n : import_notes) out += "# note: " + n + "\n";
   for (const auto& n : s.notes) out += "# note: " + n + "\n";
   return out;
+}
+
+std::string describe_nvidia_policy(const RunOptions& opt) {
+  const std::vector<Override> ov = overrides_of(opt, nullptr);
+  ScenarioDocument doc(read_text_file(opt.scenario, "scenario file"), opt.scenario);
+  const Scenario s = doc.load(ov);
+  if (s.cc.marking != Marking::kNvidia || s.cc.reaction != Reaction::kDcqcn) {
+    throw ScenarioError(opt.scenario + ": --nvidia-policy-out: the policy file configures cc.marking nvidia with "
+                        "cc.reaction dcqcn; this scenario runs another regime");
+  }
+  return nvidia_policy(s.cc);
 }
 
 std::string describe_points(const RunOptions& opt, const std::string& points_json, const std::string& window) {

@@ -60,6 +60,10 @@ std::optional<std::string> window_error(const std::string& window, uint64_t sim_
 // The resolved scenario of `opt` (scenario, --opensm-conf, --set, --cc, ...) as YAML, with the
 // reader's notes as comments: what `ibcc describe` prints. ScenarioError on bad input.
 std::string describe_scenario(const RunOptions& opt);
+// The resolved scenario's cc settings as NVIDIA OpenSM's congestion-control policy file
+// (net/scenario/import_nvidia_cc.h); ScenarioError unless it runs cc.marking nvidia with
+// cc.reaction dcqcn.
+std::string describe_nvidia_policy(const RunOptions& opt);
 
 // The points of a campaign (a sweep's grid) checked at once, as a campaign's runs would read
 // them: `points_json` is a JSON list, per point a list of [KEY, VALUE, ORIGIN] applied after

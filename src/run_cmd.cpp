@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cli.h"
+#include "common/output_files.h"
 #include "net/scenario/scenario_yaml.h"
 #include "net/scenario/units.h"
 #include "progress.h"
@@ -182,7 +183,7 @@ Command add_run(CLI::App& app, const Invocation& inv) {
 Command add_describe(CLI::App& app) {
   struct Options {
     ibcc::net::RunOptions describe;
-    std::string cc, seed, points, window;
+    std::string cc, seed, points, window, nvidia_policy_out;
     std::vector<std::string> sets;
   };
   auto o = std::make_shared<Options>();
@@ -196,6 +197,9 @@ Command add_describe(CLI::App& app) {
   cmd->add_option("--log-interval", o->describe.log_interval, "Log interval with a unit (as ibcc run)");
   cmd->add_option("--opensm-conf", o->describe.opensm_conf, "CC settings from an OpenSM configuration (as ibcc run)")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--nvidia-policy-out", o->nvidia_policy_out,
+                  "Also write the resolved cc settings as NVIDIA OpenSM's congestion-control policy file (cc.marking "
+                  "nvidia, cc.reaction dcqcn)");
   cmd->add_option("--points", o->points,
                   "Check a campaign's points at once instead (what ibcc sweep does before it runs): FILE is a JSON "
                   "list, per point a list of [KEY, VALUE, ORIGIN]; prints each point's flows and metric names as JSON")
@@ -219,7 +223,13 @@ Command add_describe(CLI::App& app) {
                 return kOk;
               }
               std::cout << ibcc::net::describe_scenario(o->describe);
+              if (!o->nvidia_policy_out.empty()) {
+                ibcc::write_file_atomic(o->nvidia_policy_out, ibcc::net::describe_nvidia_policy(o->describe));
+              }
               return kOk;  // (sc_main checks that it reached the standard output)
+            } catch (const ibcc::OutputError& e) {
+              std::cerr << "ibcc describe: error: " << e.what() << "\n";
+              return kFailed;
             } catch (const ibcc::net::ScenarioError& e) {
               std::cerr << "ibcc describe: error: " << e.what() << "\n";
               return kBadInput;

@@ -220,6 +220,14 @@ int run_topo(const TopoOptions& opt) {
     for (const auto& [k, n] : speeds) sp += fmt::format("{}{} x {}", sp.empty() ? "" : ", ", n, k);
     std::cout << "  links: " << sp << "\n";
     std::cout << fmt::format("  flows: {}, routes checked: {} (all reach their destination)\n", s.flows.size(), checked);
+    const net::DependencyCheck dep = net::find_dependency_cycle(t);
+    const std::string ar = !s.adaptive_routing()
+                               ? "" : " with every adaptive-routing candidate";
+    std::cout << (dep.cycle.empty()
+                      ? fmt::format("  channel dependencies{}: {} channels, {} dependencies, no cycle (credits cannot "
+                                    "deadlock)\n", ar, dep.channels, dep.dependencies)
+                      : fmt::format("  channel dependencies{}: {} channels, {} dependencies, a cycle: {} (credits may "
+                                    "deadlock unless VLs break it)\n", ar, dep.channels, dep.dependencies, dep.cycle));
     for (const auto& [a, b] : opt.routes) {
       const int na = t.find(a), nb = t.find(b);
       if (na < 0 || nb < 0 || t.nodes[na].is_switch || t.nodes[nb].is_switch) {

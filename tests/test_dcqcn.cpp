@@ -266,6 +266,49 @@ TEST(DcqcnRp, MinimumRateHolds) {
   EXPECT_EQ(rp.state(0).rc_kbps, 6'000'000u);
 }
 
+// NVIDIA's cut parameters: Gd (rpg_gd = gd_log2 + 10) divides alpha's cut, rpg_min_dec_fac
+// floors it, rate_to_set_on_first_cnp replaces the first cut.
+TEST(DcqcnRp, CutDivisorAndFloor) {
+  DcqcnRpParams p = rp_params();
+  p.gd_log2 = 2;  // Rc (1 - alpha / 4)
+  DcqcnRp quarter(p);
+  quarter.cnp(0, 0);
+  EXPECT_EQ(quarter.state(0).rc_kbps, 30'000'000u);
+  p.gd_log2 = 0;  // Rc (1 - alpha): all of it at alpha 1, held by the floor
+  p.min_dec_q16 = 65536 * 3 / 4;
+  DcqcnRp floored(p);
+  floored.cnp(0, 0);
+  EXPECT_EQ(floored.state(0).rc_kbps, 30'000'000u);
+  p.min_dec_q16 = 0;  // no floor: only the minimum rate holds it
+  DcqcnRp whole(p);
+  whole.cnp(0, 0);
+  EXPECT_EQ(whole.state(0).rc_kbps, p.min_rate_kbps);
+  p = rp_params();
+  p.min_dec_q16 = 65536 / 2;  // at Gd 2 a cut never takes more than half: no effect
+  DcqcnRp paper(p);
+  DcqcnRp plain(rp_params());
+  for (uint64_t c = 0; c < 5; ++c) {
+    paper.cnp(0, c * 10);
+    plain.cnp(0, c * 10);
+    EXPECT_EQ(paper.state(0).rc_kbps, plain.state(0).rc_kbps);
+  }
+}
+
+TEST(DcqcnRp, FirstCnpSetsTheRate) {
+  DcqcnRpParams p = rp_params();
+  p.first_cnp_rate_kbps = 5'000'000;
+  DcqcnRp rp(p);
+  rp.cnp(0, 0);
+  EXPECT_EQ(rp.state(0).rc_kbps, 5'000'000u);
+  EXPECT_EQ(rp.state(0).rt_kbps, 40'000'000u);
+  rp.cnp(0, 1);  // the second cuts as usual: alpha stays 1, half
+  EXPECT_EQ(rp.state(0).rc_kbps, 2'500'000u);
+  p.first_cnp_rate_kbps = 80'000'000;  // above the rate: never raises it
+  DcqcnRp above(p);
+  above.cnp(0, 0);
+  EXPECT_EQ(above.state(0).rc_kbps, 40'000'000u);
+}
+
 TEST(DcqcnRp, TransmitCyclesAtTheRate) {
   DcqcnRp rp(rp_params());
   EXPECT_EQ(rp.transmit_cycles(0, 0, 4096), 205u);  // 4096 B at 40 Gb/s, 250 MHz: 204.8
@@ -358,6 +401,12 @@ TEST(DcqcnRp, BadParametersAreNamed) {
   p = rp_params();
   p.rate_timer_cycles = 0;
   EXPECT_THROW(DcqcnRp{p}, std::invalid_argument);
+  p = rp_params();
+  p.gd_log2 = 17;
+  EXPECT_THROW(DcqcnRp{p}, std::invalid_argument);
+  p = rp_params();
+  p.min_dec_q16 = 65537;
+  EXPECT_THROW(DcqcnRp{p}, std::invalid_argument);
 }
 
 bool same(const DcqcnRp::FlowState& a, const DcqcnRp::FlowState& b) {
@@ -380,6 +429,11 @@ TEST(DcqcnRp, LazyAdvanceEqualsStepping) {
       p.byte_counter_bytes = rng() % 2 ? 20'000 : 0;
       p.reduce_period_cycles = rng() % 3 ? rng() % 300 : 0;
       p.g_shift = 4;  // alpha moves fast enough to reach 0 within the run
+      if (seed > 3) {  // NVIDIA's cut parameters
+        p.gd_log2 = static_cast<unsigned>(rng() % 3);
+        p.min_dec_q16 = rng() % 2 ? 65536 / 3 : 0;
+        p.first_cnp_rate_kbps = rng() % 2 ? 10'000'000 : 0;
+      }
       DcqcnRp lazy(p), stepped(p);
       const unsigned flows = 4;
       for (uint64_t c = 0; c < 60'000; ++c) {

@@ -100,3 +100,41 @@ def settings(cc, options):
         "control": ca.get("control"), "control_map": int(ca.get("control_map", 0)),
         "per_sl": effective_ca(ca, per_sl_fields(options)), "ccti_limit": limit, "cct": list(ca["cct"])[:limit + 1],
     }
+
+
+# ------------------------------------------------------------------------------------------
+# NVIDIA's OpenSM: mlnx_congestion_control and its congestion-control policy file. The policy
+# file is written by `ibcc describe --nvidia-policy-out` (C++, beside its reader, from the
+# field table `ibcc keys --nvidia-cc` prints); here only the opensm.conf lines that point to it.
+# ------------------------------------------------------------------------------------------
+
+
+def load_nvidia_fields(ibcc):
+    """The field table of `ibcc keys --nvidia-cc`: a list of {block, name, form, key, min, max, note}."""
+    p = subprocess.run([ibcc, "keys", "--nvidia-cc"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{ibcc} keys --nvidia-cc: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def nvidia_carried(key, fields):
+    """Whether a scenario key is one the policy file (or mlnx_congestion_control) sets."""
+    return (key in {f["key"] for f in fields} or key.startswith("cc.nvidia.")
+            or key in ("cc.enabled", "cc.marking", "cc.reaction"))
+
+
+def nvidia_conf(policy_name, source):
+    """opensm.conf's lines that turn NVIDIA's congestion control on with the policy file."""
+    return "\n".join([
+        f"# ibcc tune: the chosen configuration as NVIDIA OpenSM congestion control ({source})",
+        "# Where: OpenSM's configuration file (/etc/opensm/opensm.conf by default). Copy the policy file",
+        f"# ({policy_name}) beside it or give its full path below, and restart OpenSM. Check first with:",
+        "# ibcc run SCENARIO --opensm-conf THIS_FILE",
+        "mlnx_congestion_control 2",
+        f"congestion_control_policy_file {policy_name}",
+    ]) + "\n"
+
+
+def policy_lines(text):
+    """A policy file's settings: its lines without comments and blank lines."""
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]

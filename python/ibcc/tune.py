@@ -692,6 +692,25 @@ def round_trip(runner, scenario, fragment_path, chosen_cc, non_opensm_sets):
     return True, shlex.join(cmd)
 
 
+def nvidia_round_trip(runner, scenario, conf_path, policy_path, chosen_sets):
+    """opensm.conf with the policy file, read back by `ibcc describe --opensm-conf` (the chosen
+    parameters the policy cannot carry given as --set, the ones it carries not), writes the
+    same policy file again: the file holds every setting it carries."""
+    fields = opensm.load_nvidia_fields(runner.req.ibcc)
+    rest = {k: v for k, v in chosen_sets.items() if not opensm.nvidia_carried(k, fields)}
+    back = policy_path.with_name("cc_policy.read_back.conf")
+    cmd, rc, _, err = runner.describe(scenario, rest, extra=("--opensm-conf", str(conf_path),
+                                                             "--nvidia-policy-out", str(back)))
+    if rc != 0:
+        return False, f"{shlex.join(cmd)}: exit {rc}: {err}"
+    a, b = opensm.policy_lines(policy_path.read_text()), opensm.policy_lines(back.read_text())
+    back.unlink()
+    if a != b:
+        diff = [f"{x!r} != {y!r}" for x, y in zip(a, b) if x != y] or [f"{len(a)} lines != {len(b)} lines"]
+        return False, "the policy file reads back different settings: " + "; ".join(diff[:3])
+    return True, shlex.join(cmd)
+
+
 # ------------------------------------------------------------------------------------------
 # The tune
 # ------------------------------------------------------------------------------------------
@@ -800,6 +819,8 @@ def tune(request):
               + ", ".join(f"{k}={v}" for k, v in chosen.user_attrs["sets"].items()) + "\n")
     write_text(out / "chosen.yaml", header + yaml.safe_dump({"cc": cc}, sort_keys=False))
     opensm_path = out / "opensm.conf"
+    if (out / "cc_policy.conf").exists():
+        (out / "cc_policy.conf").unlink()  # from an earlier tune of an NVIDIA-style space in this --out
     regime = (cc.get("marking", "fecn"), cc.get("reaction", "ibcc"))
     if regime == ("fecn", "ibcc"):
         write_text(opensm_path, opensm.fragment(cc, opensm.load_options(req.ibcc), f"trial {chosen.number}"))
@@ -808,11 +829,22 @@ def tune(request):
         ok, how = round_trip(runner, req.scenarios[0], opensm_path, cc, non_opensm)
         if not ok:
             raise TrialRunError(f"opensm.conf round trip: {how}")
+    elif regime == ("nvidia", "dcqcn"):
+        policy_path = out / "cc_policy.conf"
+        sets = chosen.user_attrs["sets"]
+        cmd, rc, _, err = runner.describe(req.scenarios[0], sets, extra=("--nvidia-policy-out", str(policy_path)))
+        if rc != 0:
+            raise TrialRunError(f"{shlex.join(cmd)}: exit {rc}: {err}")
+        write_text(opensm_path, opensm.nvidia_conf(policy_path.name, f"trial {chosen.number}"))
+        ok, how = nvidia_round_trip(runner, req.scenarios[0], opensm_path, policy_path, sets)
+        if not ok:
+            raise TrialRunError(f"NVIDIA policy round trip: {how}")
     else:
         # OpenSM configures IB CC only: ECN marking and DCQCN are set on the switches and NICs.
         if opensm_path.exists():
             opensm_path.unlink()  # from an earlier tune of an IB CC space in this --out
-        how = (f"not written: OpenSM does not configure cc.marking={regime[0]} and cc.reaction={regime[1]}; "
+        how = (f"not written: OpenSM configures IB CC (fecn, ibcc) and NVIDIA's (nvidia, dcqcn), not "
+               f"cc.marking={regime[0]} with cc.reaction={regime[1]}; "
                "chosen.yaml has the chosen configuration")
 
     failed = [t for t in study.get_trials(deepcopy=False)
@@ -987,8 +1019,13 @@ def guidance(req, params, objectives, chosen, refs, imps, front, failed, seed_wh
         lines.append("Parameter importances: not computed (they need two or more parameters and four completed trials).")
     lines.append("")
     lines.append(f"Seed hardware parameters: {seed_what}.")
-    opensm = ("opensm.conf (its cc_* lines, read back and checked)" if not opensm_how.startswith("not written")
-              else "no opensm.conf (" + opensm_how.split(": ", 1)[1] + ")")
+    if opensm_how.startswith("not written"):
+        opensm = "no opensm.conf (" + opensm_how.split(": ", 1)[1] + ")"
+    elif (Path(req.out) / "cc_policy.conf").exists():
+        opensm = ("opensm.conf (mlnx_congestion_control) with cc_policy.conf (NVIDIA's congestion-control policy "
+                  "file, read back and checked)")
+    else:
+        opensm = "opensm.conf (its cc_* lines, read back and checked)"
     lines.append(f"Files in {req.out}: tune.csv (every trial), chosen.yaml (scenario cc: section), {opensm}, "
                  "report.txt, tune.json, history.png"
                  + (", pareto.png, pareto.csv" if len(objectives) > 1 else "") + (", importances.png" if usable else ""))

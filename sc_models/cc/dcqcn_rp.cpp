@@ -19,6 +19,8 @@ void DcqcnRpParams::validate() const {
   if (fast_recovery_steps == 0) fail("F (fast recovery steps) must be at least 1");
   if (variant == DcqcnVariant::kPlus && lambda_q8 == 0) fail("DCQCN+'s lambda must be above 0");
   if (variant == DcqcnVariant::kPlus && mtu_bytes == 0) fail("the MTU must be above 0 bytes");
+  if (gd_log2 > 16) fail("the cut divisor Gd must be 1 .. 65536 (gd_log2 0..16)");
+  if (min_dec_q16 > 65536) fail("the floor of a cut must be at most the rate itself (min_dec_q16 <= 65536)");
 }
 
 DcqcnRp::DcqcnRp(const DcqcnRpParams& params)
@@ -52,9 +54,15 @@ uint64_t DcqcnRp::rate_period(const FlowState& s) const {
 void DcqcnRp::cut(FlowState& s, uint64_t cycle) {
   const uint32_t one = 1u << 20;
   s.rt_kbps = s.rc_kbps;
-  // Rc (1 - alpha / 2), floored at the minimum rate.
-  const uint64_t down = (s.rc_kbps * s.alpha_q20) >> 21;
-  s.rc_kbps = std::max(params_.min_rate_kbps, s.rc_kbps - down);
+  if (!s.cut_yet && params_.first_cnp_rate_kbps) {
+    // The first cut sets the rate (never raises it).
+    s.rc_kbps = std::max(params_.min_rate_kbps, std::min(s.rc_kbps, params_.first_cnp_rate_kbps));
+  } else {
+    // Rc (1 - alpha / Gd), at least Rc min_dec and the minimum rate.
+    const uint64_t down = (s.rc_kbps * s.alpha_q20) >> (20 + params_.gd_log2);
+    const uint64_t floor = (s.rc_kbps * params_.min_dec_q16) >> 16;
+    s.rc_kbps = std::max({params_.min_rate_kbps, floor, s.rc_kbps - std::min(down, s.rc_kbps)});
+  }
   // alpha = (1 - g) alpha + g, its step rounded up as in the decay.
   const uint32_t step = (s.alpha_q20 + (1u << params_.g_shift) - 1) >> params_.g_shift;
   s.alpha_q20 = std::min(one, s.alpha_q20 - step + (one >> params_.g_shift));

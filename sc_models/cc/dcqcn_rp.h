@@ -33,6 +33,12 @@ struct DcqcnRpParams {
   uint64_t ai_rate_kbps = 40'000;        // R_AI: 40 Mb/s (ConnectX-4: 5 Mb/s)
   uint64_t hai_rate_kbps = 100'000;      // R_HAI: 100 Mb/s (ConnectX-4: 40 Mb/s)
   uint64_t reduce_period_cycles = 0;     // at most one cut per period (ConnectX-4: 4 us); 0: every CNP
+  // A cut takes Rc alpha / 2^gd_log2 (1: the paper's alpha / 2; NVIDIA's rpg_gd is gd_log2 + 10,
+  // its alpha having 10 fraction bits), but leaves at least Rc min_dec_q16 / 65536 (NVIDIA's
+  // rpg_min_dec_fac; 0: no such floor).
+  unsigned gd_log2 = 1;
+  uint32_t min_dec_q16 = 0;
+  uint64_t first_cnp_rate_kbps = 0;      // the flow's first cut sets Rc to this instead (0: a cut like any other)
   // DCQCN+.
   uint32_t lambda_q8 = 256;              // lambda in 1/256 (1.0; the dissertation gives no value)
   uint64_t mtu_bytes = 4096;             // MTU in K's MTU / Rc

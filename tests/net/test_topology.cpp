@@ -233,6 +233,32 @@ TEST(Topology, TorusTakesTheShortWayRound) {
   EXPECT_EQ(path.size(), 4u);  // SW0_0 -> SW4_0 over the wrap link
 }
 
+// Channel dependencies: a ring routed the short way round has a cycle (Dally and Seitz's
+// example); a fat tree under up*/down*, with every adaptive-routing candidate, has none.
+TEST(Topology, DependencyCycleOfARingAndNoneInAnAdaptiveFatTree) {
+  Scenario ring;
+  ring.fabric.routing = "dor";
+  generate_mesh({5, 1, 1, true}, qdr(), &ring);
+  const DependencyCheck r = find_dependency_cycle(build_topology(ring));
+  EXPECT_EQ(r.channels, 10u);  // each of the 5 ring links, both ways
+  EXPECT_FALSE(r.cycle.empty());
+  // Only the packets' own direction round the ring: the cycle is five channels, back to its start.
+  EXPECT_EQ(std::count(r.cycle.begin(), r.cycle.end(), '>'), 5);
+  Scenario tree;
+  tree.fabric.routing = "updown";
+  tree.fabric.adaptive_routing = FabricParams::AdaptiveRouting::kLeastOccupancy;
+  generate_fattree({8, 3}, qdr(), &tree);
+  const Topology t = build_topology(tree);
+  const DependencyCheck a = find_dependency_cycle(t);
+  EXPECT_EQ(a.cycle, "");
+  Scenario fixed = tree;
+  fixed.fabric.adaptive_routing = FabricParams::AdaptiveRouting::kOff;
+  const DependencyCheck f = find_dependency_cycle(build_topology(fixed));
+  EXPECT_EQ(f.cycle, "");
+  EXPECT_GT(a.dependencies, f.dependencies) << "AR adds the other up-links' dependencies";
+  EXPECT_EQ(a.channels, f.channels);
+}
+
 // On an irregular fabric (a ring of switches with a chord), up*/down* routes never turn up
 // after going down.
 TEST(Topology, UpDownNeverGoesUpAfterDown) {

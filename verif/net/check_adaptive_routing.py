@@ -14,6 +14,11 @@ forwarding tables' d-mod-k).
    table's port: flows.csv byte-identical to AR static, and no packet out of order. With the
    default bound of 4 KiB it spreads the load like least_occupancy (at least 80 %).
 4. AR with --threads 2 gives the same flows.csv, ports.csv, latency.csv and metrics.json.
+5. The load on the core links (the leaves' 32 up-links): max / mean at least 2 under AR static,
+   at most 1.2 under AR least_occupancy.
+6. No deadlock on the shipped fabrics: on every shipped scenario routed up*/down* (one per
+   fabric: its hotspot, else its first), with adaptive routing on, `ibcc topo` finds no cycle in
+   the channel dependency graph of every AR candidate.
 
 Usage: check_adaptive_routing.py IBCC SOURCE_DIR OUT_DIR    (exit 0 pass, 1 fail)
 """
@@ -24,6 +29,7 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import Checks  # noqa: E402
@@ -99,6 +105,26 @@ def main():
     if bounded:
         check(metrics(bounded)["total"] >= 0.80 * CAPACITY_GBPS,
               f"AR bounded, 4 KiB: {metrics(bounded)['total']:.0f} Gb/s, at least 80 % of {CAPACITY_GBPS:.0f}")
+
+    def core_ratio(d):
+        loads = [b for ports in uplinks(d).values() for b in ports.values()]
+        return max(loads) / (sum(loads) / len(loads)), len(loads)
+
+    (r_off, n_off), (r_ar, n_ar) = core_ratio(off), core_ratio(ar)
+    check(n_off == n_ar == 32 and r_off >= 2, f"AR static: max / mean core-link load {r_off:.2f} (>= 2) over {n_off} up-links")
+    check(r_ar <= 1.2, f"AR least_occupancy: max / mean core-link load {r_ar:.2f} (<= 1.2) over {n_ar} up-links")
+
+    fabrics = {}
+    for path in sorted(Path(src, "topologies").glob("*/*.yaml")):
+        if "routing: updown" in path.read_text() and (path.parent.name not in fabrics or path.stem == "hotspot"):
+            fabrics[path.parent.name] = path
+    for name, path in sorted(fabrics.items()):
+        r = subprocess.run([ibcc, "topo", str(path), "--candidates", "0", "--set", "fabric.adaptive_routing=least_occupancy"],
+                           capture_output=True, text=True)
+        line = next((ln.strip() for ln in r.stdout.splitlines() if "channel dependencies" in ln), r.stderr.strip()[-200:])
+        check(r.returncode == 0 and "every adaptive-routing candidate" in line and "no cycle" in line,
+              f"{path.relative_to(src)}: {line}")
+    check(len(fabrics) >= 6, f"{len(fabrics)} shipped up*/down* fabrics checked ({', '.join(sorted(fabrics))})")
 
     par = run("least_occupancy_t2", "--threads", "2")
     if par:

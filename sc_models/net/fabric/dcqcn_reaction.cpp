@@ -18,9 +18,10 @@ cc::DcqcnRpParams DcqcnReaction::rp_params(const NodeContext& ctx, double link_c
   p.variant = s.cc.reaction == Reaction::kDcqcnPlus ? cc::DcqcnVariant::kPlus : cc::DcqcnVariant::kDcqcn;
   p.core_clock_hz = s.fabric.core_clock_hz;
   p.line_rate_kbps = kbps(8.0 * static_cast<double>(s.fabric.core_clock_hz) / std::max(link_cpb, host_cpb));
+  if (q.max_rate_bps > 0) p.line_rate_kbps = std::min(p.line_rate_kbps, std::max<uint64_t>(1, kbps(q.max_rate_bps)));
   if (kbps(q.min_rate_bps) >= p.line_rate_kbps) {
     // No cut could then lower the rate: DCQCN would be switched off without a word.
-    throw ScenarioError(fmt::format("{}: cc.dcqcn.min_rate: {:g} Gb/s is at or above an HCA's line rate ({:g} Gb/s): "
+    throw ScenarioError(fmt::format("{}: cc.dcqcn.min_rate: {:g} Gb/s is at or above an HCA's line rate or cc.dcqcn.max_rate ({:g} Gb/s): "
                                     "DCQCN's rate cuts could never take effect (expected well below it, e.g. 10Mb/s)",
                                     s.file, q.min_rate_bps / 1e9, static_cast<double>(p.line_rate_kbps) / 1e6));
   }
@@ -37,6 +38,9 @@ cc::DcqcnRpParams DcqcnReaction::rp_params(const NodeContext& ctx, double link_c
   p.lambda_q8 = static_cast<uint32_t>(std::max(1LL, std::llround(q.lambda * 256.0)));
   p.mtu_bytes = ctx.wire_bytes(s.fabric.mtu);
   p.rl_kbps = q.increase_bound_bps > 0 ? kbps(q.increase_bound_bps) : 0;
+  p.gd_log2 = q.gd_log2;
+  p.min_dec_q16 = static_cast<uint32_t>(std::llround(q.min_dec_factor * 65536.0));
+  p.first_cnp_rate_kbps = q.first_cnp_rate_bps > 0 ? std::max<uint64_t>(1, kbps(q.first_cnp_rate_bps)) : 0;
   return p;
 }
 

@@ -1,6 +1,9 @@
 #include "net/scenario/import_opensm.h"
 
+#include "net/scenario/import_nvidia_cc.h"
+
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -70,6 +73,38 @@ const char* form_name(OpenSmForm f) {
   return "";
 }
 
+// NVIDIA's OpenSM: mlnx_congestion_control 2 turns its congestion control on (1: off), the
+// policy file configures it; IBA A10's options (congestion_control, cc_*) beside them would
+// configure a second regime.
+void import_nvidia(const std::string& path, std::map<std::string, Line>& single, OpenSmImport* imp) {
+  auto where = [&](const std::string& key) { return fmt::format("{}:{}: {}", path, single[key].number, key); };
+  for (const auto& [key, line] : single) {
+    if (key != "mlnx_congestion_control" && key != "congestion_control_policy_file" && key != "ppcc_algo_dir") {
+      throw ScenarioError(fmt::format("{}:{}: {}: IBA A10 congestion control beside NVIDIA's (mlnx_congestion_control, "
+                                      "congestion_control_policy_file): give one of the two", path, line.number, key));
+    }
+  }
+  if (!single.count("mlnx_congestion_control")) {
+    throw ScenarioError(where("congestion_control_policy_file") + ": without mlnx_congestion_control (2: on), NVIDIA's "
+                        "OpenSM does not apply the policy file");
+  }
+  const uint64_t mode = number(where("mlnx_congestion_control"), single["mlnx_congestion_control"].value, 2);
+  if (single.count("ppcc_algo_dir")) imp->notes.push_back(where("ppcc_algo_dir") + ": read, not applied: PPCC algorithms are not modelled");
+  if (single.count("congestion_control_policy_file")) {
+    std::filesystem::path policy = single["congestion_control_policy_file"].value;
+    if (policy.is_relative()) policy = std::filesystem::path(path).parent_path() / policy;
+    NvidiaImport nv = import_nvidia_policy(policy.string());
+    imp->overrides = std::move(nv.overrides);
+    imp->notes.insert(imp->notes.end(), nv.notes.begin(), nv.notes.end());
+  } else {
+    imp->overrides.emplace_back("cc.marking", "nvidia", where("mlnx_congestion_control"));
+    imp->overrides.emplace_back("cc.reaction", "dcqcn", where("mlnx_congestion_control"));
+    imp->notes.push_back(where("mlnx_congestion_control") + ": no congestion_control_policy_file: ibcc's defaults "
+                         "(cc.nvidia, cc.dcqcn), NVIDIA's own are not published");
+  }
+  if (mode != 2) imp->overrides.emplace_back("cc.enabled", "false", where("mlnx_congestion_control") + " (2: on)");
+}
+
 }  // namespace
 
 std::string opensm_options_json() {
@@ -117,6 +152,16 @@ OpenSmImport import_opensm_conf(const std::string& path) {
       throw ScenarioError(fmt::format("{}:{}: {}: OpenSM options are lower case (OpenSM ignores this one); write {}",
                                       path, n, key, lower_key));
     }
+    if (key == "mlnx_congestion_control" || key == "congestion_control_policy_file" || key == "ppcc_algo_dir") {
+      // NVIDIA's OpenSM: its congestion control and the policy file that configures it.
+      if (value.empty()) throw ScenarioError(fmt::format("{}:{}: {}: no value", path, n, key));
+      if (const auto [at, fresh] = single.emplace(key, Line{n, value}); !fresh) {
+        throw ScenarioError(fmt::format("{}:{}: {}: given twice (first at line {}); give each option once", path, n, key,
+                                        at->second.number));
+      }
+      any_cc = true;
+      continue;
+    }
     if (!is_cc) continue;  // an option of the subnet manager itself
     any_cc = true;
     if (!option) {
@@ -133,11 +178,16 @@ OpenSmImport import_opensm_conf(const std::string& path) {
 
   if (in.bad()) throw ScenarioError(path + ": cannot read the OpenSM configuration");
   if (!any_cc) {
-    throw ScenarioError(fmt::format("{}: no congestion-control option (congestion_control, cc_*) in {} lines; expected "
+    throw ScenarioError(fmt::format("{}: no congestion-control option (congestion_control, cc_*, "
+                                    "mlnx_congestion_control) in {} lines; expected "
                                     "an OpenSM configuration with CC settings (opensm.conf)", path, n));
   }
   OpenSmImport imp;
   auto where = [&](const std::string& key, const Line& l) { return fmt::format("{}:{}: {}", path, l.number, key); };
+  if (single.count("mlnx_congestion_control") || single.count("congestion_control_policy_file")) {
+    import_nvidia(path, single, &imp);
+    return imp;
+  }
   auto add = [&](const std::string& key, const std::string& cc_key, const std::string& value) {
     imp.overrides.emplace_back(cc_key, value, where(key, single.at(key)));
   };
@@ -285,17 +335,17 @@ std::string opensm_as_yaml(const OpenSmImport& imp) {
   std::string out = "# From an OpenSM configuration by `ibcc import opensm`\n";
   for (const auto& n : imp.notes) out += "# note: " + n + "\n";
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> sections;
-  std::string enabled;
+  std::vector<std::pair<std::string, std::string>> top;  // cc.enabled, cc.marking, cc.reaction
   for (const auto& o : imp.overrides) {
-    if (o.key == "cc.enabled") {
-      enabled = o.value;
+    const auto dot = o.key.find('.', 3);
+    if (dot == std::string::npos) {
+      top.emplace_back(o.key.substr(3), o.value);
       continue;
     }
-    const auto dot = o.key.find('.', 3);
     sections[o.key.substr(3, dot - 3)].emplace_back(o.key.substr(dot + 1), o.value);
   }
   out += "cc:\n";
-  if (!enabled.empty()) out += "  enabled: " + enabled + "\n";
+  for (const auto& [k, v] : top) out += "  " + k + ": " + v + "\n";
   for (const auto& [section, kvs] : sections) {
     out += "  " + section + ":\n";
     for (const auto& [k, v] : kvs) out += "    " + k + ": " + v + "\n";

@@ -157,6 +157,10 @@ struct DcqcnSpec {
   unsigned g_shift = 8;                     // RP: g = 1/2^g_shift
   double alpha_init = 1.0;
   uint64_t reduce_period_ps = 0;            // RP: at most one cut per this (0: every CNP)
+  unsigned gd_log2 = 1;                     // RP: a cut takes Rc alpha / 2^gd_log2
+  double min_dec_factor = 0;                // RP: a cut leaves at least Rc times this (0: no floor)
+  double first_cnp_rate_bps = 0;            // RP: the first cut sets Rc to this (0: a cut like any other)
+  double max_rate_bps = 0;                  // RP: the flow's rate never exceeds this (0: the line rate)
   double lambda = 1.0;                      // RP (DCQCN+): K = lambda max(tau, MTU/Rc)
   double increase_bound_bps = 0;            // RP (DCQCN+): R_l (0: the line rate)
 };

@@ -135,6 +135,10 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
     rate("hai_rate", &q.hai_rate_bps);
     rate("min_rate", &q.min_rate_bps);
     rate("increase_bound", &q.increase_bound_bps);
+    rate("first_cnp_rate", &q.first_cnp_rate_bps);
+    rate("max_rate", &q.max_rate_bps);
+    if (d["gd_log2"]) q.gd_log2 = static_cast<unsigned>(rd.uint(d["gd_log2"], "cc.dcqcn.gd_log2"));
+    if (d["min_dec_factor"]) q.min_dec_factor = rd.real(d["min_dec_factor"], "cc.dcqcn.min_dec_factor");
     if (d["g_shift"]) q.g_shift = static_cast<unsigned>(rd.uint(d["g_shift"], "cc.dcqcn.g_shift"));
     if (d["alpha_init"]) q.alpha_init = rd.real(d["alpha_init"], "cc.dcqcn.alpha_init");
     if (d["lambda"]) q.lambda = rd.real(d["lambda"], "cc.dcqcn.lambda");

@@ -319,6 +319,15 @@ std::vector<KeyDecl> scenario_key_table() {
       Uint("cc.dcqcn.g_shift", 1, 16).def("8").doc("RP: g = 1 / 2^g_shift (8: 1/256)"),
       Real("cc.dcqcn.alpha_init", 0.0, 1.0).def("1").doc("RP: alpha before the first CNP"),
       Time("cc.dcqcn.reduce_period").def("0s").doc("RP: at most one cut per this; a CNP inside it cuts at its end (0s: every CNP cuts)"),
+      Uint("cc.dcqcn.gd_log2", 0, 16).def("1")
+          .doc("RP: a cut takes Rc × alpha / 2^gd_log2 (1: the DCQCN paper's alpha / 2; NVIDIA's rpg_gd is gd_log2 + 10)"),
+      Real("cc.dcqcn.min_dec_factor", 0.0, 1.0).def("0")
+          .doc("RP: a cut leaves at least Rc × this (NVIDIA's rpg_min_dec_fac / 100; 0: no floor; at gd_log2 1 a cut "
+               "never takes more than half, so only values above 0.5 act)"),
+      Rate("cc.dcqcn.first_cnp_rate").def_doc("none")
+          .doc("RP: a flow's first cut sets Rc to this rate instead (never raising it; NVIDIA's rate_to_set_on_first_cnp)"),
+      Rate("cc.dcqcn.max_rate").def_doc("the line rate")
+          .doc("RP: the flow starts at and never exceeds this rate (NVIDIA's rpg_max_rate)"),
       Real("cc.dcqcn.lambda", 1.0 / 256, 64.0).only("cc.reaction", "dcqcn_plus").def("1").doc("RP, DCQCN+: lambda of K = lambda × max(tau, MTU / Rc)"),
       Rate("cc.dcqcn.increase_bound").only("cc.reaction", "dcqcn_plus").def_doc("the line rate")
           .doc("RP, DCQCN+: R_l, which bounds the additive (R_l / 100) and hyper ((S − 4F) R_l / 100) steps"),

@@ -72,6 +72,16 @@ struct Topology {
 
 // Checks the wiring, assigns LIDs and computes (or takes) the forwarding tables.
 Topology build_topology(const Scenario& s);
+
+// The channel dependency graph of the routing (Dally and Seitz): a switch-to-switch channel
+// depends on each channel a packet holding it may ask for next, by the forwarding tables or,
+// with adaptive routing, any port of the AR group. Without a cycle, credits cannot deadlock
+// whatever the load; a cycle may (unless VLs break it, which this graph of one VL ignores).
+struct DependencyCheck {
+  size_t channels = 0, dependencies = 0;
+  std::string cycle;  // "S1/3 -> S2/5 -> S1/3", empty: none
+};
+DependencyCheck find_dependency_cycle(const Topology& t);
 // Each name of cc.rtl is a CC block of this fabric (a linked switch port with FECN marking, or
 // an HCA with IB CC); else ScenarioError naming the line.
 void check_rtl_blocks(const Scenario& s, const Topology& t);
