@@ -60,6 +60,26 @@ def run(ibcc, scenario, out, args):
     return m, ""
 
 
+def plot(metrics, path):
+    """Per fabric, each regime's uniform and hotspot throughput, static beside adaptive."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(FABRICS), figsize=(9, 3.4), layout="constrained")
+    for ax, (fabric, _, _, _) in zip(axes, FABRICS):
+        x = range(len(REGIMES))
+        for i, (routing, _) in enumerate(ROUTING):
+            for group, hatch in (("uniform", ""), ("hotspot", "//")):
+                vals = [metrics.get(f"{fabric}|{r}|{routing}", {}).get(f"group_total.{group}", 0) for r, _ in REGIMES]
+                ax.bar([k + (i * 2 + (group == "hotspot")) * 0.2 - 0.3 for k in x], vals, 0.2, hatch=hatch,
+                       color=("tab:blue", "tab:orange")[i], edgecolor="black", lw=0.4, label=f"{group}, {routing}")
+        ax.set_xticks(list(x), [r for r, _ in REGIMES], fontsize=8)
+        ax.set(title=fabric, ylabel="Gb/s (second half)")
+    axes[0].legend(fontsize=7)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main():
     a = page_table_arguments(__doc__)
     checks = Checks()
@@ -93,6 +113,9 @@ def main():
                      f"{m['ports_waiting']} of {m['ports']} | {'–' if ooo is None else f'{ooo:,.0f}'} |")
     table = "\n".join(lines)
     print(table)
+    figure = os.path.join(a.source_dir, "docs", "img", "today_regimes.png") if a.write \
+        else os.path.join(a.out_dir, "today_regimes.png")
+    plot({name: m for name, (m, _) in runs.items() if m is not None}, figure)
     page = os.path.join(a.source_dir, "docs", "validation.md")
     result = page_table(page, "verif/studies/compare_today.py", "today", table, a.write,
                         lambda k, shown, now: abs(shown - now) <= max(0.05, 0.01 * abs(now)))
