@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "net/scenario/import_ibnetdiscover.h"
+#include "net/scenario/import_nvidia_cc.h"
 #include "net/scenario/import_opensm.h"
 #include "net/scenario/scenario_yaml.h"
 
@@ -54,6 +55,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)load_scenario_text(base, "base.yaml", ov);
 #elif defined(FUZZ_TARGET_opensm)
     (void)opensm_as_yaml(import_opensm_conf(as_file(data, size, ".conf")));
+#elif defined(FUZZ_TARGET_nvidia)
+    // A policy file read, then the scenario it configures written back as one.
+    const NvidiaImport imp = import_nvidia_policy(as_file(data, size, ".policy"));
+    (void)nvidia_policy(load_scenario_text("name: n\ntopology: {switches: [{name: S, ports: 2}], hcas: [A, B], links: "
+                                           "[{a: A, b: S/1}, {a: B, b: S/2}]}\ntraffic: {flows: [{name: F, src: A, dst: "
+                                           "B}]}\n", "base.yaml", imp.overrides).cc);
 #elif defined(FUZZ_TARGET_ibnetdiscover)
     (void)import_ibnetdiscover(as_file(data, size, ".topo"));
 #elif defined(FUZZ_TARGET_lfts)

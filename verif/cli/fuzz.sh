@@ -12,12 +12,13 @@ seeds() {
     scenario) echo "$src/tests/scenarios/bad $src/tests/scenarios/faults $src/tests/fuzz/yaml $src/topologies/seed-testbed $src/topologies/dynamics" ;;
     set) echo "$src/tests/fuzz/set" ;;
     opensm) echo "$src/tests/opensm/bad $src/topologies/opensm" ;;
+    nvidia) echo "$src/topologies/opensm/nvidia" ;;
     ibnetdiscover) echo "$src/tests/ibnetdiscover/bad $src/topologies/ibnetdiscover" ;;
     lfts) echo "$src/tests/ibnetdiscover/bad $src/topologies/ibnetdiscover" ;;
   esac
 }
 status=0
-for t in scenario set opensm ibnetdiscover lfts; do
+for t in scenario set opensm nvidia ibnetdiscover lfts; do
   corpus=$build/corpus-$t
   mkdir -p "$corpus"
   # shellcheck disable=SC2046

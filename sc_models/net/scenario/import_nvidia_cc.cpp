@@ -1,9 +1,10 @@
 #include "net/scenario/import_nvidia_cc.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -67,28 +68,41 @@ bool boolean(const std::string& where, const std::string& text) {
   throw ScenarioError(fmt::format("{}: expected TRUE or FALSE, got '{}'", where, text));
 }
 
-// "(a,b),(c,d)" as its tuples, each of `arity` fields.
+// "(a,b),(c,d)" as its tuples, each of `arity` fields (spaces around them allowed).
 std::vector<std::vector<std::string>> tuples(const std::string& where, const std::string& text, size_t arity) {
-  static const std::regex one(R"(\s*\(([^()]*)\)\s*(,|$))");
   std::vector<std::vector<std::string>> out;
-  auto it = text.cbegin();
-  std::smatch m;
-  while (it != text.cend() && std::regex_search(it, text.cend(), m, one, std::regex_constants::match_continuous)) {
+  auto fail = [&]() {
+    return ScenarioError(fmt::format("{}: expected a list of ({}) tuples separated by commas, got '{}'", where,
+                                     arity == 2 ? "a,b" : "a,b,c", text));
+  };
+  size_t at = 0;
+  for (;;) {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+    if (at == text.size() || text[at] != '(') throw fail();
+    const size_t close = text.find(')', at);
+    if (close == std::string::npos) throw fail();
+    const std::string inner = text.substr(at + 1, close - at - 1);
+    if (inner.find('(') != std::string::npos) throw fail();
     std::vector<std::string> fields;
-    std::stringstream ss(m[1].str());
+    std::stringstream ss(inner);
     std::string field;
     while (std::getline(ss, field, ',')) fields.push_back(trim(field));
+    if (!inner.empty() && inner.back() == ',') fields.emplace_back();
     if (fields.size() != arity) {
-      throw ScenarioError(fmt::format("{}: expected tuples of {} fields, got '({})'", where, arity, m[1].str()));
+      throw ScenarioError(fmt::format("{}: expected tuples of {} fields, got '({})'", where, arity, inner));
     }
     out.push_back(fields);
-    it = m[0].second;
+    at = close + 1;
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+    if (at == text.size()) return out;
+    if (text[at] != ',') throw fail();
+    ++at;
   }
-  if (it != text.cend() || out.empty()) {
-    throw ScenarioError(fmt::format("{}: expected a list of ({}) tuples separated by commas, got '{}'", where,
-                                    arity == 2 ? "a,b" : "a,b,c", text));
-  }
-  return out;
+}
+
+bool is_name(const std::string& s) {
+  if (s.empty() || s.size() > 64 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 struct Profile {
@@ -214,7 +228,7 @@ NvidiaImport import_nvidia_policy(const std::string& path) {
     }
     if (block == "cc_profile") {
       if (field == "name") {
-        if (!std::regex_match(value, std::regex("[A-Za-z_][A-Za-z0-9_]*"))) throw ScenarioError(where + ": expected a name, got '" + value + "'");
+        if (!is_name(value)) throw ScenarioError(where + ": expected a name (letters, digits, _; up to 64), got '" + value + "'");
         profile_name = value;
       } else if (field == "profile") {
         const auto t = tuples(where, value, 3);
