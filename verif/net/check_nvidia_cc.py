@@ -9,7 +9,7 @@ reads it, runs it and writes it back.
    cc.reaction dcqcn and each field's value in the key it maps to, in the key's unit
    (microseconds, Mb/s, bytes, alpha in 1/1024, rpg_gd - 10, percent / 100); dce_tcp_g, which
    is not a power of two, is taken as the nearest g_shift with a note; a field not modelled
-   (cnp_sl) is read and noted.
+   is read and noted; cnp_sl_mode TRUE with cnp_sl 1 sends the CNPs on VL 1.
 2. Bad policy files are refused, exit 2, naming the file, the line and the field.
 3. The regime removes HOL blocking on the seed test bed's scenario 1: with the sample's CC the
    victim keeps >= 90 % of its rate alone in every phase (CC off, for contrast, it loses more
@@ -19,6 +19,7 @@ reads it, runs it and writes it back.
    gives the chosen trial's values for the tuned keys and the sample's for every other field.
 """
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -83,6 +84,25 @@ def main():
     for what, (got, expect) in want.items():
         c.check(got == expect, f"{what}: {got!r} (expected {expect!r})")
     c.check("dce_tcp_g: g = 5/1024 is not a power of two" in p.stdout, "the rounding of dce_tcp_g is noted")
+    c.check("cnp_sl" not in d, "without cnp_sl_mode, CNPs keep their flow's SL (no cc.dcqcn.cnp_sl)")
+
+    # CNPs on their own SL: cnp_sl_mode TRUE with cnp_sl 1 puts them on VL 1 (scenario 1 has
+    # two VLs, its flows on SL 0, and VL 1 carries nothing without it).
+    sl_dir = work / "cnp_sl"
+    sl_dir.mkdir()
+    (sl_dir / "cc_policy.conf").write_text((src / "topologies/opensm/nvidia/cc_policy.conf").read_text().replace(
+        "ca_cc_end", "    cnp_sl_mode: TRUE\n    cnp_sl: 1\nca_cc_end"))
+    shutil.copy(conf, sl_dir / "opensm.conf")
+    p = run("run", scen1, "--opensm-conf", sl_dir / "opensm.conf", "--sim-time", "2500ms", "--out", sl_dir / "run", "--quiet")
+    if p.returncode == 0:
+        res = yaml.safe_load((sl_dir / "run" / "resolved.yaml").read_text())["cc"]["dcqcn"]
+        vl_pkts = {}
+        for r in csv.DictReader(open(sl_dir / "run" / "ports.csv")):
+            vl_pkts[r["vl"]] = vl_pkts.get(r["vl"], 0) + int(r["PortXmitPkts"] or 0)
+        c.check(res.get("cnp_sl") == 1 and vl_pkts.get("1", 0) > 0,
+                f"cnp_sl_mode TRUE, cnp_sl 1: cc.dcqcn.cnp_sl {res.get('cnp_sl')}, packets sent per VL {vl_pkts}")
+    else:
+        c.check(False, f"cnp_sl run: exit {p.returncode} {p.stderr.strip()[:200]}")
 
     # 2. Bad policy files.
     good = (src / "topologies/opensm/nvidia/cc_policy.conf").read_text()
@@ -113,7 +133,6 @@ def main():
         if p.returncode != 0:
             c.check(False, f"scenario 1 {' '.join(map(str, args))}: exit {p.returncode} {p.stderr.strip()[:200]}")
             return None
-        import json
         return json.loads((Path(out) / "summary.json").read_text())["phases"]
 
     nvp = phases(work / "s1_nvidia", "--opensm-conf", conf)
@@ -147,7 +166,6 @@ def main():
             "the tune wrote opensm.conf and cc_policy.conf")
     c.check("cc_policy.conf (NVIDIA's congestion-control policy file, read back and checked)"
             in (out / "report.txt").read_text(), "the report names the policy file, read back and checked")
-    import json
     chosen = json.loads((out / "tune.json").read_text())["chosen"]
     row = next(r for r in csv.DictReader(open(out / "tune.csv")) if int(r["trial"]) == chosen["trial"])
     back = yaml.safe_load(run("import", "opensm", out / "opensm.conf").stdout)["cc"]

@@ -56,8 +56,11 @@ cc::DcqcnNpParams DcqcnReaction::np_params(const NodeContext& ctx) {
 }
 
 std::unique_ptr<ReactionPoint> DcqcnReaction::make(const ReactionSetup& setup) {
+  const Scenario& s = setup.ctx.scenario();
+  const int sl = s.cc.dcqcn.cnp_sl;
+  const unsigned vl = sl >= 0 && static_cast<size_t>(sl) < s.fabric.sl_to_vl.size() ? s.fabric.sl_to_vl[static_cast<size_t>(sl)] : 0;
   return std::make_unique<DcqcnReaction>(rp_params(setup.ctx, setup.link_cycles_per_byte, setup.host_cycles_per_byte),
-                                         np_params(setup.ctx));
+                                         np_params(setup.ctx), sl, vl);
 }
 
 void DcqcnReaction::sent(uint64_t now, uint32_t qp, uint32_t /*sl*/, uint32_t wire, uint64_t /*end*/,
@@ -77,7 +80,13 @@ void DcqcnReaction::becn(uint64_t now, const IbExtension& e, uint64_t becns, Pro
 void DcqcnReaction::issue_due(uint64_t now, NotificationOut& out) {
   DcqcnPort::CnpTarget to;
   uint64_t interval = 0;
-  while (port_.pop_cnp(now, &to, &interval)) out.queue_cnp({to.slid, to.qp, to.sl, to.vl, to.flow, interval});
+  while (port_.pop_cnp(now, &to, &interval)) {
+    if (cnp_sl_ >= 0) {
+      to.sl = static_cast<uint8_t>(cnp_sl_);
+      to.vl = static_cast<uint8_t>(cnp_vl_);
+    }
+    out.queue_cnp({to.slid, to.qp, to.sl, to.vl, to.flow, interval});
+  }
   const uint64_t due = port_.next_cnp_due();
   if (due != UINT64_MAX) out.wake(std::max(due, now + 1));
 }

@@ -13,7 +13,9 @@ namespace ibcc::net {
 
 class DcqcnReaction final : public ReactionPoint {
  public:
-  DcqcnReaction(const cc::DcqcnRpParams& rp, const cc::DcqcnNpParams& np) : port_(rp, np) {}
+  // cnp_sl >= 0: every CNP travels on that SL and its VL (cc.dcqcn.cnp_sl), not its flow's.
+  DcqcnReaction(const cc::DcqcnRpParams& rp, const cc::DcqcnNpParams& np, int cnp_sl = -1, unsigned cnp_vl = 0)
+      : port_(rp, np), cnp_sl_(cnp_sl), cnp_vl_(cnp_vl) {}
   // From the scenario's cc.dcqcn (the variant from cc.reaction), the HCA's line rate the
   // slower of its link and its host interface. ScenarioError if cc.dcqcn.min_rate is not
   // below that line rate.
@@ -36,6 +38,8 @@ class DcqcnReaction final : public ReactionPoint {
 
  private:
   DcqcnPort port_;
+  int cnp_sl_;
+  unsigned cnp_vl_;
 };
 
 }  // namespace ibcc::net

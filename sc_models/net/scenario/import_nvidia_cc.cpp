@@ -28,6 +28,8 @@ const char* form_name(NvidiaForm f) {
     case NvidiaForm::kGd: return "log2 Gd + 10";
     case NvidiaForm::kDceTcpG: return "1024 - 1024 g";
     case NvidiaForm::kClamp: return "clamp";
+    case NvidiaForm::kCnpSlMode: return "cnp_sl_mode";
+    case NvidiaForm::kCnpSl: return "cnp_sl";
     case NvidiaForm::kNotModelled: return "not_modelled";
   }
   return "";
@@ -146,6 +148,8 @@ NvidiaImport import_nvidia_policy(const std::string& path) {
   bool have_profile = false;
   std::vector<std::pair<unsigned, std::pair<std::string, int>>> vl_map;  // (VL, (profile, line))
   std::set<uint64_t> algo_ids;
+  int cnp_sl_mode = -1, cnp_sl = -1;  // -1: not given
+  std::string cnp_sl_where;
   bool in_algo = false;
   uint64_t algo_id = 0;
   std::string algo_file;
@@ -275,6 +279,15 @@ NvidiaImport import_nvidia_policy(const std::string& path) {
       }
       throw ScenarioError(where + ": not a field of " + block + " (expected group, " + names + ")");
     }
+    if (f->form == NvidiaForm::kCnpSlMode) {
+      cnp_sl_mode = boolean(where, value) ? 1 : 0;
+      continue;
+    }
+    if (f->form == NvidiaForm::kCnpSl) {
+      cnp_sl = static_cast<int>(number(where, value, f->min, f->max));
+      cnp_sl_where = where;
+      continue;
+    }
     if (f->form == NvidiaForm::kBool || f->form == NvidiaForm::kClamp) {
       const bool on = boolean(where, value);
       if (f->form == NvidiaForm::kBool && !on && enabled) {
@@ -321,6 +334,12 @@ NvidiaImport import_nvidia_policy(const std::string& path) {
   if (blocks_seen.empty() && profiles.empty()) {
     throw ScenarioError(fmt::format("{}: no block (sw_cc, ca_cc, cc_profile, vl_profiles, ca_algo_import) in {} lines; "
                                     "expected an NVIDIA congestion-control policy file", path, n));
+  }
+  if (cnp_sl_mode == 1) {
+    imp.overrides.emplace_back("cc.dcqcn.cnp_sl", std::to_string(std::max(cnp_sl, 0)),
+                               cnp_sl_where.empty() ? path + ": cnp_sl_mode TRUE, cnp_sl 0" : cnp_sl_where);
+  } else if (cnp_sl >= 0) {
+    imp.notes.push_back(cnp_sl_where + ": read, not applied: cnp_sl_mode is not TRUE, so CNPs travel on their flow's SL");
   }
   imp.overrides.emplace_back("cc.enabled", enabled ? "true" : "false",
                              enabled ? path + ": enable, enable_notify and enable_react TRUE or unset" : disabled_by);
@@ -401,6 +420,12 @@ std::string nvidia_policy(const CcSpec& cc) {
     out += fmt::format("{}_start\n    group: {}\n", name, group);
     for (const auto& f : kNvidiaFields) {
       if (std::string(f.block) != name || f.form == NvidiaForm::kNotModelled) continue;
+      if (f.form == NvidiaForm::kCnpSlMode || f.form == NvidiaForm::kCnpSl) {
+        const bool on = cc.dcqcn.cnp_sl >= 0;
+        out += f.form == NvidiaForm::kCnpSlMode ? fmt::format("    {}: {}\n", f.name, on ? "TRUE" : "FALSE")
+                                                : fmt::format("    {}: {}\n", f.name, on ? cc.dcqcn.cnp_sl : 0);
+        continue;
+      }
       if (f.form == NvidiaForm::kBool || f.form == NvidiaForm::kClamp) {
         out += fmt::format("    {}: {}\n", f.name, f.form == NvidiaForm::kBool && !cc.enabled ? "FALSE" : "TRUE");
         continue;

@@ -28,6 +28,8 @@ enum class NvidiaForm {
   kGd,           // log2(Gd) in alpha's 10 fraction bits: the key is this - 10
   kDceTcpG,      // g = (1024 - value) / 1024, a power of two -> cc.dcqcn.g_shift
   kClamp,        // TRUE or FALSE: ibcc's reaction point always clamps (Rt <- Rc at a cut)
+  kCnpSlMode,    // TRUE: CNPs on cnp_sl (cc.dcqcn.cnp_sl), FALSE: on their flow's SL
+  kCnpSl,        // the SL of CNPs when cnp_sl_mode is TRUE
   kNotModelled,  // read and checked, not applied: `note` says why
 };
 
@@ -63,8 +65,8 @@ inline constexpr NvidiaField kNvidiaFields[] = {
     {"ca_cc", "dce_tcp_rtt", NvidiaForm::kMicros, "cc.dcqcn.alpha_timer", 1, 0xffffffff, ""},
     {"ca_cc", "rate_reduce_monitor_period", NvidiaForm::kMicros, "cc.dcqcn.reduce_period", 0, 0xffffffff, ""},
     {"ca_cc", "min_time_between_cnps", NvidiaForm::kMicros, "cc.dcqcn.cnp_interval", 0, 0xffff, ""},
-    {"ca_cc", "cnp_sl_mode", NvidiaForm::kNotModelled, "", 0, 1, "CNPs travel on their flow's SL in ibcc"},
-    {"ca_cc", "cnp_sl", NvidiaForm::kNotModelled, "", 0, 15, "CNPs travel on their flow's SL in ibcc"},
+    {"ca_cc", "cnp_sl_mode", NvidiaForm::kCnpSlMode, "cc.dcqcn.cnp_sl", 0, 1, ""},
+    {"ca_cc", "cnp_sl", NvidiaForm::kCnpSl, "cc.dcqcn.cnp_sl", 0, 15, ""},
     {"ca_cc", "rtt_sl_mode", NvidiaForm::kNotModelled, "", 0, 1, "RTT probes are not modelled"},
     {"ca_cc", "rtt_resp_sl", NvidiaForm::kNotModelled, "", 0, 15, "RTT probes are not modelled"},
 };

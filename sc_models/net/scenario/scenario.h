@@ -161,6 +161,7 @@ struct DcqcnSpec {
   double min_dec_factor = 0;                // RP: a cut leaves at least Rc times this (0: no floor)
   double first_cnp_rate_bps = 0;            // RP: the first cut sets Rc to this (0: a cut like any other)
   double max_rate_bps = 0;                  // RP: the flow's rate never exceeds this (0: the line rate)
+  int cnp_sl = -1;                          // NP: CNPs travel on this SL (-1: their flow's)
   double lambda = 1.0;                      // RP (DCQCN+): K = lambda max(tau, MTU/Rc)
   double increase_bound_bps = 0;            // RP (DCQCN+): R_l (0: the line rate)
 };

@@ -137,6 +137,7 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
     rate("increase_bound", &q.increase_bound_bps);
     rate("first_cnp_rate", &q.first_cnp_rate_bps);
     rate("max_rate", &q.max_rate_bps);
+    if (d["cnp_sl"]) q.cnp_sl = static_cast<int>(rd.uint(d["cnp_sl"], "cc.dcqcn.cnp_sl"));
     if (d["gd_log2"]) q.gd_log2 = static_cast<unsigned>(rd.uint(d["gd_log2"], "cc.dcqcn.gd_log2"));
     if (d["min_dec_factor"]) q.min_dec_factor = rd.real(d["min_dec_factor"], "cc.dcqcn.min_dec_factor");
     if (d["g_shift"]) q.g_shift = static_cast<unsigned>(rd.uint(d["g_shift"], "cc.dcqcn.g_shift"));

@@ -319,6 +319,9 @@ std::vector<KeyDecl> scenario_key_table() {
       Uint("cc.dcqcn.g_shift", 1, 16).def("8").doc("RP: g = 1 / 2^g_shift (8: 1/256)"),
       Real("cc.dcqcn.alpha_init", 0.0, 1.0).def("1").doc("RP: alpha before the first CNP"),
       Time("cc.dcqcn.reduce_period").def("0s").doc("RP: at most one cut per this; a CNP inside it cuts at its end (0s: every CNP cuts)"),
+      Uint("cc.dcqcn.cnp_sl", 0, 15).def_doc("the flow's SL")
+          .doc("NP: every CNP travels on this SL, in its VL (`fabric.sl_to_vl`), instead of its flow's (NVIDIA's cnp_sl "
+               "with cnp_sl_mode TRUE)"),
       Uint("cc.dcqcn.gd_log2", 0, 16).def("1")
           .doc("RP: a cut takes Rc × alpha / 2^gd_log2 (1: the DCQCN paper's alpha / 2; NVIDIA's rpg_gd is gd_log2 + 10)"),
       Real("cc.dcqcn.min_dec_factor", 0.0, 1.0).def("0")

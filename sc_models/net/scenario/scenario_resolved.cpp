@@ -215,6 +215,7 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
     d["reduce_period"] = time(q.reduce_period_ps);
     d["lambda"] = q.lambda;
     if (q.increase_bound_bps > 0) d["increase_bound"] = rate(q.increase_bound_bps);
+    if (q.cnp_sl >= 0) d["cnp_sl"] = q.cnp_sl;
     d["gd_log2"] = q.gd_log2;
     d["min_dec_factor"] = q.min_dec_factor;
     if (q.first_cnp_rate_bps > 0) d["first_cnp_rate"] = rate(q.first_cnp_rate_bps);
