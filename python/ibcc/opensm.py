@@ -9,12 +9,17 @@ import json
 import subprocess
 
 
+def _keys_json(ibcc, flag):
+    """What `ibcc keys FLAG` prints, as JSON."""
+    p = subprocess.run([ibcc, "keys", flag], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{ibcc} keys {flag}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
 def load_options(ibcc):
     """The option table of `ibcc keys --opensm`: a list of {name, form, key, max, map_bit, note}."""
-    p = subprocess.run([ibcc, "keys", "--opensm"], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{ibcc} keys --opensm: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout)
+    return _keys_json(ibcc, "--opensm")
 
 
 def _value(cc, key):
@@ -111,10 +116,7 @@ def settings(cc, options):
 
 def load_nvidia_fields(ibcc):
     """The field table of `ibcc keys --nvidia-cc`: a list of {block, name, form, key, min, max, note}."""
-    p = subprocess.run([ibcc, "keys", "--nvidia-cc"], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{ibcc} keys --nvidia-cc: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout)
+    return _keys_json(ibcc, "--nvidia-cc")
 
 
 def nvidia_carried(key, fields):

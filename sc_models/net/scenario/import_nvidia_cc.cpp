@@ -1,5 +1,7 @@
 #include "net/scenario/import_nvidia_cc.h"
 
+#include "net/scenario/import_opensm.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -48,20 +50,8 @@ std::string trim(std::string s) {
   return s;
 }
 
-// 0x-prefixed hex or decimal, within [min, max].
 uint64_t number(const std::string& where, const std::string& text, uint64_t min, uint64_t max) {
-  size_t used = 0;
-  uint64_t v = 0;
-  try {
-    v = std::stoull(text, &used, 0);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || text[0] == '-') {
-    throw ScenarioError(fmt::format("{}: expected a number (decimal or 0x hex), got '{}'", where, text));
-  }
-  if (v < min || v > max) throw ScenarioError(fmt::format("{}: out of range: expected {}..{}, got {}", where, min, max, v));
-  return v;
+  return opensm_number(where, text, min, max);
 }
 
 bool boolean(const std::string& where, const std::string& text) {

@@ -12,15 +12,8 @@
 #include <nlohmann/json.hpp>
 
 namespace ibcc::net {
-namespace {
 
-struct Line {
-  int number;
-  std::string value;
-};
-
-// 0x-prefixed hex or decimal, 0..max.
-uint64_t number(const std::string& where, const std::string& text, uint64_t max) {
+uint64_t opensm_number(const std::string& where, const std::string& text, uint64_t min, uint64_t max) {
   size_t used = 0;
   uint64_t v = 0;
   try {
@@ -31,8 +24,20 @@ uint64_t number(const std::string& where, const std::string& text, uint64_t max)
   if (used != text.size() || text.empty() || text[0] == '-') {
     throw ScenarioError(fmt::format("{}: expected a number (decimal or 0x hex), got '{}'", where, text));
   }
-  if (v > max) throw ScenarioError(fmt::format("{}: out of range: expected 0..{}, got {}", where, max, v));
+  if (v < min || v > max) throw ScenarioError(fmt::format("{}: out of range: expected {}..{}, got {}", where, min, max, v));
   return v;
+}
+
+namespace {
+
+struct Line {
+  int number;
+  std::string value;
+};
+
+// 0x-prefixed hex or decimal, 0..max.
+uint64_t number(const std::string& where, const std::string& text, uint64_t max) {
+  return opensm_number(where, text, 0, max);
 }
 
 // A 256-bit mask written as hex (OpenSM: "0x" followed by up to 64 hex digits); bit i = port i.

@@ -58,6 +58,10 @@ inline constexpr OpenSmOption kOpenSmOptions[] = {
     {"cc_max_outstanding_mads", OpenSmForm::kNotModelled, "", 0, -1, "management only, no effect on the model"},
 };
 
+// A number of an OpenSM file: 0x-prefixed hex or decimal, within [min, max]; else
+// ScenarioError "WHERE: expected a number ..." or "WHERE: out of range: expected MIN..MAX".
+uint64_t opensm_number(const std::string& where, const std::string& text, uint64_t min, uint64_t max);
+
 // kOpenSmOptions as JSON: [{"name", "form", "key", "max", "map_bit", "note"}, ...].
 std::string opensm_options_json();
 
