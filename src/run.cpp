@@ -621,7 +621,7 @@ std::optional<std::string> window_error(const std::string& window, uint64_t sim_
   return std::nullopt;
 }
 
-std::string describe_scenario(const RunOptions& opt) {
+std::string describe_scenario(const RunOptions& opt, std::string* policy) {
   std::vector<std::string> import_notes;  // the OpenSM file's (fields read, not applied)
   const std::vector<Override> ov = overrides_of(opt, &import_notes);
   const std::string text = read_text_file(opt.scenario, "scenario file");
@@ -638,21 +638,17 @@ std::string describe_scenario(const RunOptions& opt) {
     check_rtl_blocks(s, fabric.topology());
     s.notes.insert(s.notes.end(), fabric.notes().begin(), fabric.notes().end());
   }
+  if (policy) {
+    if (s.cc.marking != Marking::kNvidia || s.cc.reaction != Reaction::kDcqcn) {
+      throw ScenarioError(opt.scenario + ": --nvidia-policy-out: the policy file configures cc.marking nvidia with "
+                          "cc.reaction dcqcn; this scenario runs another regime");
+    }
+    *policy = nvidia_policy(s.cc);
+  }
   std::string out = doc.resolved_yaml(ov, s);
   for (const auto& n : import_notes) out += "# note: " + n + "\n";
   for (const auto& n : s.notes) out += "# note: " + n + "\n";
   return out;
-}
-
-std::string describe_nvidia_policy(const RunOptions& opt) {
-  const std::vector<Override> ov = overrides_of(opt, nullptr);
-  ScenarioDocument doc(read_text_file(opt.scenario, "scenario file"), opt.scenario);
-  const Scenario s = doc.load(ov);
-  if (s.cc.marking != Marking::kNvidia || s.cc.reaction != Reaction::kDcqcn) {
-    throw ScenarioError(opt.scenario + ": --nvidia-policy-out: the policy file configures cc.marking nvidia with "
-                        "cc.reaction dcqcn; this scenario runs another regime");
-  }
-  return nvidia_policy(s.cc);
 }
 
 std::string describe_points(const RunOptions& opt, const std::string& points_json, const std::string& window) {

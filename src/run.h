@@ -59,11 +59,10 @@ std::optional<std::string> memory_error(const Scenario& s);
 std::optional<std::string> window_error(const std::string& window, uint64_t sim_time_ps);
 // The resolved scenario of `opt` (scenario, --opensm-conf, --set, --cc, ...) as YAML, with the
 // reader's notes as comments: what `ibcc describe` prints. ScenarioError on bad input.
-std::string describe_scenario(const RunOptions& opt);
-// The resolved scenario's cc settings as NVIDIA OpenSM's congestion-control policy file
-// (net/scenario/import_nvidia_cc.h); ScenarioError unless it runs cc.marking nvidia with
-// cc.reaction dcqcn.
-std::string describe_nvidia_policy(const RunOptions& opt);
+// With `policy`, also the resolved cc settings as NVIDIA OpenSM's congestion-control
+// policy file (net/scenario/import_nvidia_cc.h); ScenarioError unless the scenario runs
+// cc.marking nvidia with cc.reaction dcqcn.
+std::string describe_scenario(const RunOptions& opt, std::string* policy = nullptr);
 
 // The points of a campaign (a sweep's grid) checked at once, as a campaign's runs would read
 // them: `points_json` is a JSON list, per point a list of [KEY, VALUE, ORIGIN] applied after

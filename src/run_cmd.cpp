@@ -222,10 +222,9 @@ Command add_describe(CLI::App& app) {
                 std::cout << ibcc::net::describe_points(o->describe, text, o->window);
                 return kOk;
               }
-              std::cout << ibcc::net::describe_scenario(o->describe);
-              if (!o->nvidia_policy_out.empty()) {
-                ibcc::write_file_atomic(o->nvidia_policy_out, ibcc::net::describe_nvidia_policy(o->describe));
-              }
+              std::string policy;
+              std::cout << ibcc::net::describe_scenario(o->describe, o->nvidia_policy_out.empty() ? nullptr : &policy);
+              if (!o->nvidia_policy_out.empty()) ibcc::write_file_atomic(o->nvidia_policy_out, policy);
               return kOk;  // (sc_main checks that it reached the standard output)
             } catch (const ibcc::OutputError& e) {
               std::cerr << "ibcc describe: error: " << e.what() << "\n";
