@@ -12,6 +12,7 @@
 #include "cc/fecn_marker.h"
 #include "cc/fecn_marker_regs.h"
 #include "cc/ccti_block_regs.h"
+#include "tb/port_fields.h"
 #include "verilated.h"
 
 namespace {
@@ -78,14 +79,8 @@ void BM_RawRtlFecn(benchmark::State& state) {
   size_t i = 0;
   for (auto _ : state) {
     const FecnPattern& p = pats[i++ % kPatterns];
-    for (unsigned k = 0; k < kInputs * kVls; ++k) {
-      const unsigned lo = k * kFillWidth;
-      dut->voq_fill_i[lo / 32] = (dut->voq_fill_i[lo / 32] & ~(0xfffu << (lo % 32))) | (p.fill[k] << (lo % 32));
-      if (lo % 32 > 20) dut->voq_fill_i[lo / 32 + 1] = (dut->voq_fill_i[lo / 32 + 1] & ~(0xfffu >> (32 - lo % 32))) | (p.fill[k] >> (32 - lo % 32));
-    }
-    uint64_t credits = 0;
-    for (unsigned v = 0; v < kVls; ++v) credits |= uint64_t{p.credits[v]} << (v * kFillWidth);
-    dut->credits_i = credits;
+    for (unsigned k = 0; k < kInputs * kVls; ++k) ibcc::tb::put_field(dut->voq_fill_i, k * kFillWidth, kFillWidth, p.fill[k]);
+    for (unsigned v = 0; v < kVls; ++v) ibcc::tb::put_field(dut->credits_i, v * kFillWidth, kFillWidth, p.credits[v]);
     dut->pkt_valid_i = p.pkt_valid;
     dut->pkt_vl_i = p.vl;
     dut->pkt_len_i = p.len;

@@ -261,7 +261,7 @@ foreach(top fecn_marker ccti_block)
   add_test(NAME lint_${top}
     COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/${top}_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/${top}_reg_top.sv
             ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
-            ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/${top}.sv --top-module ${top})
+            ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_fill_reduce.sv ${CMAKE_SOURCE_DIR}/rtl/${top}.sv --top-module ${top})
   set_tests_properties(lint_${top} PROPERTIES LABELS lint TIMEOUT 120)
 endforeach()
 

@@ -5,7 +5,7 @@ set(IBCC_RTL_FILES
   ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv
   ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_top.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_top.sv
   ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
-  ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv
+  ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_fill_reduce.sv
   ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/verif/rtl/mutations.yaml ${CMAKE_SOURCE_DIR}/verif/rtl/mutate.py ${IBCC_RTL_FILES})
@@ -33,8 +33,8 @@ foreach(line ${mutation_lines})
   endif()
   # A mutant may leave a signal unused: lint warnings must not stop its build.
   ibcc_rtl_library(ibcc_rtl_${mutant} ${mutant}
-    "${dir}/fecn_marker_reg_pkg.sv;${dir}/fecn_marker_reg_top.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/fecn_marker.sv"
-    "${dir}/ccti_block_reg_pkg.sv;${dir}/ccti_block_reg_top.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/ccti_block.sv"
+    "${dir}/fecn_marker_reg_pkg.sv;${dir}/fecn_marker_reg_top.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/ibcc_fill_reduce.sv;${dir}/fecn_marker.sv"
+    "${dir}/ccti_block_reg_pkg.sv;${dir}/ccti_block_reg_top.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/ibcc_fill_reduce.sv;${dir}/ccti_block.sv"
     "-Wno-fatal")
   add_executable(ibcc-mutant-${mutant} ${IBCC_CLI_SOURCES})
   target_compile_definitions(ibcc-mutant-${mutant} PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
@@ -57,16 +57,16 @@ add_custom_target(rtl_coverage
 
 # --- FPGA synthesis (yosys) ---------------------------------------------------------------
 add_custom_target(synth
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/synth.py ${CMAKE_BINARY_DIR}/synth
-  COMMENT "yosys synth_ice40 and synth_xilinx on both blocks"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/synth.py ${CMAKE_BINARY_DIR}/synth --ecp5-seeds 3
+  COMMENT "yosys synth_ice40, synth_xilinx and synth_ecp5 on both blocks; nextpnr on iCE40 HX8K and ECP5-85 (3 seeds)"
   USES_TERMINAL)
 
 # --- Lint ------------------------------------------------------------------------------------
 add_custom_target(lint
   COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_top.sv
           ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
-          ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv --top-module fecn_marker
+          ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_fill_reduce.sv ${CMAKE_SOURCE_DIR}/rtl/fecn_marker.sv --top-module fecn_marker
   COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block_reg_top.sv
           ${CMAKE_SOURCE_DIR}/rtl/ibcc_timebase.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_axil_slave.sv
-          ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv --top-module ccti_block
+          ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_fill_reduce.sv ${CMAKE_SOURCE_DIR}/rtl/ccti_block.sv --top-module ccti_block
   COMMENT "verilator --lint-only -Wall on rtl/")

@@ -117,13 +117,27 @@ module fecn_marker #(
   // ---------------------------------------------------------------------------------------
   // Congestion state: trip level in sixteenths of the capacity ("linear16", with hysteresis)
   // ---------------------------------------------------------------------------------------
-  // The fills and credits come from every input port across the switch: registered at the
-  // unit's boundary, so the threshold logic works on the values of the previous edge.
+  // A pipeline, so that a switch port's 36 or 64 inputs close timing at the core clock:
+  //   edge 1      the fills and credits from every input port across the switch, registered
+  //               at the unit's boundary (voq_fill_q, credits_q);
+  //   edges 2..   per VL, the fills reduced to their largest, sum and nonzero count
+  //               (ibcc_fill_reduce: ReduceStages = max(1, ceil(clog2(NumInputs) / 2)) edges);
+  //   next edge   the measures registered (meas_*_q: largest, sum, count, sum x count);
+  //   next edge   the congestion state (cong_q) from the measures, the trip levels and the
+  //               credits. The trip levels and the mapping are registered from the CSRs
+  //               (trip_*_q, cfg_*_q), so a CSR write reaches the state one edge later.
+  // ReduceStages + 3 edges take a change of a fill to the state; of a credit count, two.
+  // The C++ reference models this as a delay of ReduceStages + 1 edges of the fills' summary.
+  localparam int unsigned ProdWidth    = SumWidth + CntWidth;
+
   logic [NumInputs*NumVls*FillWidth-1:0] voq_fill_q;
   logic [NumVls*FillWidth-1:0]           credits_q;
   logic [NumVls-1:0] cong_q, cong_d;
   logic [4:0]        enter_level, exit_level;
   logic [4:0]        hyst_ext;
+  logic [TripWidth-1:0] trip_enter_q, trip_exit_q;
+  logic                 cfg_on_q, cfg_victim_q;
+  logic [1:0]           cfg_mapping_q;
 
   // The registered buses split per input and VL (g_fill_in[p].g_vl[v].fill) and per VL
   // (g_credits[v].credits), for reading waveforms only: nothing uses them, synthesis drops them.
@@ -144,39 +158,67 @@ module fecn_marker #(
   assign enter_level = 5'd16 - {1'b0, threshold};
   assign exit_level  = (enter_level > hyst_ext + 5'd1) ? enter_level - hyst_ext : 5'd1;
 
-  always_comb begin
-    for (int unsigned v = 0; v < NumVls; v++) begin
-      logic [SumWidth-1:0]  sum;
-      logic [CntWidth-1:0]  contributors;
-      logic                 any_over;
-      logic [4:0]           level;
-      logic [TripWidth-1:0] trip;
-      logic [MeasWidth-1:0] measure;
-      logic                 crossed;
-      logic                 root;
-      level = cong_q[v] ? exit_level : enter_level;
-      trip  = TripWidth'(level) * TripWidth'(capacity_q);
-      sum = '0;
-      contributors = '0;
-      any_over = 1'b0;
-      for (int unsigned p = 0; p < NumInputs; p++) begin
-        logic [FillWidth-1:0] fill;
-        fill = voq_fill_q[(p * NumVls + v) * FillWidth +: FillWidth];
-        sum = sum + SumWidth'(fill);
-        contributors = contributors + CntWidth'(fill != '0);
-        any_over = any_over | (TripWidth'({fill, 4'b0}) >= trip);
-      end
-      case (mapping_q)
-        MappingSum:         measure = MeasWidth'({sum, 4'b0});
-        MappingSumDivPorts: measure = MeasWidth'({sum, 4'b0}) * MeasWidth'(contributors);
-        default:            measure = '0;
-      endcase
-      if (mapping_q == MappingPerVoq) crossed = any_over;
-      else if (mapping_q == MappingSumDivPorts) crossed = (contributors != '0) && (measure >= MeasWidth'(trip));
-      else crossed = measure >= MeasWidth'(trip);
-      root = credits_q[v * FillWidth +: FillWidth] != '0;
-      cong_d[v] = (threshold != 4'd0) && crossed && (root || victim_mask_q);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      trip_enter_q  <= '0;
+      trip_exit_q   <= '0;
+      cfg_on_q      <= 1'b0;
+      cfg_victim_q  <= 1'b0;
+      cfg_mapping_q <= MappingPerVoq;
+    end else begin
+      trip_enter_q  <= TripWidth'(enter_level) * TripWidth'(capacity_q);
+      trip_exit_q   <= TripWidth'(exit_level) * TripWidth'(capacity_q);
+      cfg_on_q      <= threshold != 4'd0;
+      cfg_victim_q  <= victim_mask_q;
+      cfg_mapping_q <= mapping_q;
     end
+  end
+
+  for (genvar gv = 0; gv < NumVls; gv++) begin : g_vl_state
+    logic [NumInputs*FillWidth-1:0] fills;
+    logic [FillWidth-1:0] red_max, meas_max_q;
+    logic [SumWidth-1:0]  red_sum, meas_sum_q;
+    logic [CntWidth-1:0]  red_cnt;
+    logic                 meas_any_q;
+    logic [ProdWidth-1:0] meas_prod_q;
+    logic [MeasWidth-1:0] measure;
+    logic                 over_enter, over_exit, crossed, root;
+
+    for (genvar gp = 0; gp < NumInputs; gp++) begin : g_gather
+      assign fills[gp * FillWidth +: FillWidth] = voq_fill_q[(gp * NumVls + gv) * FillWidth +: FillWidth];
+    end
+
+    ibcc_fill_reduce #(.NumInputs(NumInputs), .FillWidth(FillWidth)) u_reduce (
+      .clk_i(clk_i), .rst_ni(rst_ni), .fill_i(fills), .max_o(red_max), .sum_o(red_sum), .count_o(red_cnt)
+    );
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        meas_max_q  <= '0;
+        meas_sum_q  <= '0;
+        meas_any_q  <= 1'b0;
+        meas_prod_q <= '0;
+      end else begin
+        meas_max_q  <= red_max;
+        meas_sum_q  <= red_sum;
+        meas_any_q  <= red_cnt != '0;
+        meas_prod_q <= ProdWidth'(red_sum) * ProdWidth'(red_cnt);
+      end
+    end
+
+    always_comb begin
+      case (cfg_mapping_q)
+        MappingSum:         measure = MeasWidth'({meas_sum_q, 4'b0});
+        MappingSumDivPorts: measure = {meas_prod_q, 4'b0};
+        default:            measure = MeasWidth'({meas_max_q, 4'b0});
+      endcase
+    end
+    // With no contributor, sum_div_ports never crosses (not even a trip level of 0).
+    assign over_enter = measure >= MeasWidth'(trip_enter_q) && (meas_any_q || cfg_mapping_q != MappingSumDivPorts);
+    assign over_exit  = measure >= MeasWidth'(trip_exit_q) && (meas_any_q || cfg_mapping_q != MappingSumDivPorts);
+    assign crossed    = cong_q[gv] ? over_exit : over_enter;
+    assign root       = credits_q[gv * FillWidth +: FillWidth] != '0;
+    assign cong_d[gv] = cfg_on_q && crossed && (root || cfg_victim_q);
   end
 
   // ---------------------------------------------------------------------------------------

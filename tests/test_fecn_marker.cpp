@@ -39,10 +39,10 @@ class FecnMarkerTest : public ::testing::Test {
                                   r::kImplCtrlHysteresis.put(hysteresis));
   }
   void fill(unsigned input, unsigned vl, uint32_t v) { in.voq_fill[input * 2 + vl] = v; }
-  // The fills and credits are registered first: two edges take a change to the state.
+  // The edges a change of the fills takes to the state: registered at the boundary, reduced,
+  // measured, then the state (FecnMarker::state_latency()).
   void settle() {
-    m.step(in);
-    m.step(in);
+    for (unsigned e = 0; e < m.state_latency(); ++e) m.step(in);
   }
   bool congested_after_step(unsigned vl) {
     settle();

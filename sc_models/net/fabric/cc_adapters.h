@@ -45,7 +45,7 @@ class MarkerPort : public MarkingPoint {
   }
   // The marker uses a VL's credits only to tell root (some credits) from victim (none)
   // (FecnMarker::next_cong_state), so a change that keeps that answer is not passed on: the
-  // core's outputs are the same and the network model saves three edges per credit return.
+  // core's outputs are the same and the network model saves the settling edges of a credit return.
   void set_credits(uint64_t cycle, unsigned vl, uint32_t credits) override {
     advance_to(cycle);  // always: which edge a later departure in this cycle takes must not
                         // depend on whether this change was passed on
@@ -66,12 +66,12 @@ class MarkerPort : public MarkingPoint {
   // that a departure later in cycle T still takes edge T).
   void advance_to(uint64_t cycle) {
     if (rtl_) return rtl_advance_to(cycle);
-    // Edges that may still change the state (inputs changed less than 3 edges ago, and the
-    // core not at its fixed point) run one at a time, so that the congested edges are
-    // counted exactly; after that the state holds.
-    while (cycle > done_ && settled_ < 3) {
+    // Edges that may still change the state (inputs changed less than settle_edges() edges
+    // ago, and the core not at its fixed point) run one at a time, so that the congested
+    // edges are counted exactly; after that the state holds.
+    while (cycle > done_ && settled_ < settle_edges_) {
       if (core_.settled(in_)) {  // the fixed point came early
-        settled_ = 3;
+        settled_ = settle_edges_;
         break;
       }
       core_.step(in_);  // an idle edge: what advance_idle(in_, 1, settled_) runs when not settled
@@ -115,7 +115,8 @@ class MarkerPort : public MarkingPoint {
   // What every call reads first, then the core's inputs and the core (laid out by use:
   // FecnMarker's members).
   uint64_t done_ = 0;     // edges up to and including this cycle are done
-  unsigned settled_ = 0;  // idle edges run since the inputs last changed (capped at 3)
+  unsigned settled_ = 0;  // idle edges run since the inputs last changed (capped at settle_edges_)
+  unsigned settle_edges_;  // core_.settle_edges()
   unsigned num_vls_;
   uint32_t fill_max_;
   std::unique_ptr<RtlMarkerEngine> rtl_;

@@ -58,7 +58,7 @@ void run(const std::string& cmd, const fs::path& log, const std::string& what) {
   }
 }
 
-const char* const kCommonRtl[] = {"ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv"};
+const char* const kCommonRtl[] = {"ibcc_timebase.sv", "ibcc_axil_slave.sv", "ibcc_event_log.sv", "ibcc_fill_reduce.sv"};
 
 
 }  // namespace
