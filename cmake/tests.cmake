@@ -325,7 +325,7 @@ add_test(NAME rtl_coverage_report COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_D
          $<TARGET_FILE:ibcc-cov> ${CMAKE_BINARY_DIR}/rtl_coverage 300000)
 set_tests_properties(rtl_coverage_report PROPERTIES LABELS coverage TIMEOUT 900)
 
-# --- FPGA synthesis: resource counts of both blocks on iCE40 and 7-series -----------------
+# --- FPGA synthesis: resource counts of both blocks on iCE40, 7-series and ECP5 -----------
 add_test(NAME synth_yosys COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/synth.py
          ${CMAKE_BINARY_DIR}/synth --jobs 2)
 set_tests_properties(synth_yosys PROPERTIES LABELS synth TIMEOUT 2400 RUN_SERIAL TRUE)
