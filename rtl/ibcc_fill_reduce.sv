@@ -15,13 +15,14 @@ module ibcc_fill_reduce #(
   input  logic                           clk_i,
   input  logic                           rst_ni,
   input  logic [NumInputs*FillWidth-1:0] fill_i,   // [input * FillWidth +: FillWidth]
-  output logic [FillWidth-1:0]           max_o,    // of the fills (Levels + 1) / 2 edges ago (1 edge if one input)
+  output logic [FillWidth-1:0]           max_o,    // of the fills (Levels + 1) / 2 edges ago
   output logic [SumWidth-1:0]            sum_o,
   output logic [CntWidth-1:0]            count_o
 );
 
-  // Level l of the tree has ceil(NumInputs / 2^l) nodes; level 0 is the fills.
-  localparam int unsigned Levels = $clog2(NumInputs);
+  // Level l of the tree has ceil(NumInputs / 2^l) nodes; level 0 is the fills. One input
+  // still takes one level (a node of one child), so that its register is the last level's.
+  localparam int unsigned Levels = NumInputs > 1 ? $clog2(NumInputs) : 1;
 
   function automatic int unsigned level_nodes(input int unsigned l);
     int unsigned k;
@@ -95,29 +96,8 @@ module ibcc_fill_reduce #(
     end
   end
 
-  // One input: no tree, one register.
-  if (Levels == 0) begin : g_one
-    logic [FillWidth-1:0] max_q;
-    logic [SumWidth-1:0]  sum_q;
-    logic [CntWidth-1:0]  cnt_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        max_q <= '0;
-        sum_q <= '0;
-        cnt_q <= '0;
-      end else begin
-        max_q <= node_max[0];
-        sum_q <= node_sum[0];
-        cnt_q <= node_cnt[0];
-      end
-    end
-    assign max_o   = max_q;
-    assign sum_o   = sum_q;
-    assign count_o = cnt_q;
-  end else begin : g_root
-    assign max_o   = node_max[Nodes - 1];
-    assign sum_o   = node_sum[Nodes - 1];
-    assign count_o = node_cnt[Nodes - 1];
-  end
+  assign max_o   = node_max[Nodes - 1];
+  assign sum_o   = node_sum[Nodes - 1];
+  assign count_o = node_cnt[Nodes - 1];
 
 endmodule : ibcc_fill_reduce
