@@ -27,10 +27,11 @@ FecnMarker::FecnMarker(const FecnMarkerParams& params)
       axi_(r::kAddrWidth) {
   params_.validate();
   by_vl_ = SmallDiv(params_.num_vls);
-  // ibcc_fill_reduce: a register after every second level of the tree and after the last.
-  unsigned levels = 0;
+  // ibcc_fill_reduce: a register after every second level of the tree and after the last
+  // (one input is a tree of one level).
+  unsigned levels = 1;
   while ((1u << levels) < params_.num_inputs) ++levels;
-  reduce_stages_ = levels == 0 ? 1 : (levels + 1) / 2;
+  reduce_stages_ = (levels + 1) / 2;
   measure_delay_ = reduce_stages_ + 1;
   pipe_.assign(static_cast<size_t>(measure_delay_) * params_.num_vls, Measure{});
   decode_params_.port_num = params_.port_num;
@@ -50,7 +51,6 @@ void FecnMarker::reset() {
   std::fill(pipe_.begin(), pipe_.end(), Measure{});
   pipe_head_ = 0;
   pipe_stale_ = 0;
-  summary_changed_ = false;
   fills_registered_ = false;
   registered_version_ = UINT64_MAX;
   idle_shown_ = false;
@@ -80,26 +80,28 @@ void FecnMarker::clear_log() {
 
 // The summary of the registered fills is kept with them (updated as they are registered,
 // at the end of each edge), so the threshold logic of the next edge reads it ready-made.
-void FecnMarker::register_fills(const FecnMarkerInputs& in) {
+// Returns whether a registered fill changed.
+bool FecnMarker::register_fills(const FecnMarkerInputs& in) {
   if (in.tracked && fills_registered_ && registered_version_ != UINT64_MAX) {
     // Most edges register what the previous one did: then registers and summary stay.
-    if (registered_version_ == in.fill_version) return;
+    if (registered_version_ == in.fill_version) return false;
     if (registered_version_ == in.changed_since && !in.changed_overflow) {
-      for (const uint32_t i : in.changed) register_fill(i, in.voq_fill[i] & fill_mask_);
+      bool changed = false;
+      for (const uint32_t i : in.changed) changed |= register_fill(i, in.voq_fill[i] & fill_mask_);
       registered_version_ = in.fill_version;
-      return;
+      return changed;
     }
   }
-  register_all_fills(in.voq_fill);
+  const bool changed = register_all_fills(in.voq_fill);
   registered_version_ = in.tracked ? in.fill_version : UINT64_MAX;
+  return changed;
 }
 
-void FecnMarker::register_fill(unsigned index, uint32_t fill) {
+bool FecnMarker::register_fill(unsigned index, uint32_t fill) {
   const unsigned vl = by_vl_.rem(index), input = by_vl_.quot(index);
   uint16_t* row = &fill_q_[static_cast<size_t>(vl) * params_.num_inputs];
   const uint32_t old = row[input];
-  if (old == fill) return;
-  summary_changed_ = true;
+  if (old == fill) return false;
   row[input] = static_cast<uint16_t>(fill);
   FillSummary& f = vl_[vl].fills;
   f.sum = f.sum - old + fill;
@@ -114,6 +116,7 @@ void FecnMarker::register_fill(unsigned index, uint32_t fill) {
     f.at_max = 0;
     for (unsigned i = 0; i < params_.num_inputs; ++i) count_max(&f, row[i]);
   }
+  return true;
 }
 
 bool FecnMarker::fills_equal(const std::vector<uint32_t>& voq_fill) const {
@@ -126,10 +129,9 @@ bool FecnMarker::fills_equal(const std::vector<uint32_t>& voq_fill) const {
   return true;
 }
 
-void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
-  if (fills_registered_ && fills_equal(voq_fill)) return;
+bool FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
+  if (fills_registered_ && fills_equal(voq_fill)) return false;
   fills_registered_ = true;
-  summary_changed_ = true;
   for (VlRegs& v : vl_) v.fills = {0, 0, 0, 0};
   const unsigned vls = params_.num_vls, inputs = params_.num_inputs;
   const uint32_t* in = voq_fill.data();
@@ -143,6 +145,7 @@ void FecnMarker::register_all_fills(const std::vector<uint32_t>& voq_fill) {
       count_max(&f, fill);
     }
   }
+  return true;
 }
 
 void FecnMarker::update_trip() {
@@ -217,9 +220,7 @@ void FecnMarker::take_state(const FecnMarkerInputs& in, uint32_t next_state) {
   }
   cong_state_ = next_state;
   shift_pipeline();
-  summary_changed_ = false;
-  register_fills(in);
-  if (summary_changed_) pipe_stale_ = measure_delay_;
+  if (register_fills(in)) pipe_stale_ = measure_delay_;
   for (unsigned v = 0; v < trip_.num_vls; ++v) vl_[v].credits = in.credits[v] & fill_mask_;
   trip_q_ = trip_;  // (before this edge's CSR write, which comes after)
 }

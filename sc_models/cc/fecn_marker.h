@@ -141,8 +141,8 @@ class alignas(64) FecnMarker {
   unsigned settle_edges() const { return state_latency() + 1; }
 
   // `cycles` edges with these inputs, no packet and an idle bus, in O(1): the state is a
-  // fixed point after settle_edges() edges, so only the timebase moves further. Equal to calling step() `cycles` times
-  // (tests/test_lazy_advance.cpp proves it). `settled_edges`: edges already run with these
+  // fixed point after settle_edges() edges, so only the timebase moves further. Equal to
+  // calling step() `cycles` times (tests/test_lazy_advance.cpp proves it). `settled_edges`: edges already run with these
   // very inputs since they last changed (a packet's edge counts: it registers the inputs as
   // an idle edge does, and what it changes besides, idle edges never touch); the network
   // model tracks it so that advancing at every event skips the settling edges.
@@ -221,9 +221,10 @@ class alignas(64) FecnMarker {
       ++f->at_max;
     }
   }
-  void register_fills(const FecnMarkerInputs& in);
-  void register_all_fills(const std::vector<uint32_t>& voq_fill);
-  void register_fill(unsigned index, uint32_t fill);
+  // Each returns whether a registered fill changed.
+  bool register_fills(const FecnMarkerInputs& in);
+  bool register_all_fills(const std::vector<uint32_t>& voq_fill);
+  bool register_fill(unsigned index, uint32_t fill);
   bool fills_are_registered(const FecnMarkerInputs& in) const;
   bool fills_equal(const std::vector<uint32_t>& voq_fill) const;  // the registers hold these
   void idle_edge(const FecnMarkerInputs& in);
@@ -311,7 +312,6 @@ class alignas(64) FecnMarker {
   unsigned pipe_stale_ = 0;
   unsigned reduce_stages_ = 1;
   unsigned measure_delay_ = 2;
-  bool summary_changed_ = false;  // register_fills changed a registered fill
 
   // The CSRs: storage, decode and legality generated from rtl/regs/fecn_marker.yaml,
   // decoded as rtl/fecn_marker_reg_top.sv decodes them.
