@@ -264,6 +264,8 @@ foreach(top fecn_marker ccti_block)
             ${CMAKE_SOURCE_DIR}/rtl/ibcc_event_log.sv ${CMAKE_SOURCE_DIR}/rtl/ibcc_fill_reduce.sv ${CMAKE_SOURCE_DIR}/rtl/${top}.sv --top-module ${top})
   set_tests_properties(lint_${top} PROPERTIES LABELS lint TIMEOUT 120)
 endforeach()
+add_test(NAME lint_ibcc_board_top COMMAND verilator --lint-only -Wall ${board_sources} --top-module ibcc_board_top)
+set_tests_properties(lint_ibcc_board_top PROPERTIES LABELS lint TIMEOUT 120)
 
 # --- Co-simulation: each directed test alone (smoke), then the regressions ----------------
 set(IBCC_DIRECTED_fecn reset_values mapping_per_voq mapping_sum mapping_sum_div_ports root_victim
@@ -285,6 +287,14 @@ foreach(block fecn ccti)
            --cycles 6000000 --seed 1 --require-coverage
            --coverage-json ${CMAKE_BINARY_DIR}/coverage_${block}.json)
   set_tests_properties(cosim_${block}_regression PROPERTIES LABELS "regression;cosim" TIMEOUT 1200)
+endforeach()
+# The same tests against the board top Verilated with its UART (what `--board DEVICE` runs on
+# an FPGA): every directed test, then constrained random up to 200 k cycles per block.
+foreach(block fecn ccti)
+  add_test(NAME cosim_board_verilated_${block} COMMAND ibcc cosim --block ${block} --test all --cycles 200000 --seed 1
+           --board verilated --quiet)
+  set_tests_properties(cosim_board_verilated_${block} PROPERTIES LABELS "cosim;board" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "rtl=board \\(verilated\\).* 0 mismatches.*RESULT: PASS")
 endforeach()
 
 # --- Mutation: the regression must fail (with a mismatch) against each broken RTL ---------

@@ -41,6 +41,13 @@ Command add_cosim(CLI::App& app, const Invocation& inv) {
   cmd->add_flag("--require-coverage", o->cosim.require_coverage,
                 "Fail (exit 1) if any functional coverage bin is never hit");
   cmd->add_flag("--coverage", o->cosim.coverage, "List every functional coverage bin with its count (default: only for --test all)");
+  cmd->add_option("--board", o->cosim.board,
+                  "Run the block on the board top (rtl/board/ibcc_board_top.sv) over its UART instead of the "
+                  "Verilated block: a serial device (e.g. /dev/ttyUSB1), or 'verilated' for the board top "
+                  "Verilated with a UART model");
+  cmd->add_option("--baud", o->cosim.baud, "The board's UART rate with --board DEVICE (baud; the bitstream's is 1000000)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({115200u, 230400u, 460800u, 921600u, 1000000u, 2000000u, 3000000u}));
   cmd->add_flag("--quiet", o->cosim.quiet, "Print only the summary line (and missed bins)");
   cmd->add_flag("--list-tests", o->list_tests, "List the tests of --block and exit");
   return {cmd, [o] {

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "cc/ccti_block_regs.h"
+#include "tb/board_link.h"
 #include "tb/waves.h"
 
 namespace ibcc::tb {
@@ -79,7 +80,8 @@ class CctiCosim : public CosimHarness {
   static constexpr unsigned kTracedFlows = 16;  // per-flow CCTIs in the reference's VCD
 
   CctiCosim(sc_core::sc_module_name name, const CosimOptions& opts)
-      : CosimHarness(name, opts), core_(params()), rtl_(make_ccti_rtl("ccti_tb.rtl")) {
+      : CosimHarness(name, opts), core_(params()), rtl_(opts.board.empty() ? make_ccti_rtl("ccti_tb.rtl")
+                                      : make_board_ccti_rtl(open_board(opts.board, opts.baud))) {
     declare_coverage();
   }
 

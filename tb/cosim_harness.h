@@ -31,6 +31,8 @@ struct CosimOptions {
   bool coverage = false;           // list every bin (default: only for --test all)
   bool quiet = false;
   std::string command = "build/bin/ibcc";  // how this binary was invoked, for repro lines
+  std::string board;               // empty: the Verilated block; "verilated" or a serial device: the board top
+  unsigned baud = 1000000;         // the board's UART (a serial device)
 };
 
 struct CosimSummary {

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "common/output_files.h"
+#include "tb/board_link.h"
 #include "tb/ccti_cosim.h"
 #include "tb/cosim_harness.h"
 #include "tb/fecn_cosim.h"
@@ -29,13 +30,25 @@ int run_cosim(const CosimOptions& opts) {
                              opts.block, fmt::join(tests, ", "));
     return 2;
   }
-  std::unique_ptr<CosimHarness> tb =
-      opts.block == "fecn" ? make_fecn_cosim(opts) : make_ccti_cosim(opts);
-  const CosimSummary s = tb->run();
+  if (!opts.board.empty() && (!opts.waves_dir.empty() || !opts.rtl_coverage_file.empty())) {
+    std::cerr << "ibcc cosim: --board runs the blocks on the board top: --waves and --rtl-coverage need the Verilated "
+                 "block (run without --board)\n";
+    return 2;
+  }
+  std::unique_ptr<CosimHarness> tb;
+  CosimSummary s;
+  try {
+    tb = opts.block == "fecn" ? make_fecn_cosim(opts) : make_ccti_cosim(opts);
+    s = tb->run();
+  } catch (const BoardError& e) {
+    std::cerr << "ibcc cosim: board: " << e.what() << "\n";
+    std::cout << "RESULT: FAIL (board)\n";
+    return 1;
+  }
 
   std::cout << fmt::format(
-      "cosim block={} rtl={} test={} seed={}: {} cycles, {} mismatches, {:.2f} s, {:.3f} M cycles/s\n",
-      opts.block, rtl_variant(), opts.test, opts.seed, s.cycles, s.mismatches, s.wall_s,
+      "cosim block={} rtl={}{} test={} seed={}: {} cycles, {} mismatches, {:.2f} s, {:.3f} M cycles/s\n",
+      opts.block, opts.board.empty() ? rtl_variant() : "board", opts.board.empty() ? std::string() : " (" + opts.board + ")", opts.test, opts.seed, s.cycles, s.mismatches, s.wall_s,
       s.wall_s > 0 ? s.cycles / s.wall_s / 1e6 : 0.0);
   // The bin list is for a regression (--test all) or when asked; one directed test covers only
   // its feature, so its misses are expected and not listed.

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "cc/fecn_marker_regs.h"
+#include "tb/board_link.h"
 #include "tb/waves.h"
 
 namespace ibcc::tb {
@@ -63,7 +64,8 @@ class FecnCosim : public CosimHarness {
  public:
   FecnCosim(sc_core::sc_module_name name, const CosimOptions& opts)
       : CosimHarness(name, opts), core_(params()), next_(params()), fill_(kFecnInputs * kFecnVls, 0),
-        target_(kFecnInputs * kFecnVls, 0), credits_(kFecnVls, 1), rtl_(make_fecn_rtl("fecn_tb.rtl")) {
+        target_(kFecnInputs * kFecnVls, 0), credits_(kFecnVls, 1), rtl_(opts.board.empty() ? make_fecn_rtl("fecn_tb.rtl")
+                                      : make_board_fecn_rtl(open_board(opts.board, opts.baud))) {
     declare_coverage();
   }
 
