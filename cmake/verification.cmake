@@ -61,6 +61,15 @@ add_custom_target(synth
   COMMENT "yosys synth_ice40, synth_xilinx and synth_ecp5 on both blocks; nextpnr on iCE40 HX8K and ECP5-85 (3 seeds)"
   USES_TERMINAL)
 
+# The board top's bitstream (ULX3S, LFE5U-85F) at the co-simulation's parameters.
+add_custom_target(bitstream
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/bitstream.py ${CMAKE_BINARY_DIR}/bitstream
+          --param NumInputs=${COSIM_FECN_INPUTS} --param NumVls=${COSIM_FECN_VLS} --param FillWidth=${COSIM_FECN_FILL_WIDTH}
+          --param PortNum=${COSIM_FECN_PORT_NUM} --param NumQps=${COSIM_CCTI_QPS} --param CctEntries=${COSIM_CCTI_ENTRIES}
+          --param TickCycles=${COSIM_TICK_CYCLES}
+  COMMENT "synth_ecp5, nextpnr-ecp5 (ULX3S pins, 100 MHz) and ecppack of the board top"
+  USES_TERMINAL)
+
 # --- Lint ------------------------------------------------------------------------------------
 add_custom_target(lint
   COMMAND verilator --lint-only -Wall ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/fecn_marker_reg_top.sv

@@ -195,10 +195,12 @@ module ibcc_board_top #(
   logic [MaxOutWords-1:0] changed;
   always_comb begin
     out_word = '0;
-    for (int unsigned k = 0; k < MaxOutWords; k++) begin
-      changed[k] = 1'b0;
-      if (!blk_q && k < FecnOutWords) changed[k] = fecn_out[k] != fecn_last_q[32*k +: 32];
-      if (blk_q && k < CctiOutWords)  changed[k] = ccti_out[k] != ccti_last_q[32*k +: 32];
+    changed = '0;
+    for (int unsigned k = 0; k < FecnOutWords; k++) begin
+      if (!blk_q) changed[k] = fecn_out[k] != fecn_last_q[32*k +: 32];
+    end
+    for (int unsigned k = 0; k < CctiOutWords; k++) begin
+      if (blk_q) changed[k] = ccti_out[k] != ccti_last_q[32*k +: 32];
     end
     if (!blk_q) begin
       for (int unsigned k = 0; k < FecnOutWords; k++) if (word_q == 3'(k)) out_word = fecn_out[k];
