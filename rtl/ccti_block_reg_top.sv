@@ -19,6 +19,9 @@ module ccti_block_reg_top #(
   input  logic [11:0] reg_raddr_i,
   output logic [31:0] reg_rdata_o,
   output logic reg_rerror_o,
+  // the bus accepts read address reg_ar_addr_i at this edge (its read follows)
+  input  logic reg_ar_i,
+  input  logic [11:0] reg_ar_addr_i,
   output logic ca_setting_port_control_o,
   output logic [15:0] ca_setting_control_map_o,
   // element i in [i*16 +: 16]
@@ -184,27 +187,55 @@ module ccti_block_reg_top #(
   end
 
 
-  // Window log_event: element and word of the address being read.
-  logic [11:0] r_log_event_off;
+  // Window log_event: element and word of the address accepted, registered for its read.
+  logic [11:0] a_log_event_off;
+  logic [5:0] a_log_event_words;
+  logic a_log_event_q;
+  logic [3:0] a_log_event_index_q;
+  logic [1:0] a_log_event_word_q;
   logic r_log_event;
   logic [1:0] r_log_event_word;
-  assign r_log_event_off = reg_raddr_i - ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET;
-  assign r_log_event = (reg_raddr_i >= ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET) && (r_log_event_off < 12'd208);
-  logic [5:0] r_log_event_words;
-  assign r_log_event_words = r_log_event_off[2 +: 6];
-  assign log_event_index_o = 4'(r_log_event_words / 6'd4);
-  assign r_log_event_word = 2'(r_log_event_words % 6'd4);
+  assign a_log_event_off = reg_ar_addr_i - ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET;
+  assign a_log_event_words = a_log_event_off[2 +: 6];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_log_event_q <= 1'b0;
+      a_log_event_index_q <= '0;
+      a_log_event_word_q <= '0;
+    end else if (reg_ar_i) begin
+      a_log_event_q <= (reg_ar_addr_i >= ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET) && (a_log_event_off < 12'd208);
+      a_log_event_index_q <= 4'(a_log_event_words / 6'd4);
+      a_log_event_word_q <= 2'(a_log_event_words % 6'd4);
+    end
+  end
+  assign r_log_event = a_log_event_q;  // (reg_raddr_i is the address accepted last)
+  assign r_log_event_word = a_log_event_word_q;
+  assign log_event_index_o = a_log_event_index_q;
 
-  // Window flow: element and word of the address being read.
-  logic [11:0] r_flow_off;
+  // Window flow: element and word of the address accepted, registered for its read.
+  logic [11:0] a_flow_off;
+  logic [7:0] a_flow_words;
+  logic a_flow_q;
+  logic [7:0] a_flow_index_q;
+  logic [0:0] a_flow_word_q;
   logic r_flow;
   logic [0:0] r_flow_word;
-  assign r_flow_off = reg_raddr_i - ccti_block_reg_pkg::FLOW_CCTI_OFFSET;
-  assign r_flow = (reg_raddr_i >= ccti_block_reg_pkg::FLOW_CCTI_OFFSET) && (r_flow_off < 12'(4 * (NumQps)));
-  logic [7:0] r_flow_words;
-  assign r_flow_words = r_flow_off[2 +: 8];
-  assign flow_index_o = r_flow_words;
-  assign r_flow_word = 1'b0;
+  assign a_flow_off = reg_ar_addr_i - ccti_block_reg_pkg::FLOW_CCTI_OFFSET;
+  assign a_flow_words = a_flow_off[2 +: 8];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_flow_q <= 1'b0;
+      a_flow_index_q <= '0;
+      a_flow_word_q <= '0;
+    end else if (reg_ar_i) begin
+      a_flow_q <= (reg_ar_addr_i >= ccti_block_reg_pkg::FLOW_CCTI_OFFSET) && (a_flow_off < 12'(4 * (NumQps)));
+      a_flow_index_q <= a_flow_words;
+      a_flow_word_q <= 1'b0;
+    end
+  end
+  assign r_flow = a_flow_q;  // (reg_raddr_i is the address accepted last)
+  assign r_flow_word = a_flow_word_q;
+  assign flow_index_o = a_flow_index_q;
 
   // CCT_ENTRY_PAIR: held by the block.
   assign cct_entry_pair_waddr_o = w_cct_entry_pair_idx;

@@ -73,7 +73,8 @@ module fecn_marker #(
   );
 
   logic        reg_we, reg_re, reg_werror, reg_rerror;
-  logic [11:0] reg_waddr, reg_raddr;
+  logic [11:0] reg_waddr, reg_raddr, reg_ar_addr;
+  logic        reg_ar;
   logic [31:0] reg_wdata, reg_rdata;
   logic [3:0]  reg_wstrb;
 
@@ -87,6 +88,7 @@ module fecn_marker #(
     .rdata_o(s_axil_rdata_o), .rresp_o(s_axil_rresp_o),
     .reg_we_o(reg_we), .reg_waddr_o(reg_waddr), .reg_wdata_o(reg_wdata),
     .reg_wstrb_o(reg_wstrb), .reg_werror_i(reg_werror),
+    .reg_ar_o(reg_ar), .reg_ar_addr_o(reg_ar_addr),
     .reg_re_o(reg_re), .reg_raddr_o(reg_raddr), .reg_rdata_i(reg_rdata),
     .reg_rerror_i(reg_rerror)
   );
@@ -267,7 +269,8 @@ module fecn_marker #(
   ) u_regs (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .reg_we_i(reg_we), .reg_waddr_i(reg_waddr), .reg_wdata_i(reg_wdata), .reg_wstrb_i(reg_wstrb),
-    .reg_werror_o(reg_werror), .reg_re_i(reg_re), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
+    .reg_werror_o(reg_werror), .reg_ar_i(reg_ar), .reg_ar_addr_i(reg_ar_addr),
+    .reg_re_i(reg_re), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
     .reg_rerror_o(reg_rerror),
     .sw_control_map_control_map_o(control_map_q),
     .sw_victim_mask_mask_o(victim_mask_q),

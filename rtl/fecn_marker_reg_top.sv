@@ -21,6 +21,9 @@ module fecn_marker_reg_top #(
   input  logic [11:0] reg_raddr_i,
   output logic [31:0] reg_rdata_o,
   output logic reg_rerror_o,
+  // the bus accepts read address reg_ar_addr_i at this edge (its read follows)
+  input  logic reg_ar_i,
+  input  logic [11:0] reg_ar_addr_i,
   output logic [31:0] sw_control_map_control_map_o,
   // SW_VICTIM_MASK bit PortNum
   output logic sw_victim_mask_mask_o,
@@ -151,16 +154,30 @@ module fecn_marker_reg_top #(
   assign r_block_info = reg_raddr_i == fecn_marker_reg_pkg::BLOCK_INFO_OFFSET;
 
 
-  // Window log_event: element and word of the address being read.
-  logic [11:0] r_log_event_off;
+  // Window log_event: element and word of the address accepted, registered for its read.
+  logic [11:0] a_log_event_off;
+  logic [5:0] a_log_event_words;
+  logic a_log_event_q;
+  logic [3:0] a_log_event_index_q;
+  logic [1:0] a_log_event_word_q;
   logic r_log_event;
   logic [1:0] r_log_event_word;
-  assign r_log_event_off = reg_raddr_i - fecn_marker_reg_pkg::LOG_EVENT_LIDS_OFFSET;
-  assign r_log_event = (reg_raddr_i >= fecn_marker_reg_pkg::LOG_EVENT_LIDS_OFFSET) && (r_log_event_off < 12'd180);
-  logic [5:0] r_log_event_words;
-  assign r_log_event_words = r_log_event_off[2 +: 6];
-  assign log_event_index_o = 4'(r_log_event_words / 6'd3);
-  assign r_log_event_word = 2'(r_log_event_words % 6'd3);
+  assign a_log_event_off = reg_ar_addr_i - fecn_marker_reg_pkg::LOG_EVENT_LIDS_OFFSET;
+  assign a_log_event_words = a_log_event_off[2 +: 6];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_log_event_q <= 1'b0;
+      a_log_event_index_q <= '0;
+      a_log_event_word_q <= '0;
+    end else if (reg_ar_i) begin
+      a_log_event_q <= (reg_ar_addr_i >= fecn_marker_reg_pkg::LOG_EVENT_LIDS_OFFSET) && (a_log_event_off < 12'd180);
+      a_log_event_index_q <= 4'(a_log_event_words / 6'd3);
+      a_log_event_word_q <= 2'(a_log_event_words % 6'd3);
+    end
+  end
+  assign r_log_event = a_log_event_q;  // (reg_raddr_i is the address accepted last)
+  assign r_log_event_word = a_log_event_word_q;
+  assign log_event_index_o = a_log_event_index_q;
 
   // Write: the addressed register's stored value, merged with the write (arrays of plain
   // fields take the strobed bytes instead: no read-back).

