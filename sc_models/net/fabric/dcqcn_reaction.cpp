@@ -58,7 +58,7 @@ cc::DcqcnNpParams DcqcnReaction::np_params(const NodeContext& ctx) {
 std::unique_ptr<ReactionPoint> DcqcnReaction::make(const ReactionSetup& setup) {
   const Scenario& s = setup.ctx.scenario();
   const int sl = s.cc.dcqcn.cnp_sl;
-  const unsigned vl = sl >= 0 && static_cast<size_t>(sl) < s.fabric.sl_to_vl.size() ? s.fabric.sl_to_vl[static_cast<size_t>(sl)] : 0;
+  const unsigned vl = sl >= 0 ? s.fabric.vl_of_sl(static_cast<size_t>(sl)) : 0;
   return std::make_unique<DcqcnReaction>(rp_params(setup.ctx, setup.link_cycles_per_byte, setup.host_cycles_per_byte),
                                          np_params(setup.ctx), sl, vl);
 }

@@ -21,9 +21,7 @@ HcaConfig HcaConfig::from(const NodeContext& ctx) {
   c.mtu = s.fabric.mtu;
   c.ack_bytes = s.fabric.ack_bytes;
   c.cnp_bytes = s.fabric.cnp_bytes;
-  for (size_t sl = 0; sl < c.sl_to_vl.size() && sl < s.fabric.sl_to_vl.size(); ++sl) {
-    c.sl_to_vl[sl] = static_cast<uint8_t>(s.fabric.sl_to_vl[sl]);
-  }
+  for (size_t sl = 0; sl < c.sl_to_vl.size(); ++sl) c.sl_to_vl[sl] = static_cast<uint8_t>(s.fabric.vl_of_sl(sl));
   c.ignore_credits = s.faults.ignore_credits;
   c.count_out_of_order = s.adaptive_routing();
   return c;

@@ -182,7 +182,7 @@ NetWaves::NetWaves(const std::string& dir, const Fabric& f, const std::vector<st
   };
   if (!all_signals) {
     for (const auto& fl : f.flows()) {
-      vl_used[f.scenario().fabric.sl_to_vl[fl.spec.sl]] = true;
+      vl_used[f.scenario().fabric.vl_of_sl(fl.spec.sl)] = true;
       std::set<std::string> dsts(fl.spec.uniform_dsts.begin(), fl.spec.uniform_dsts.end());
       dsts.insert(fl.spec.hot_dsts.begin(), fl.spec.hot_dsts.end());
       if (!fl.spec.dst.empty()) dsts.insert(fl.spec.dst);

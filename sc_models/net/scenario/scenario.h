@@ -234,6 +234,8 @@ struct FabricParams {
   unsigned mtu = 2048;                 // payload bytes per packet
   unsigned vls = 2;                    // data VLs per port
   std::vector<unsigned> sl_to_vl;      // [sl] -> vl (default sl % vls)
+  // The VL of an SL (an SL the table does not list: VL 0).
+  unsigned vl_of_sl(size_t sl) const { return sl < sl_to_vl.size() ? sl_to_vl[sl] : 0; }
   // Switch
   uint64_t switch_latency_ps = 100000;
   uint64_t switch_buffer_per_vl = 16384;  // bytes of each input port's VL
