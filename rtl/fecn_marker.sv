@@ -127,7 +127,8 @@ module fecn_marker #(
   //   next edge   the measures registered (meas_*_q: largest, sum, count, sum x count);
   //   next edge   the congestion state (cong_q) from the measures, the trip levels and the
   //               credits. The trip levels and the mapping are registered from the CSRs
-  //               (trip_*_q, cfg_*_q), so a CSR write reaches the state one edge later.
+  //               over two edges (level_*_q, then trip_*_q, cfg_*_q), so a CSR write
+  //               reaches the state two edges later.
   // ReduceStages + 3 edges take a change of a fill to the state; of a credit count, two.
   // The C++ reference models this as a delay of ReduceStages + 1 edges of the fills' summary.
   localparam int unsigned ProdWidth    = SumWidth + CntWidth;
@@ -137,7 +138,11 @@ module fecn_marker #(
   logic [NumVls-1:0] cong_q, cong_d;
   logic [4:0]        enter_level, exit_level;
   logic [4:0]        hyst_ext;
-  logic [TripWidth-1:0] trip_enter_q, trip_exit_q;
+  logic [4:0]           level_enter_q, level_exit_q;  // edge 1 after the CSRs
+  logic [FillWidth-1:0] level_capacity_q;
+  logic                 level_on_q, level_victim_q;
+  logic [1:0]           level_mapping_q;
+  logic [TripWidth-1:0] trip_enter_q, trip_exit_q;    // edge 2: what the state logic reads
   logic                 cfg_on_q, cfg_victim_q;
   logic [1:0]           cfg_mapping_q;
 
@@ -160,19 +165,34 @@ module fecn_marker #(
   assign enter_level = 5'd16 - {1'b0, threshold};
   assign exit_level  = (enter_level > hyst_ext + 5'd1) ? enter_level - hyst_ext : 5'd1;
 
+  // Two edges from the CSRs to the state logic: the levels (sixteenths) and the settings are
+  // registered first, then the levels times the capacity, so that neither the level
+  // arithmetic nor the multiplier sits in a path of one cycle with the other.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      trip_enter_q  <= '0;
-      trip_exit_q   <= '0;
-      cfg_on_q      <= 1'b0;
-      cfg_victim_q  <= 1'b0;
-      cfg_mapping_q <= MappingPerVoq;
+      level_enter_q    <= '0;
+      level_exit_q     <= '0;
+      level_capacity_q <= '0;
+      level_on_q       <= 1'b0;
+      level_victim_q   <= 1'b0;
+      level_mapping_q  <= MappingPerVoq;
+      trip_enter_q     <= '0;
+      trip_exit_q      <= '0;
+      cfg_on_q         <= 1'b0;
+      cfg_victim_q     <= 1'b0;
+      cfg_mapping_q    <= MappingPerVoq;
     end else begin
-      trip_enter_q  <= TripWidth'(enter_level) * TripWidth'(capacity_q);
-      trip_exit_q   <= TripWidth'(exit_level) * TripWidth'(capacity_q);
-      cfg_on_q      <= threshold != 4'd0;
-      cfg_victim_q  <= victim_mask_q;
-      cfg_mapping_q <= mapping_q;
+      level_enter_q    <= enter_level;
+      level_exit_q     <= exit_level;
+      level_capacity_q <= capacity_q;
+      level_on_q       <= threshold != 4'd0;
+      level_victim_q   <= victim_mask_q;
+      level_mapping_q  <= mapping_q;
+      trip_enter_q     <= TripWidth'(level_enter_q) * TripWidth'(level_capacity_q);
+      trip_exit_q      <= TripWidth'(level_exit_q) * TripWidth'(level_capacity_q);
+      cfg_on_q         <= level_on_q;
+      cfg_victim_q     <= level_victim_q;
+      cfg_mapping_q    <= level_mapping_q;
     end
   end
 

@@ -46,6 +46,7 @@ void FecnMarker::reset() {
   update_trip();
   trip_q_ = Trip{};  // the registered trip levels and mapping reset to 0 (Threshold 0: off)
   trip_q_.num_vls = trip_.num_vls;
+  trip_q1_ = trip_q_;
   std::fill(fill_q_.begin(), fill_q_.end(), uint16_t{0});
   vl_.fill(VlRegs{});
   std::fill(pipe_.begin(), pipe_.end(), Measure{});
@@ -222,7 +223,8 @@ void FecnMarker::take_state(const FecnMarkerInputs& in, uint32_t next_state) {
   shift_pipeline();
   if (register_fills(in)) pipe_stale_ = measure_delay_;
   for (unsigned v = 0; v < trip_.num_vls; ++v) vl_[v].credits = in.credits[v] & fill_mask_;
-  trip_q_ = trip_;  // (before this edge's CSR write, which comes after)
+  trip_q_ = trip_q1_;
+  trip_q1_ = trip_;  // (before this edge's CSR write, which comes after)
 }
 
 // An edge with no packet and an idle bus on an idle slave (most edges of the network model):
@@ -359,7 +361,10 @@ bool FecnMarker::settled(const FecnMarkerInputs& in) const {
   for (unsigned v = 0; v < trip_.num_vls; ++v) {
     if ((in.credits[v] & fill_mask_) != vl_[v].credits) return false;
   }
-  if (!fills_are_registered(in) || pipe_stale_ != 0 || !same_state_config(trip_q_, trip_)) return false;
+  if (!fills_are_registered(in) || pipe_stale_ != 0 || !same_state_config(trip_q_, trip_) ||
+      !same_state_config(trip_q1_, trip_)) {
+    return false;
+  }
   return next_state_all(nullptr) == cong_state_;
 }
 

@@ -253,7 +253,7 @@ class alignas(64) FecnMarker {
     uint32_t marking_rate = 0;
   };
   void update_trip();
-  // The part of Trip the state logic reads, registered (trip_q_): the same?
+  // The part of Trip the state logic reads, registered (trip_q1_, trip_q_): the same?
   static bool same_state_config(const Trip& a, const Trip& b) {
     return a.enter == b.enter && a.exit == b.exit && a.threshold == b.threshold && a.band == b.band &&
            a.mapping == b.mapping && a.victim_mask == b.victim_mask;
@@ -281,7 +281,7 @@ class alignas(64) FecnMarker {
   Timebase timebase_;
   uint32_t fill_mask_;
   Trip trip_;    // from the CSRs: what the marking logic reads
-  Trip trip_q_;  // registered at every edge from trip_: what the state logic reads
+  Trip trip_q_;  // registered at every edge from trip_q1_: what the state logic reads
   uint32_t pkts_sent_ = 0;
   // Line 1: an edge's outputs and events, counters.
   FecnMarkerOutputs out_;
@@ -312,6 +312,9 @@ class alignas(64) FecnMarker {
   unsigned pipe_stale_ = 0;
   unsigned reduce_stages_ = 1;
   unsigned measure_delay_ = 2;
+  // The trip levels and settings one edge after the CSRs (the RTL registers the levels there,
+  // and multiplies them by the capacity into trip_q_ at the next edge).
+  Trip trip_q1_;
 
   // The CSRs: storage, decode and legality generated from rtl/regs/fecn_marker.yaml,
   // decoded as rtl/fecn_marker_reg_top.sv decodes them.
