@@ -36,9 +36,14 @@ int run_cosim(const CosimOptions& opts) {
     return 2;
   }
   std::unique_ptr<CosimHarness> tb;
+  try {  // (opens and identifies the board: one that cannot be used as given is bad input)
+    tb = opts.block == "fecn" ? make_fecn_cosim(opts) : make_ccti_cosim(opts);
+  } catch (const BoardError& e) {
+    std::cerr << "ibcc cosim: --board " << opts.board << ": " << e.what() << "\n";
+    return 2;
+  }
   CosimSummary s;
   try {
-    tb = opts.block == "fecn" ? make_fecn_cosim(opts) : make_ccti_cosim(opts);
     s = tb->run();
   } catch (const BoardError& e) {
     std::cerr << "ibcc cosim: board: " << e.what() << "\n";
