@@ -212,30 +212,14 @@ module ccti_block_reg_top #(
   assign r_log_event_word = a_log_event_word_q;
   assign log_event_index_o = a_log_event_index_q;
 
-  // Window flow: element and word of the address accepted, registered for its read.
-  logic [11:0] a_flow_off;
-  logic [7:0] a_flow_words;
-  logic a_flow_q;
-  logic [7:0] a_flow_index_q;
-  logic [0:0] a_flow_word_q;
+  // Window flow: element of the address being read.
+  logic [11:0] r_flow_off;
   logic r_flow;
   logic [0:0] r_flow_word;
-  assign a_flow_off = reg_ar_addr_i - ccti_block_reg_pkg::FLOW_CCTI_OFFSET;
-  assign a_flow_words = a_flow_off[2 +: 8];
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      a_flow_q <= 1'b0;
-      a_flow_index_q <= '0;
-      a_flow_word_q <= '0;
-    end else if (reg_ar_i) begin
-      a_flow_q <= (reg_ar_addr_i >= ccti_block_reg_pkg::FLOW_CCTI_OFFSET) && (a_flow_off < 12'(4 * (NumQps)));
-      a_flow_index_q <= a_flow_words;
-      a_flow_word_q <= 1'b0;
-    end
-  end
-  assign r_flow = a_flow_q;  // (reg_raddr_i is the address accepted last)
-  assign r_flow_word = a_flow_word_q;
-  assign flow_index_o = a_flow_index_q;
+  assign r_flow_off = reg_raddr_i - ccti_block_reg_pkg::FLOW_CCTI_OFFSET;
+  assign r_flow = (reg_raddr_i >= ccti_block_reg_pkg::FLOW_CCTI_OFFSET) && (r_flow_off < 12'(4 * (NumQps)));
+  assign flow_index_o = r_flow_off[2 +: 8];
+  assign r_flow_word = 1'b0;
 
   // CCT_ENTRY_PAIR: held by the block.
   assign cct_entry_pair_waddr_o = w_cct_entry_pair_idx;

@@ -286,14 +286,26 @@ def gen_sv_top(spec):
                 o.append(f"    assign {name}[g] = {s_}_i{sv_elem('g', w)};")
             o.append("  end")
         o.append("")
-    # Windows: one element index for the read port, decoded from the address when the bus
-    # accepts it (reg_ar_i) and registered, so that the read at the next edge starts from a
-    # register (the element's RAM address) instead of an adder and a divider.
+    # Windows: one element index for the read port. An element of several words is decoded
+    # from the address when the bus accepts it (reg_ar_i) and registered, so that the read at
+    # the next edge starts from a register (the element's RAM address) instead of an adder and
+    # a divider; an element of one word is the address's bits, decoded at the read.
     for name, (base, cnt, stride, regs) in wins.items():
         iw = clog2(cnt)
         words = stride // 4
         wb = clog2(words)
         ww = clog2(cnt * words)
+        if words == 1:
+            o.append(f"  // Window {name}: element of the address being read.")
+            o.append(f"  logic [{aw - 1}:0] r_{name}_off;")
+            o.append(f"  logic r_{name};")
+            o.append(f"  logic [{wb - 1}:0] r_{name}_word;")
+            o.append(f"  assign r_{name}_off = reg_raddr_i - {off(regs[0])};")
+            o.append(f"  assign r_{name} = (reg_raddr_i >= {off(regs[0])}) && (r_{name}_off < {sv_span(regs[0], aw)});")
+            o.append(f"  assign {name}_index_o = " + (f"r_{name}_off[2 +: {ww}];" if iw == ww else f"{iw}'(r_{name}_off[2 +: {ww}]);"))
+            o.append(f"  assign r_{name}_word = 1'b0;")
+            o.append("")
+            continue
         o.append(f"  // Window {name}: element and word of the address accepted, registered for its read.")
         o.append(f"  logic [{aw - 1}:0] a_{name}_off;")
         o.append(f"  logic [{ww - 1}:0] a_{name}_words;")
@@ -311,13 +323,9 @@ def gen_sv_top(spec):
         o.append(f"      a_{name}_word_q <= '0;")
         o.append("    end else if (reg_ar_i) begin")
         o.append(f"      a_{name}_q <= (reg_ar_addr_i >= {off(regs[0])}) && (a_{name}_off < {sv_span(regs[0], aw)});")
-        if words == 1:
-            o.append(f"      a_{name}_index_q <= " + (f"a_{name}_words;" if iw == ww else f"{iw}'(a_{name}_words);"))
-            o.append(f"      a_{name}_word_q <= 1'b0;")
-        else:
-            # A small constant divider, no wider than the window needs.
-            o.append(f"      a_{name}_index_q <= {iw}'(a_{name}_words / {ww}'d{words});")
-            o.append(f"      a_{name}_word_q <= {wb}'(a_{name}_words % {ww}'d{words});")
+        # A small constant divider, no wider than the window needs.
+        o.append(f"      a_{name}_index_q <= {iw}'(a_{name}_words / {ww}'d{words});")
+        o.append(f"      a_{name}_word_q <= {wb}'(a_{name}_words % {ww}'d{words});")
         o.append("    end")
         o.append("  end")
         o.append(f"  assign r_{name} = a_{name}_q;  // (reg_raddr_i is the address accepted last)")
