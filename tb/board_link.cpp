@@ -230,9 +230,9 @@ BoardSession::BoardSession(std::unique_ptr<BoardLink> link) : link_(std::move(li
   for (BoardBlock b : {BoardBlock::kFecn, BoardBlock::kCcti}) {
     Side& sd = side(b);
     sd.in.assign(b == BoardBlock::kFecn ? i[3] : i[5], 0);
-    sd.dirty.assign(sd.in.size(), true);  // whatever an earlier run left: zeros, reset held
     sd.out.assign(b == BoardBlock::kFecn ? i[4] : i[6], 0);
-    for (unsigned k = 0; k < sd.in.size(); ++k) set_word(b, k, 0);
+    // Whatever an earlier run left: every word written, zeros (reset held).
+    for (unsigned k = 0; k < sd.in.size(); ++k) queue_write(b, k, 0);
     pending_.push_back(kOutputs);
     pending_.push_back(static_cast<uint8_t>(b));
     link_->write(pending_);
@@ -242,10 +242,11 @@ BoardSession::BoardSession(std::unique_ptr<BoardLink> link) : link_(std::move(li
 }
 
 void BoardSession::set_word(BoardBlock b, unsigned idx, uint32_t value) {
-  Side& sd = side(b);
-  if (sd.in[idx] == value && !sd.dirty[idx]) return;
-  sd.in[idx] = value;
-  sd.dirty[idx] = false;
+  if (side(b).in[idx] != value) queue_write(b, idx, value);
+}
+
+void BoardSession::queue_write(BoardBlock b, unsigned idx, uint32_t value) {
+  side(b).in[idx] = value;
   pending_.insert(pending_.end(), {kWrite, static_cast<uint8_t>(b), static_cast<uint8_t>(idx), static_cast<uint8_t>(idx >> 8),
                                    static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                                    static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)});

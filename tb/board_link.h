@@ -52,16 +52,15 @@ class BoardSession {
   void step(BoardBlock b);
   const std::vector<uint32_t>& outputs(BoardBlock b) const { return side(b).out; }
   std::string describe() const { return link_->describe(); }
-  unsigned fecn_in_words() const { return static_cast<unsigned>(fecn_.in.size()); }
 
  private:
   struct Side {
     std::vector<uint32_t> in, out;
-    std::vector<bool> dirty;
   };
   Side& side(BoardBlock b) { return b == BoardBlock::kFecn ? fecn_ : ccti_; }
   const Side& side(BoardBlock b) const { return b == BoardBlock::kFecn ? fecn_ : ccti_; }
   void read_outputs(BoardBlock b);
+  void queue_write(BoardBlock b, unsigned idx, uint32_t value);  // sent with the next step
 
   std::unique_ptr<BoardLink> link_;
   Side fecn_, ccti_;
