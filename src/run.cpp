@@ -405,6 +405,10 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
       jf.back()["answer_packets"] = st.answer_packets;
     }
     if (s.fabric.lossy) jf.back()["dropped_packets"] = st.dropped_packets;
+    if (st.probes_sent) {
+      // RTT probes: sent, answered inside the statistics window, and their round trips.
+      jf.back()["rtt_probes"] = {{"sent", st.probes_sent}, {"rtt_us", latency_json(f, st.probe_rtt)}};
+    }
     if (gbn) {
       jf.back()["gbn"] = {{"retransmitted_packets", st.retransmitted_packets}, {"discarded_packets", st.discarded_packets},
                           {"timeouts", st.timeouts}, {"nacks", st.nacks},
@@ -440,7 +444,8 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
     const double us = static_cast<double>(f.ps_per_cycle()) / 1e6;
     for (const auto& fl : flows) {
       const std::pair<const char*, const LatencyHistogram*> kinds[] = {
-          {"packet", &fl.stats.packet_latency}, {"message", &fl.stats.message_latency}, {"pingpong_rtt", &fl.stats.pingpong_rtt}};
+          {"packet", &fl.stats.packet_latency}, {"message", &fl.stats.message_latency}, {"pingpong_rtt", &fl.stats.pingpong_rtt},
+          {"probe_rtt", &fl.stats.probe_rtt}};
       for (const auto& [kind, h] : kinds) {
         for (const auto& [upper, count] : h->buckets()) {
           csv += fmt::format("{},{},{},{:.4f},{}\n", fl.spec.name, fl.spec.group, kind, static_cast<double>(upper) * us, count);

@@ -194,6 +194,62 @@ TEST(Latency, PingPongOnAnIdleFabric) {
   EXPECT_TRUE(m.count("latency_p99_us.probe"));
 }
 
+// RTT probes (cc.dcqcn.rtt_probe_interval): on an idle fabric each round trip is a control
+// packet's path there and back (two switch latencies, three links' propagation each way; the
+// 32-byte probe's serialization at most once per link), every one alike; a flow sends one
+// probe per interval while it sends data, and none without probes.
+const char* kNvidiaCc = "{marking: nvidia, reaction: dcqcn, dcqcn: {rtt_probe_interval: 5us}}";
+
+TEST(Latency, RttProbesOnAnIdleFabric) {
+  Scenario s = load_scenario_text(
+      base_text(), "b.yaml",
+      {{"traffic.flows", "[{name: F1, src: H1, dst: H3, rate: 1Gb/s, message: 2KiB, group: probed}]"}, {"cc", kNvidiaCc}});
+  Fabric f("fabric", s);
+  f.run();
+  const auto m = compute_metrics(f, {0, 0});
+  const double bare_us = 2 * (2 * 0.1 + 3 * 0.005);        // switch latencies and propagation, both ways
+  const double ser_us = 32 * 8 / 32e9 * 1e6;                 // a 32-byte control packet on QDR 4x
+  ASSERT_TRUE(m.count("probe_rtt_min_us.probed"));
+  EXPECT_GE(m.at("probe_rtt_min_us.probed"), bare_us - 0.005);
+  EXPECT_LE(m.at("probe_rtt_min_us.probed"), bare_us + 2 * 3 * ser_us + 0.005);
+  EXPECT_NEAR(m.at("probe_rtt_max_us.probed"), m.at("probe_rtt_min_us.probed"), 0.01) << "an idle fabric: every round trip alike";
+  // 1 Gb/s of 2 KiB messages: a packet every 16.4 us, so one probe per packet (5 us after it)
+  // over the 1 ms run: about 61.
+  const FlowStats& st = f.flows()[0].stats;
+  EXPECT_NEAR(static_cast<double>(st.probes_sent), 1e-3 * 1e9 / (2048 * 8), 2);
+  EXPECT_GE(st.probe_rtt.count() + 1, st.probes_sent) << "every probe but one still in flight is answered";
+}
+
+TEST(Latency, RttProbesSeeTheQueue) {
+  // Two saturating flows into H3: its switch port queues, and the probes' round trips grow.
+  Scenario s = load_scenario_text(base_text(), "b.yaml", {{"cc", kNvidiaCc}});
+  Fabric f("fabric", s);
+  f.run();
+  const auto m = compute_metrics(f, {0, 0});
+  ASSERT_TRUE(m.count("probe_rtt_p50_us"));
+  // Half the probes wait behind at least 4 KB at S2/1 (1 us at QDR) on top of the bare path.
+  const double bare_us = 2 * (2 * 0.1 + 3 * 0.005) + 2 * 3 * 32 * 8 / 32e9 * 1e6;
+  EXPECT_GT(m.at("probe_rtt_p50_us"), bare_us + 1.0) << "the queue at S2/1 shows";
+  EXPECT_GT(f.flows()[0].stats.probes_sent, 100u);
+}
+
+TEST(Latency, RttProbesAreOffByDefault) {
+  Scenario s = load_scenario_text(base_text(), "b.yaml", {{"cc", "{marking: nvidia, reaction: dcqcn}"}});
+  Fabric f("fabric", s);
+  f.run();
+  EXPECT_EQ(f.flows()[0].stats.probes_sent, 0u);
+  EXPECT_FALSE(compute_metrics(f, {0, 0}).count("probe_rtt_p99_us"));
+}
+
+TEST(Latency, RttResponseSlNeedsProbes) {
+  try {
+    load_scenario_text(base_text(), "b.yaml", {{"cc", "{marking: nvidia, reaction: dcqcn, dcqcn: {rtt_resp_sl: 1}}"}});
+    FAIL() << "rtt_resp_sl without probes was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("cc.dcqcn.rtt_probe_interval"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Latency, IrdWaitsCountAtTheSource) {
   // CC on, a slow sink: the two flows get throttled; their packets' latency includes the
   // IRD waits at the source, so p99 exceeds the fabric's transit time by far.

@@ -9,7 +9,9 @@ reads it, runs it and writes it back.
    cc.reaction dcqcn and each field's value in the key it maps to, in the key's unit
    (microseconds, Mb/s, bytes, alpha in 1/1024, rpg_gd - 10, percent / 100); dce_tcp_g, which
    is not a power of two, is taken as the nearest g_shift with a note; a field not modelled
-   is read and noted; cnp_sl_mode TRUE with cnp_sl 1 sends the CNPs on VL 1.
+   is read and noted; cnp_sl_mode TRUE with cnp_sl 1 sends the CNPs on VL 1; rtt_sl_mode TRUE
+   with rtt_resp_sl 1 sends the RTT responses on VL 1 once RTT probes are on, and is refused
+   (naming its line) without them.
 2. Bad policy files are refused, exit 2, naming the file, the line and the field.
 3. The regime removes HOL blocking on the seed test bed's scenario 1: with the sample's CC the
    victim keeps >= 90 % of its rate alone in every phase (CC off, for contrast, it loses more
@@ -103,6 +105,33 @@ def main():
                 f"cnp_sl_mode TRUE, cnp_sl 1: cc.dcqcn.cnp_sl {res.get('cnp_sl')}, packets sent per VL {vl_pkts}")
     else:
         c.check(False, f"cnp_sl run: exit {p.returncode} {p.stderr.strip()[:200]}")
+
+    # RTT responses on their own SL: rtt_sl_mode TRUE with rtt_resp_sl 1 puts them on VL 1 once
+    # RTT probes are on (the file does not carry the probe interval); without probes the line
+    # is refused as a key without effect.
+    rtt_dir = work / "rtt_sl"
+    rtt_dir.mkdir()
+    (rtt_dir / "cc_policy.conf").write_text((src / "topologies/opensm/nvidia/cc_policy.conf").read_text().replace(
+        "ca_cc_end", "    rtt_sl_mode: TRUE\n    rtt_resp_sl: 1\nca_cc_end"))
+    shutil.copy(conf, rtt_dir / "opensm.conf")
+    p = run("describe", scen1, "--opensm-conf", rtt_dir / "opensm.conf")
+    c.check(p.returncode == 2 and f"{rtt_dir / 'cc_policy.conf'}:" in p.stderr and "cc.dcqcn.rtt_probe_interval" in p.stderr,
+            f"rtt_sl_mode TRUE without RTT probes: exit {p.returncode}, naming the line and the probe key: {p.stderr.strip()[:200]}")
+    p = run("run", scen1, "--opensm-conf", rtt_dir / "opensm.conf", "--set", "cc.dcqcn.rtt_probe_interval=20us",
+            "--sim-time", "200ms", "--out", rtt_dir / "run", "--quiet")
+    if p.returncode == 0:
+        res = yaml.safe_load((rtt_dir / "run" / "resolved.yaml").read_text())["cc"]["dcqcn"]
+        vl_pkts = {}
+        for r in csv.DictReader(open(rtt_dir / "run" / "ports.csv")):
+            vl_pkts[r["vl"]] = vl_pkts.get(r["vl"], 0) + int(r["PortXmitPkts"] or 0)
+        probes = [f.get("rtt_probes", {}) for f in json.load(open(rtt_dir / "run" / "summary.json"))["flows"]]
+        sent = sum(pr.get("sent", 0) for pr in probes)
+        answered = sum(pr.get("rtt_us", {}).get("count", 0) for pr in probes)
+        c.check(res.get("rtt_resp_sl") == 1 and vl_pkts.get("1", 0) > 0 and sent > 0 and answered > 0,
+                f"rtt_sl_mode TRUE, rtt_resp_sl 1, probes every 20 us: cc.dcqcn.rtt_resp_sl {res.get('rtt_resp_sl')}, "
+                f"packets sent per VL {vl_pkts}, probes sent {sent}, answered in the window {answered}")
+    else:
+        c.check(False, f"rtt_sl run: exit {p.returncode} {p.stderr.strip()[:200]}")
 
     # 2. Bad policy files.
     good = (src / "topologies/opensm/nvidia/cc_policy.conf").read_text()

@@ -143,6 +143,24 @@ def main():
                   f"lossy 648 with Go-Back-N, --threads {threads}: {', '.join(compared)} identical to --threads 1"
                   f"{' (differ: ' + ', '.join(differ) + ')' if differ else ''}")
 
+    # RTT probes (NVIDIA-style CC): the NDR hotspot load with a probe per flow every 2 us; the
+    # probes and their responses cross the cut links, and their round trips are counted at
+    # each source, on its thread.
+    ndr = os.path.join(src, "topologies", "ndr2048", "hotspot.yaml")
+    probes = ["--sim-time", "20us", "--log-interval", "5us", "--set", "cc.marking=nvidia", "--set", "cc.reaction=dcqcn",
+              "--set", "cc.dcqcn.rtt_probe_interval=2us"]
+    base = os.path.join(out, "probes_ndr", "t1")
+    rc, err = run(ibcc, ndr, base, 1, *probes)
+    check(rc == 0, f"NDR hotspot with RTT probes, --threads 1 (exit {rc}{': ' + err[-300:] if rc else ''})")
+    if rc == 0:
+        d = os.path.join(out, "probes_ndr", "t2")
+        rc, err = run(ibcc, ndr, d, 2, *probes)
+        compared, differ = same_outputs(base, d) if rc == 0 else ([], ["exit " + str(rc)])
+        sampled = "probe_rtt_p99_us" in json.load(open(os.path.join(base, "metrics.json")))["metrics"]
+        check(rc == 0 and not differ and "latency.csv" in compared and sampled,
+              f"NDR hotspot with RTT probes, --threads 2: {', '.join(compared)} identical to --threads 1, probe RTTs "
+              f"measured ({sampled}){' (differ: ' + ', '.join(differ) + ')' if differ else ''}")
+
     # RTL in the loop: the founding thesis's mesh with a Verilated FECN marker on a port of
     # every switch and Verilated CCTI blocks in four HCAs, on two threads: each block runs on
     # its node's thread, and the results are one thread's, which are the C++ cores'.

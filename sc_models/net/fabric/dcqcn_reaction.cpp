@@ -59,8 +59,11 @@ std::unique_ptr<ReactionPoint> DcqcnReaction::make(const ReactionSetup& setup) {
   const Scenario& s = setup.ctx.scenario();
   const int sl = s.cc.dcqcn.cnp_sl;
   const unsigned vl = sl >= 0 ? s.fabric.vl_of_sl(static_cast<size_t>(sl)) : 0;
+  RttProbes probes;
+  if (s.cc.dcqcn.rtt_probe_ps) probes.interval_cycles = std::max<uint64_t>(1, setup.ctx.cycles(s.cc.dcqcn.rtt_probe_ps));
+  probes.resp_sl = s.cc.dcqcn.rtt_resp_sl;
   return std::make_unique<DcqcnReaction>(rp_params(setup.ctx, setup.link_cycles_per_byte, setup.host_cycles_per_byte),
-                                         np_params(setup.ctx), sl, vl);
+                                         np_params(setup.ctx), sl, vl, probes);
 }
 
 void DcqcnReaction::sent(uint64_t now, uint32_t qp, uint32_t /*sl*/, uint32_t wire, uint64_t /*end*/,

@@ -14,8 +14,10 @@ namespace ibcc::net {
 class DcqcnReaction final : public ReactionPoint {
  public:
   // cnp_sl >= 0: every CNP travels on that SL and its VL (cc.dcqcn.cnp_sl), not its flow's.
-  DcqcnReaction(const cc::DcqcnRpParams& rp, const cc::DcqcnNpParams& np, int cnp_sl = -1, unsigned cnp_vl = 0)
-      : port_(rp, np), cnp_sl_(cnp_sl), cnp_vl_(cnp_vl) {}
+  // `probes`: the RP's RTT probes (cc.dcqcn.rtt_probe_interval, rtt_resp_sl).
+  DcqcnReaction(const cc::DcqcnRpParams& rp, const cc::DcqcnNpParams& np, int cnp_sl = -1, unsigned cnp_vl = 0,
+                RttProbes probes = {})
+      : port_(rp, np), cnp_sl_(cnp_sl), cnp_vl_(cnp_vl), probes_(probes) {}
   // From the scenario's cc.dcqcn (the variant from cc.reaction), the HCA's line rate the
   // slower of its link and its host interface. ScenarioError if cc.dcqcn.min_rate is not
   // below that line rate.
@@ -32,6 +34,7 @@ class DcqcnReaction final : public ReactionPoint {
   }
   void issue_due(uint64_t now, NotificationOut& out) override;
   bool needs_credit_events() const override { return true; }
+  RttProbes rtt_probes() const override { return probes_; }
   std::optional<uint64_t> rate_kbps(uint64_t now, uint32_t qp) override { return port_.rate_kbps(now, qp); }
 
   DcqcnPort& port() { return port_; }
@@ -40,6 +43,7 @@ class DcqcnReaction final : public ReactionPoint {
   DcqcnPort port_;
   int cnp_sl_;
   unsigned cnp_vl_;
+  RttProbes probes_;
 };
 
 }  // namespace ibcc::net

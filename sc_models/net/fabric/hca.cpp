@@ -41,7 +41,11 @@ void Hca::on_arrive(tlm_generic_payload* pkt) {
   IbExtension& e = ib(pkt);
   const uint64_t now = ctx_.now();
   std::vector<Flow>& all = ctx_.flows();
-  if (e.opcode == Opcode::kTransportAck) {
+  if (e.opcode == Opcode::kRttRequest) {
+    sender_.queue_rtt_response(e);
+  } else if (e.opcode == Opcode::kRttResponse) {
+    if (e.flow >= 0 && ctx_.in_stats_window()) all[e.flow].stats.probe_rtt.add(now - e.ping_cycle);
+  } else if (e.opcode == Opcode::kTransportAck) {
     if (gbn_ && e.flow >= 0) {
       gbn_->acknowledged(all[e.flow], e);
       sender_.try_send();

@@ -42,6 +42,7 @@ void HcaSender::try_send() {
   __builtin_prefetch(o.fw);  // the peer's end of the link, which a packet sent here calls
   o.take_deferred_credits();
   const bool ignore_credits = cfg_.ignore_credits;
+  if (!probes_.empty()) issue_probes(now);
   // Congestion notifications first.
   if (!cnps_.empty()) {
     IbExtension& e = ib(cnps_.head);
@@ -218,9 +219,47 @@ void HcaSender::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsign
     w->flow_ird(static_cast<int>(flow_index), gap.ird);
     reaction_->show_gap(*w, static_cast<int>(flow_index), gap);
   }
+  const uint16_t dlid = e.dlid;
   const uint64_t end = transmit(ctx_, node_, 1, pkt, 0);
   reaction_->sent(now, lane.qp, f.sl, wire, end, gap, static_cast<int>(flow_index), w);
   sent(now, end, wire);
+  if (cfg_.rtt_probe_cycles) arm_probe(f, flow_index, dlid, lane.qp);
+}
+
+void HcaSender::arm_probe(Flow& f, unsigned flow_index, uint16_t dlid, uint32_t qp) {
+  f.probe_dlid = dlid;
+  f.probe_qp = qp;
+  if (f.probe_armed) return;
+  f.probe_armed = true;
+  const uint64_t due = ctx_.now() + cfg_.rtt_probe_cycles;
+  probes_.emplace_back(due, flow_index);
+  wake(due);
+}
+
+void HcaSender::issue_probes(uint64_t now) {
+  while (!probes_.empty() && probes_.front().first <= now) {
+    const unsigned fi = probes_.front().second;
+    probes_.pop_front();
+    Flow& f = ctx_.flows()[fi];
+    f.probe_armed = false;
+    tlm_generic_payload* probe = new_packet(Opcode::kRttRequest, f.probe_dlid, f.sl, cfg_.sl_to_vl[f.sl], f.probe_qp, 0,
+                                            cfg_.cnp_bytes, static_cast<int32_t>(fi));
+    ib(probe).ping_cycle = now;
+    ++f.stats.probes_sent;
+    ++ctx_.injected;
+    cnps_.push(probe);  // control packets go ahead of data
+  }
+  if (!probes_.empty()) wake(probes_.front().first);
+}
+
+void HcaSender::queue_rtt_response(const IbExtension& probe) {
+  const unsigned sl = cfg_.rtt_resp_sl >= 0 ? static_cast<unsigned>(cfg_.rtt_resp_sl) : probe.sl;
+  tlm_generic_payload* resp =
+      new_packet(Opcode::kRttResponse, probe.slid, sl, cfg_.sl_to_vl[sl], probe.qp, 0, cfg_.cnp_bytes, probe.flow);
+  ib(resp).ping_cycle = probe.ping_cycle;
+  ++ctx_.injected;
+  cnps_.push(resp);
+  try_send();
 }
 
 void HcaSender::queue_transport_ack(const IbExtension& data, uint32_t psn, bool nack) {

@@ -34,6 +34,8 @@ struct HcaConfig {
   std::array<uint8_t, 16> sl_to_vl{};
   bool ignore_credits = false;     // the fault faults.ignore_credits
   bool count_out_of_order = false; // adaptive routing: the sink counts data arriving out of order
+  uint64_t rtt_probe_cycles = 0;   // RTT probes: a flow's probe this long after its data (0: none;
+  int rtt_resp_sl = -1;            // set_reaction: the reaction point's) and the SL of their responses
   static HcaConfig from(const NodeContext& ctx);
 };
 
@@ -45,7 +47,12 @@ class HcaSender final : public NotificationOut {
       : ctx_(ctx), node_(node), data_wait_(ctx.num_vls()), cfg_(cfg), rng_(seed * 0x9E3779B97F4A7C15ULL + node.index()) {}
 
   // The regime's reaction point and Go-Back-N (null: none), owned by the Hca.
-  void set_reaction(ReactionPoint* r) { reaction_ = r; }
+  void set_reaction(ReactionPoint* r) {
+    reaction_ = r;
+    const ReactionPoint::RttProbes p = r->rtt_probes();
+    cfg_.rtt_probe_cycles = p.interval_cycles;
+    cfg_.rtt_resp_sl = p.resp_sl;
+  }
   void set_transport(GbnTransport* t) { gbn_ = t; }
   // Cycles per byte of the host interface (set when the port is wired).
   void set_host_cycles_per_byte(double c) { host_cycles_per_byte_ = c; }
@@ -70,6 +77,8 @@ class HcaSender final : public NotificationOut {
   void queue_transport_ack(const IbExtension& data, uint32_t psn, bool nack);
   // A ping drained whole at the sink: answered with a message of its size.
   void queue_reply(const HcaSink::PingIn& ping);
+  // An RTT probe arrived: its response goes back to the probe's source ahead of data.
+  void queue_rtt_response(const IbExtension& probe);
 
   uint64_t control_queue_packets() const { return cnps_.count; }
 
@@ -112,6 +121,10 @@ class HcaSender final : public NotificationOut {
   // The packet goes: the port is busy until it is sent; the host interface is ready again
   // after its own time for it (and the jitter).
   void sent(uint64_t now, uint64_t end, uint32_t wire);
+  // RTT probes: flow `flow_index` sent data to `dlid` on `qp`: its probe is armed, due
+  // rtt_probe_cycles later, unless one is already; probes due by now join the control queue.
+  void arm_probe(Flow& f, unsigned flow_index, uint16_t dlid, uint32_t qp);
+  void issue_probes(uint64_t now);
   uint64_t jitter() { return cfg_.send_jitter ? rng_() % (cfg_.send_jitter + 1) : 0; }
 
   // Laid out by use, in cache lines (an HCA's lines are rarely cached when its next event
@@ -149,6 +162,9 @@ class HcaSender final : public NotificationOut {
   double host_cycles_per_byte_ = 0;
   HcaConfig cfg_;
   std::deque<Reply> replies_;
+  // Armed RTT probes, (due cycle, flow), in the order they fall due (one interval after each
+  // flow's data: arming order is due order).
+  std::deque<std::pair<uint64_t, unsigned>> probes_;
   std::mt19937_64 rng_;
 };
 

@@ -229,6 +229,10 @@ struct FlowStats {
   uint64_t packs = 0;
   uint64_t chain[kNoEvent][kNoEvent] = {};
   LatencyHistogram pingpong_rtt;
+  // RTT probes (cc.dcqcn.rtt_probe_interval): each probe's round trip as its source measures
+  // it, from the probe leaving to its response arriving; probes sent. Counted at the source.
+  LatencyHistogram probe_rtt;
+  uint64_t probes_sent = 0;
 
   // Adds what a flow's destination counts (deliveries, answers, discards, their latencies,
   // FECN seen, progress) and what switches dropped of it (a lossy fabric) from `share` (a
@@ -263,6 +267,11 @@ struct alignas(64) Flow {
   // Ping-pong: a ping is out (waiting for its answer); the next may leave at pp_next.
   bool pp_waiting = false;
   uint64_t pp_next = 0;
+  // RTT probes: one is due (HcaSender's probe queue) to the destination and QP of the flow's
+  // last data packet.
+  bool probe_armed = false;
+  uint16_t probe_dlid = 0;
+  uint32_t probe_qp = 0;
   alignas(64) FlowStats stats;
   alignas(64) FlowSpec spec;
   SharedSeq<uint16_t> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list

@@ -10,7 +10,9 @@
 
 namespace ibcc::net {
 
-enum class Opcode : uint8_t { kData = 0, kAck = 1, kCnp = 2, kTransportAck = 3 };
+// kRttRequest / kRttResponse: an RTT probe of a flow (cc.dcqcn.rtt_probe_interval) and its
+// answer from the destination; neither is ever marked.
+enum class Opcode : uint8_t { kData = 0, kAck = 1, kCnp = 2, kTransportAck = 3, kRttRequest = 4, kRttResponse = 5 };
 
 // Header fields the CC loop needs (LRH/BTH) plus the model's per-hop bookkeeping. The fields
 // every hop reads or writes (link arrival, VoQ, arbitration, departure) come first: in an
@@ -42,7 +44,8 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
   int32_t flow = -1;        // index of the flow (statistics), -1 for CNPs
   uint64_t inject_cycle = 0;   // left the source
   uint64_t create_cycle = 0;   // its message was created (posted by the application)
-  uint64_t ping_cycle = 0;     // ping-pong answer: when the ping it answers was created
+  uint64_t ping_cycle = 0;     // ping-pong answer: when the ping it answers was created; RTT probe
+                               // and its response: when the probe left its source
   uint64_t cnp_interval = 0;  // a DCQCN+ CNP: the NP's CNP interval, core cycles
   bool multicast = false;
   bool last = false;           // last packet of its message

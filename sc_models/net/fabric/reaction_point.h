@@ -74,6 +74,13 @@ class ReactionPoint {
   // Credit returns must reach the HCA as events (they let due CNPs go): the fabric may not
   // hold them back while the port sends (OutPort::defer_credits).
   virtual bool needs_credit_events() const { return false; }
+  // RTT probes: each flow sends one this many cycles after its data (0: none), and its
+  // destination answers on SL resp_sl (-1: the probe's).
+  struct RttProbes {
+    uint64_t interval_cycles = 0;
+    int resp_sl = -1;
+  };
+  virtual RttProbes rtt_probes() const { return {}; }
 
   // -- Observation (statistics): (QP, SL)'s CCTI after the edge of `cycle`, or its rate in
   // kb/s at `now`, where the regime has one.

@@ -143,11 +143,18 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
   // Latencies, per group and over all flows.
   const double us_per_cycle = static_cast<double>(f.ps_per_cycle()) / 1e6;
   auto add_latency = [&](const std::string& suffix, const std::vector<size_t>& members) {
-    LatencyHistogram pkt, msg, rtt;
+    LatencyHistogram pkt, msg, rtt, probe;
     for (size_t j : members) {
       pkt.merge(flows[j].stats.packet_latency);
       msg.merge(flows[j].stats.message_latency);
       rtt.merge(flows[j].stats.pingpong_rtt);
+      probe.merge(flows[j].stats.probe_rtt);
+    }
+    if (probe.count()) {
+      m["probe_rtt_min_us" + suffix] = static_cast<double>(probe.min()) * us_per_cycle;
+      m["probe_rtt_p50_us" + suffix] = static_cast<double>(probe.quantile(0.50)) * us_per_cycle;
+      m["probe_rtt_p99_us" + suffix] = static_cast<double>(probe.quantile(0.99)) * us_per_cycle;
+      m["probe_rtt_max_us" + suffix] = static_cast<double>(probe.max()) * us_per_cycle;
     }
     if (pkt.count()) {
       m["latency_mean_us" + suffix] = pkt.mean() * us_per_cycle;
@@ -200,6 +207,13 @@ std::set<std::string> metric_names(const Scenario& s) {
   }
   for (const auto& g : pingpong_groups) {
     for (const char* l : {"pingpong_min_us.", "pingpong_avg_us.", "pingpong_max_us."}) names.insert(l + g);
+  }
+  const bool probes = s.cc.dcqcn.rtt_probe_ps > 0 && (s.cc.reaction == Reaction::kDcqcn || s.cc.reaction == Reaction::kDcqcnPlus);
+  if (probes) {
+    for (const char* l : {"probe_rtt_min_us", "probe_rtt_p50_us", "probe_rtt_p99_us", "probe_rtt_max_us"}) {
+      names.insert(l);
+      for (const auto& g : groups) names.insert(std::string(l) + "." + g);
+    }
   }
   return names;
 }

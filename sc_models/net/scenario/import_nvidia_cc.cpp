@@ -32,6 +32,8 @@ const char* form_name(NvidiaForm f) {
     case NvidiaForm::kClamp: return "clamp";
     case NvidiaForm::kCnpSlMode: return "cnp_sl_mode";
     case NvidiaForm::kCnpSl: return "cnp_sl";
+    case NvidiaForm::kRttSlMode: return "rtt_sl_mode";
+    case NvidiaForm::kRttSl: return "rtt_resp_sl";
     case NvidiaForm::kNotModelled: return "not_modelled";
   }
   return "";
@@ -138,8 +140,11 @@ NvidiaImport import_nvidia_policy(const std::string& path) {
   bool have_profile = false;
   std::vector<std::pair<unsigned, std::pair<std::string, int>>> vl_map;  // (VL, (profile, line))
   std::set<uint64_t> algo_ids;
-  int cnp_sl_mode = -1, cnp_sl = -1;  // -1: not given
-  std::string cnp_sl_where;
+  // CNPs' and RTT responses' SL: each an SL mode and an SL (-1: not given), where they were.
+  struct SlChoice {
+    int mode = -1, sl = -1;
+    std::string mode_where, sl_where;
+  } cnp_sl, rtt_sl;
   bool in_algo = false;
   uint64_t algo_id = 0;
   std::string algo_file;
@@ -269,13 +274,16 @@ NvidiaImport import_nvidia_policy(const std::string& path) {
       }
       throw ScenarioError(where + ": not a field of " + block + " (expected group, " + names + ")");
     }
-    if (f->form == NvidiaForm::kCnpSlMode) {
-      cnp_sl_mode = boolean(where, value) ? 1 : 0;
+    if (f->form == NvidiaForm::kCnpSlMode || f->form == NvidiaForm::kRttSlMode) {
+      SlChoice& c = f->form == NvidiaForm::kCnpSlMode ? cnp_sl : rtt_sl;
+      c.mode = boolean(where, value) ? 1 : 0;
+      c.mode_where = where;
       continue;
     }
-    if (f->form == NvidiaForm::kCnpSl) {
-      cnp_sl = static_cast<int>(number(where, value, f->min, f->max));
-      cnp_sl_where = where;
+    if (f->form == NvidiaForm::kCnpSl || f->form == NvidiaForm::kRttSl) {
+      SlChoice& c = f->form == NvidiaForm::kCnpSl ? cnp_sl : rtt_sl;
+      c.sl = static_cast<int>(number(where, value, f->min, f->max));
+      c.sl_where = where;
       continue;
     }
     if (f->form == NvidiaForm::kBool || f->form == NvidiaForm::kClamp) {
@@ -325,12 +333,19 @@ NvidiaImport import_nvidia_policy(const std::string& path) {
     throw ScenarioError(fmt::format("{}: no block (sw_cc, ca_cc, cc_profile, vl_profiles, ca_algo_import) in {} lines; "
                                     "expected an NVIDIA congestion-control policy file", path, n));
   }
-  if (cnp_sl_mode == 1) {
-    imp.overrides.emplace_back("cc.dcqcn.cnp_sl", std::to_string(std::max(cnp_sl, 0)),
-                               cnp_sl_where.empty() ? path + ": cnp_sl_mode TRUE, cnp_sl 0" : cnp_sl_where);
-  } else if (cnp_sl >= 0) {
-    imp.notes.push_back(cnp_sl_where + ": read, not applied: cnp_sl_mode is not TRUE, so CNPs travel on their flow's SL");
-  }
+  // An SL mode TRUE sets the key to its SL (0 if not given); an SL without it is noted. RTT
+  // responses' key takes effect only with RTT probes (cc.dcqcn.rtt_probe_interval), which the
+  // file does not carry: the scenario's reader refuses it without them, naming the line.
+  auto apply_sl = [&](const SlChoice& c, const char* key, const char* mode, const char* what) {
+    if (c.mode == 1) {
+      imp.overrides.emplace_back(key, std::to_string(std::max(c.sl, 0)),
+                                 c.sl_where.empty() ? c.mode_where + " (SL 0)" : c.sl_where);
+    } else if (c.sl >= 0) {
+      imp.notes.push_back(c.sl_where + ": read, not applied: " + mode + " is not TRUE, so " + what);
+    }
+  };
+  apply_sl(cnp_sl, "cc.dcqcn.cnp_sl", "cnp_sl_mode", "CNPs travel on their flow's SL");
+  apply_sl(rtt_sl, "cc.dcqcn.rtt_resp_sl", "rtt_sl_mode", "RTT responses travel on their probe's SL");
   imp.overrides.emplace_back("cc.enabled", enabled ? "true" : "false",
                              enabled ? path + ": enable, enable_notify and enable_react TRUE or unset" : disabled_by);
   if (const auto d = profiles.find("default"); d != profiles.end()) {
@@ -410,10 +425,13 @@ std::string nvidia_policy(const CcSpec& cc) {
     out += fmt::format("{}_start\n    group: {}\n", name, group);
     for (const auto& f : kNvidiaFields) {
       if (std::string(f.block) != name || f.form == NvidiaForm::kNotModelled) continue;
-      if (f.form == NvidiaForm::kCnpSlMode || f.form == NvidiaForm::kCnpSl) {
-        const bool on = cc.dcqcn.cnp_sl >= 0;
-        out += f.form == NvidiaForm::kCnpSlMode ? fmt::format("    {}: {}\n", f.name, on ? "TRUE" : "FALSE")
-                                                : fmt::format("    {}: {}\n", f.name, on ? cc.dcqcn.cnp_sl : 0);
+      const bool cnp = f.form == NvidiaForm::kCnpSlMode || f.form == NvidiaForm::kCnpSl;
+      if (cnp || f.form == NvidiaForm::kRttSlMode || f.form == NvidiaForm::kRttSl) {
+        // An SL mode and its SL: TRUE and the key's SL when the key is set, else FALSE and 0.
+        const int sl = cnp ? cc.dcqcn.cnp_sl : cc.dcqcn.rtt_resp_sl;
+        const bool mode = f.form == NvidiaForm::kCnpSlMode || f.form == NvidiaForm::kRttSlMode;
+        out += mode ? fmt::format("    {}: {}\n", f.name, sl >= 0 ? "TRUE" : "FALSE")
+                    : fmt::format("    {}: {}\n", f.name, std::max(sl, 0));
         continue;
       }
       if (f.form == NvidiaForm::kBool || f.form == NvidiaForm::kClamp) {

@@ -30,6 +30,8 @@ enum class NvidiaForm {
   kClamp,        // TRUE or FALSE: ibcc's reaction point always clamps (Rt <- Rc at a cut)
   kCnpSlMode,    // TRUE: CNPs on cnp_sl (cc.dcqcn.cnp_sl), FALSE: on their flow's SL
   kCnpSl,        // the SL of CNPs when cnp_sl_mode is TRUE
+  kRttSlMode,    // TRUE: RTT responses on rtt_resp_sl (cc.dcqcn.rtt_resp_sl), FALSE: on the probe's SL
+  kRttSl,        // the SL of RTT responses when rtt_sl_mode is TRUE
   kNotModelled,  // read and checked, not applied: `note` says why
 };
 
@@ -67,8 +69,9 @@ inline constexpr NvidiaField kNvidiaFields[] = {
     {"ca_cc", "min_time_between_cnps", NvidiaForm::kMicros, "cc.dcqcn.cnp_interval", 0, 0xffff, ""},
     {"ca_cc", "cnp_sl_mode", NvidiaForm::kCnpSlMode, "cc.dcqcn.cnp_sl", 0, 1, ""},
     {"ca_cc", "cnp_sl", NvidiaForm::kCnpSl, "cc.dcqcn.cnp_sl", 0, 15, ""},
-    {"ca_cc", "rtt_sl_mode", NvidiaForm::kNotModelled, "", 0, 1, "RTT probes are not modelled"},
-    {"ca_cc", "rtt_resp_sl", NvidiaForm::kNotModelled, "", 0, 15, "RTT probes are not modelled"},
+    {"ca_cc", "rtt_sl_mode", NvidiaForm::kRttSlMode, "cc.dcqcn.rtt_resp_sl", 0, 1,
+     "TRUE needs RTT probes (cc.dcqcn.rtt_probe_interval, which the file does not carry)"},
+    {"ca_cc", "rtt_resp_sl", NvidiaForm::kRttSl, "cc.dcqcn.rtt_resp_sl", 0, 15, ""},
 };
 
 // kNvidiaFields as JSON: [{"block", "name", "form", "key", "min", "max", "note"}, ...].

@@ -162,6 +162,8 @@ struct DcqcnSpec {
   double first_cnp_rate_bps = 0;            // RP: the first cut sets Rc to this (0: a cut like any other)
   double max_rate_bps = 0;                  // RP: the flow's rate never exceeds this (0: the line rate)
   int cnp_sl = -1;                          // NP: CNPs travel on this SL (-1: their flow's)
+  uint64_t rtt_probe_ps = 0;                // RP: an RTT probe per flow per this while it sends (0: none)
+  int rtt_resp_sl = -1;                     // NP: RTT responses travel on this SL (-1: the probe's)
   double lambda = 1.0;                      // RP (DCQCN+): K = lambda max(tau, MTU/Rc)
   double increase_bound_bps = 0;            // RP (DCQCN+): R_l (0: the line rate)
 };

@@ -138,6 +138,14 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
     rate("first_cnp_rate", &q.first_cnp_rate_bps);
     rate("max_rate", &q.max_rate_bps);
     if (d["cnp_sl"]) q.cnp_sl = static_cast<int>(rd.uint(d["cnp_sl"], "cc.dcqcn.cnp_sl"));
+    time("rtt_probe_interval", &q.rtt_probe_ps);
+    if (d["rtt_resp_sl"]) {
+      q.rtt_resp_sl = static_cast<int>(rd.uint(d["rtt_resp_sl"], "cc.dcqcn.rtt_resp_sl"));
+      if (q.rtt_probe_ps == 0) {
+        rd.fail(d["rtt_resp_sl"], "cc.dcqcn.rtt_resp_sl",
+                "has no effect without RTT probes: set cc.dcqcn.rtt_probe_interval above 0s");
+      }
+    }
     if (d["gd_log2"]) q.gd_log2 = static_cast<unsigned>(rd.uint(d["gd_log2"], "cc.dcqcn.gd_log2"));
     if (d["min_dec_factor"]) q.min_dec_factor = rd.real(d["min_dec_factor"], "cc.dcqcn.min_dec_factor");
     if (d["g_shift"]) q.g_shift = static_cast<unsigned>(rd.uint(d["g_shift"], "cc.dcqcn.g_shift"));

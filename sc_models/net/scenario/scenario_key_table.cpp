@@ -322,6 +322,14 @@ std::vector<KeyDecl> scenario_key_table() {
       Uint("cc.dcqcn.cnp_sl", 0, 15).def_doc("the flow's SL")
           .doc("NP: every CNP travels on this SL, in its VL (`fabric.sl_to_vl`), instead of its flow's (NVIDIA's cnp_sl "
                "with cnp_sl_mode TRUE)"),
+      Time("cc.dcqcn.rtt_probe_interval").def("0s")
+          .doc("RP: each flow that sent data since its last probe sends an RTT probe this long after that data "
+               "(a control packet of `fabric.packet_bytes.cnp` bytes on the flow's SL, to its last destination); the destination "
+               "answers at once and the source records the round trip (metrics `probe_rtt_*`, latency.csv kind "
+               "`probe_rtt`; 0s: no probes)"),
+      Uint("cc.dcqcn.rtt_resp_sl", 0, 15).def_doc("the probe's SL")
+          .doc("NP: every RTT response travels on this SL, in its VL (`fabric.sl_to_vl`; NVIDIA's rtt_resp_sl with "
+               "rtt_sl_mode TRUE); needs `cc.dcqcn.rtt_probe_interval`"),
       Uint("cc.dcqcn.gd_log2", 0, 16).def("1")
           .doc("RP: a cut takes Rc × alpha / 2^gd_log2 (1: the DCQCN paper's alpha / 2; NVIDIA's rpg_gd is gd_log2 + 10)"),
       Real("cc.dcqcn.min_dec_factor", 0.0, 1.0).def("0")
