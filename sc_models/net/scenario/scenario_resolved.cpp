@@ -216,7 +216,7 @@ std::string resolved_yaml_of(YAML::Node root, const std::string& name_for_errors
     d["lambda"] = q.lambda;
     if (q.increase_bound_bps > 0) d["increase_bound"] = rate(q.increase_bound_bps);
     if (q.cnp_sl >= 0) d["cnp_sl"] = q.cnp_sl;
-    if (q.rtt_probe_ps > 0) d["rtt_probe_interval"] = time(q.rtt_probe_ps);
+    d["rtt_probe_interval"] = time(q.rtt_probe_ps);
     if (q.rtt_resp_sl >= 0) d["rtt_resp_sl"] = q.rtt_resp_sl;
     d["gd_log2"] = q.gd_log2;
     d["min_dec_factor"] = q.min_dec_factor;
