@@ -34,8 +34,10 @@ struct HcaConfig {
   std::array<uint8_t, 16> sl_to_vl{};
   bool ignore_credits = false;     // the fault faults.ignore_credits
   bool count_out_of_order = false; // adaptive routing: the sink counts data arriving out of order
-  uint64_t rtt_probe_cycles = 0;   // RTT probes: a flow's probe this long after its data (0: none;
-  int rtt_resp_sl = -1;            // set_reaction: the reaction point's) and the SL of their responses
+  // RTT probes (set_reaction: the reaction point's): a flow's probe this long after its data
+  // (0: none), and the SL of their responses (-1: the probe's).
+  uint64_t rtt_probe_cycles = 0;
+  int rtt_resp_sl = -1;
   static HcaConfig from(const NodeContext& ctx);
 };
 
