@@ -208,7 +208,7 @@ std::set<std::string> metric_names(const Scenario& s) {
   for (const auto& g : pingpong_groups) {
     for (const char* l : {"pingpong_min_us.", "pingpong_avg_us.", "pingpong_max_us."}) names.insert(l + g);
   }
-  const bool probes = s.cc.dcqcn.rtt_probe_ps > 0 && (s.cc.reaction == Reaction::kDcqcn || s.cc.reaction == Reaction::kDcqcnPlus);
+  const bool probes = s.cc.dcqcn.rtt_probe_ps > 0 && s.cc.dcqcn_reaction();
   if (probes) {
     for (const char* l : {"probe_rtt_min_us", "probe_rtt_p50_us", "probe_rtt_p99_us", "probe_rtt_max_us"}) {
       names.insert(l);

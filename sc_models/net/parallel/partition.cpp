@@ -31,6 +31,13 @@ void for_each_link(const Topology& t, Fn&& fn) {
   }
 }
 
+// Why a fabric of `units` units (a switch with its HCAs) takes no `parts` partitions; empty
+// when it does.
+std::string parts_refusal(size_t parts, size_t units) {
+  if (parts <= units) return "";
+  return fmt::format("{} partitions of a fabric of {} units (a switch with its HCAs): at most {}", parts, units, units);
+}
+
 }  // namespace
 
 PartitionPlan partition_fabric(const Topology& t, const Scenario& s, const std::vector<PortLoad>& loads, unsigned parts,
@@ -47,10 +54,7 @@ PartitionPlan partition_fabric(const Topology& t, const Scenario& s, const std::
   }
   plan.units = units;
   if (parts == 0) throw PartitionError("partitions: at least 1");
-  if (parts > units) {
-    throw PartitionError(fmt::format("{} partitions of a fabric of {} units (a switch with its HCAs): at most {}", parts,
-                                     units, units));
-  }
+  if (const std::string why = parts_refusal(parts, units); !why.empty()) throw PartitionError(why);
   // The load the flows are expected to carry out of each switch port (at most its capacity:
   // beyond it the packets wait, they are not sent faster).
   std::vector<std::vector<double>> out_load(t.nodes.size());
@@ -150,11 +154,7 @@ std::string parallel_refusal(const Scenario& s, unsigned threads) {
     if (l.a_port == 1 && !switches.count(l.a_node) && switches.count(l.b_node)) with_switch.insert(l.a_node);
     if (l.b_port == 1 && !switches.count(l.b_node) && switches.count(l.a_node)) with_switch.insert(l.b_node);
   }
-  const size_t units = s.switches.size() + s.hcas.size() - with_switch.size();
-  if (threads > units) {
-    return fmt::format("{} partitions of a fabric of {} units (a switch with its HCAs): at most {}", threads, units, units);
-  }
-  return "";
+  return parts_refusal(threads, s.switches.size() + s.hcas.size() - with_switch.size());
 }
 
 }  // namespace ibcc::net

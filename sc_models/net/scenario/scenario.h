@@ -180,6 +180,8 @@ struct CcSpec {
   CaCcSpec ca;
   std::vector<std::string> rtl;  // RTL in the loop: SWITCH/PORT (FECN marker) or HCA (CCTI block)
   std::vector<int> rtl_lines;    // each one's line in the file (0: from the command line)
+  // The reaction is DCQCN's, either variant (cc.dcqcn is its section).
+  bool dcqcn_reaction() const { return reaction == Reaction::kDcqcn || reaction == Reaction::kDcqcnPlus; }
 };
 
 // Which QP a flow's messages use (what the CCTI table is indexed by with `control: qp`).

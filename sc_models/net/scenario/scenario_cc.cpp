@@ -142,7 +142,7 @@ void read_cc(LoaderState& st, const YAML::Node& n) {
     if (d["rtt_resp_sl"]) {
       q.rtt_resp_sl = static_cast<int>(rd.uint(d["rtt_resp_sl"], "cc.dcqcn.rtt_resp_sl"));
       // (Under another reaction the whole section is refused as that regime's, below.)
-      if (q.rtt_probe_ps == 0 && (cc.reaction == Reaction::kDcqcn || cc.reaction == Reaction::kDcqcnPlus)) {
+      if (q.rtt_probe_ps == 0 && cc.dcqcn_reaction()) {
         rd.fail(d["rtt_resp_sl"], "cc.dcqcn.rtt_resp_sl",
                 "has no effect without RTT probes: set cc.dcqcn.rtt_probe_interval above 0s");
       }
