@@ -68,8 +68,8 @@ module ccti_block #(
   );
 
   logic        reg_we, reg_re, reg_werror, reg_rerror;
-  logic [11:0] reg_waddr, reg_raddr, reg_ar_addr;
-  logic        reg_ar;
+  logic [11:0] reg_waddr, reg_raddr, reg_ar_addr, reg_aw_addr;
+  logic        reg_ar, reg_aw;
   logic [31:0] reg_wdata, reg_rdata;
   logic [3:0]  reg_wstrb;
 
@@ -83,6 +83,7 @@ module ccti_block #(
     .rdata_o(s_axil_rdata_o), .rresp_o(s_axil_rresp_o),
     .reg_we_o(reg_we), .reg_waddr_o(reg_waddr), .reg_wdata_o(reg_wdata),
     .reg_wstrb_o(reg_wstrb), .reg_werror_i(reg_werror),
+    .reg_aw_o(reg_aw), .reg_aw_addr_o(reg_aw_addr),
     .reg_ar_o(reg_ar), .reg_ar_addr_o(reg_ar_addr),
     .reg_re_o(reg_re), .reg_raddr_o(reg_raddr), .reg_rdata_i(reg_rdata),
     .reg_rerror_i(reg_rerror)
@@ -326,8 +327,9 @@ module ccti_block #(
 
   ccti_block_reg_top #(.CctEntries(CctEntries), .NumQps(NumQps)) u_regs (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .reg_we_i(reg_we), .reg_waddr_i(reg_waddr), .reg_wdata_i(reg_wdata), .reg_wstrb_i(reg_wstrb),
+    .reg_we_i(reg_we), .reg_wdata_i(reg_wdata), .reg_wstrb_i(reg_wstrb),
     .reg_werror_o(reg_werror), .reg_ar_i(reg_ar), .reg_ar_addr_i(reg_ar_addr),
+    .reg_aw_i(reg_aw), .reg_aw_addr_i(reg_aw_addr),
     .reg_re_i(reg_re), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
     .reg_rerror_o(reg_rerror),
     .ca_setting_port_control_o(sl_based_q),
@@ -510,7 +512,7 @@ module ccti_block #(
 
   logic unused_re;
   // FLOW_CCTI's window reserves 256 flows; the block has NumQps.
-  assign unused_re = log_wrap ^ (^log_count) ^ (^(flow_idx >> QpWidth));
+  assign unused_re = (^reg_waddr) ^ log_wrap ^ (^log_count) ^ (^(flow_idx >> QpWidth));
 
 `ifndef SYNTHESIS
   // A BECN never raises a CCTI beyond the clamped CCTI_Limit.

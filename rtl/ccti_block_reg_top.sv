@@ -10,7 +10,6 @@ module ccti_block_reg_top #(
   input  logic rst_ni,
   // the register port of ibcc_axil_slave
   input  logic reg_we_i,
-  input  logic [11:0] reg_waddr_i,
   input  logic [31:0] reg_wdata_i,
   input  logic [3:0] reg_wstrb_i,
   output logic reg_werror_o,
@@ -19,6 +18,9 @@ module ccti_block_reg_top #(
   input  logic [11:0] reg_raddr_i,
   output logic [31:0] reg_rdata_o,
   output logic reg_rerror_o,
+  // the bus accepts write address reg_aw_addr_i at this edge (its write follows)
+  input  logic reg_aw_i,
+  input  logic [11:0] reg_aw_addr_i,
   // the bus accepts read address reg_ar_addr_i at this edge (its read follows)
   input  logic reg_ar_i,
   input  logic [11:0] reg_ar_addr_i,
@@ -92,34 +94,34 @@ module ccti_block_reg_top #(
     for (int b = 0; b < 4; b++) merge[8*b +: 8] = wstrb[b] ? wdata[8*b +: 8] : cur[8*b +: 8];
   endfunction
 
-  logic w_ca_setting;
-  assign w_ca_setting = reg_waddr_i == ccti_block_reg_pkg::CA_SETTING_OFFSET;
-  logic [11:0] w_ca_sl_timer_off;
-  logic w_ca_sl_timer;
-  logic [3:0] w_ca_sl_timer_idx;
-  assign w_ca_sl_timer_off = reg_waddr_i - ccti_block_reg_pkg::CA_SL_TIMER_OFFSET;
-  assign w_ca_sl_timer = (reg_waddr_i >= ccti_block_reg_pkg::CA_SL_TIMER_OFFSET) && (w_ca_sl_timer_off < 12'd128) && (w_ca_sl_timer_off % 12'd8 == '0);
-  assign w_ca_sl_timer_idx = 4'(w_ca_sl_timer_off / 12'd8);
-  logic [11:0] w_ca_sl_min_off;
-  logic w_ca_sl_min;
-  logic [3:0] w_ca_sl_min_idx;
-  assign w_ca_sl_min_off = reg_waddr_i - ccti_block_reg_pkg::CA_SL_MIN_OFFSET;
-  assign w_ca_sl_min = (reg_waddr_i >= ccti_block_reg_pkg::CA_SL_MIN_OFFSET) && (w_ca_sl_min_off < 12'd128) && (w_ca_sl_min_off % 12'd8 == '0);
-  assign w_ca_sl_min_idx = 4'(w_ca_sl_min_off / 12'd8);
-  logic w_cct_limit;
-  assign w_cct_limit = reg_waddr_i == ccti_block_reg_pkg::CCT_LIMIT_OFFSET;
-  logic [11:0] w_cct_entry_pair_off;
-  logic w_cct_entry_pair;
-  logic [($clog2(CctEntries / 2))-1:0] w_cct_entry_pair_idx;
-  assign w_cct_entry_pair_off = reg_waddr_i - ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET;
-  assign w_cct_entry_pair = (reg_waddr_i >= ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET) && (w_cct_entry_pair_off < 12'(4 * (CctEntries / 2))) && (w_cct_entry_pair_off % 12'd4 == '0);
-  assign w_cct_entry_pair_idx = ($clog2(CctEntries / 2))'(w_cct_entry_pair_off / 12'd4);
-  logic w_impl_ctrl;
-  assign w_impl_ctrl = reg_waddr_i == ccti_block_reg_pkg::IMPL_CTRL_OFFSET;
-  logic w_mtu_tx_cycles;
-  assign w_mtu_tx_cycles = reg_waddr_i == ccti_block_reg_pkg::MTU_TX_CYCLES_OFFSET;
-  logic w_log_ctrl;
-  assign w_log_ctrl = reg_waddr_i == ccti_block_reg_pkg::LOG_CTRL_OFFSET;
+  logic aw_ca_setting;
+  assign aw_ca_setting = reg_aw_addr_i == ccti_block_reg_pkg::CA_SETTING_OFFSET;
+  logic [11:0] aw_ca_sl_timer_off;
+  logic aw_ca_sl_timer;
+  logic [3:0] aw_ca_sl_timer_idx;
+  assign aw_ca_sl_timer_off = reg_aw_addr_i - ccti_block_reg_pkg::CA_SL_TIMER_OFFSET;
+  assign aw_ca_sl_timer = (reg_aw_addr_i >= ccti_block_reg_pkg::CA_SL_TIMER_OFFSET) && (aw_ca_sl_timer_off < 12'd128) && (aw_ca_sl_timer_off % 12'd8 == '0);
+  assign aw_ca_sl_timer_idx = 4'(aw_ca_sl_timer_off / 12'd8);
+  logic [11:0] aw_ca_sl_min_off;
+  logic aw_ca_sl_min;
+  logic [3:0] aw_ca_sl_min_idx;
+  assign aw_ca_sl_min_off = reg_aw_addr_i - ccti_block_reg_pkg::CA_SL_MIN_OFFSET;
+  assign aw_ca_sl_min = (reg_aw_addr_i >= ccti_block_reg_pkg::CA_SL_MIN_OFFSET) && (aw_ca_sl_min_off < 12'd128) && (aw_ca_sl_min_off % 12'd8 == '0);
+  assign aw_ca_sl_min_idx = 4'(aw_ca_sl_min_off / 12'd8);
+  logic aw_cct_limit;
+  assign aw_cct_limit = reg_aw_addr_i == ccti_block_reg_pkg::CCT_LIMIT_OFFSET;
+  logic [11:0] aw_cct_entry_pair_off;
+  logic aw_cct_entry_pair;
+  logic [($clog2(CctEntries / 2))-1:0] aw_cct_entry_pair_idx;
+  assign aw_cct_entry_pair_off = reg_aw_addr_i - ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET;
+  assign aw_cct_entry_pair = (reg_aw_addr_i >= ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET) && (aw_cct_entry_pair_off < 12'(4 * (CctEntries / 2))) && (aw_cct_entry_pair_off % 12'd4 == '0);
+  assign aw_cct_entry_pair_idx = ($clog2(CctEntries / 2))'(aw_cct_entry_pair_off / 12'd4);
+  logic aw_impl_ctrl;
+  assign aw_impl_ctrl = reg_aw_addr_i == ccti_block_reg_pkg::IMPL_CTRL_OFFSET;
+  logic aw_mtu_tx_cycles;
+  assign aw_mtu_tx_cycles = reg_aw_addr_i == ccti_block_reg_pkg::MTU_TX_CYCLES_OFFSET;
+  logic aw_log_ctrl;
+  assign aw_log_ctrl = reg_aw_addr_i == ccti_block_reg_pkg::LOG_CTRL_OFFSET;
 
   logic r_congestion_info;
   assign r_congestion_info = reg_raddr_i == ccti_block_reg_pkg::CONGESTION_INFO_OFFSET;
@@ -167,6 +169,45 @@ module ccti_block_reg_top #(
   assign r_timer_running = reg_raddr_i == ccti_block_reg_pkg::TIMER_RUNNING_OFFSET;
   logic r_block_info;
   assign r_block_info = reg_raddr_i == ccti_block_reg_pkg::BLOCK_INFO_OFFSET;
+
+  logic w_ca_setting;
+  logic w_ca_sl_timer;
+  logic [3:0] w_ca_sl_timer_idx;
+  logic w_ca_sl_min;
+  logic [3:0] w_ca_sl_min_idx;
+  logic w_cct_limit;
+  logic w_cct_entry_pair;
+  logic [($clog2(CctEntries / 2))-1:0] w_cct_entry_pair_idx;
+  logic w_impl_ctrl;
+  logic w_mtu_tx_cycles;
+  logic w_log_ctrl;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_ca_setting <= 1'b0;
+      w_ca_sl_timer <= 1'b0;
+      w_ca_sl_timer_idx <= '0;
+      w_ca_sl_min <= 1'b0;
+      w_ca_sl_min_idx <= '0;
+      w_cct_limit <= 1'b0;
+      w_cct_entry_pair <= 1'b0;
+      w_cct_entry_pair_idx <= '0;
+      w_impl_ctrl <= 1'b0;
+      w_mtu_tx_cycles <= 1'b0;
+      w_log_ctrl <= 1'b0;
+    end else if (reg_aw_i) begin
+      w_ca_setting <= aw_ca_setting;
+      w_ca_sl_timer <= aw_ca_sl_timer;
+      w_ca_sl_timer_idx <= aw_ca_sl_timer_idx;
+      w_ca_sl_min <= aw_ca_sl_min;
+      w_ca_sl_min_idx <= aw_ca_sl_min_idx;
+      w_cct_limit <= aw_cct_limit;
+      w_cct_entry_pair <= aw_cct_entry_pair;
+      w_cct_entry_pair_idx <= aw_cct_entry_pair_idx;
+      w_impl_ctrl <= aw_impl_ctrl;
+      w_mtu_tx_cycles <= aw_mtu_tx_cycles;
+      w_log_ctrl <= aw_log_ctrl;
+    end
+  end
 
   logic [15:0] ca_sl_timer_ccti_timer_q [16];
   for (genvar g = 0; g < 16; g++) begin : g_ca_sl_timer_ccti_timer_q

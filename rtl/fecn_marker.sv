@@ -73,8 +73,8 @@ module fecn_marker #(
   );
 
   logic        reg_we, reg_re, reg_werror, reg_rerror;
-  logic [11:0] reg_waddr, reg_raddr, reg_ar_addr;
-  logic        reg_ar;
+  logic [11:0] reg_waddr, reg_raddr, reg_ar_addr, reg_aw_addr;
+  logic        reg_ar, reg_aw;
   logic [31:0] reg_wdata, reg_rdata;
   logic [3:0]  reg_wstrb;
 
@@ -88,6 +88,7 @@ module fecn_marker #(
     .rdata_o(s_axil_rdata_o), .rresp_o(s_axil_rresp_o),
     .reg_we_o(reg_we), .reg_waddr_o(reg_waddr), .reg_wdata_o(reg_wdata),
     .reg_wstrb_o(reg_wstrb), .reg_werror_i(reg_werror),
+    .reg_aw_o(reg_aw), .reg_aw_addr_o(reg_aw_addr),
     .reg_ar_o(reg_ar), .reg_ar_addr_o(reg_ar_addr),
     .reg_re_o(reg_re), .reg_raddr_o(reg_raddr), .reg_rdata_i(reg_rdata),
     .reg_rerror_i(reg_rerror)
@@ -280,6 +281,7 @@ module fecn_marker #(
   logic [15:0]           log_events;
   logic        port_map_q;
   logic [31:0] pkts_sent_q, pkts_marked_q, cong_entries_q;
+  logic [31:0] cong_entries;  // CongestionEntries as read (below)
 
   assign lfsr_step = mark && marking_mode_q;
   assign lfsr_next = {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0);
@@ -288,8 +290,9 @@ module fecn_marker #(
     .PortNum(PortNum), .FillWidth(FillWidth), .NumVls(NumVls), .NumInputs(NumInputs)
   ) u_regs (
     .clk_i(clk_i), .rst_ni(rst_ni),
-    .reg_we_i(reg_we), .reg_waddr_i(reg_waddr), .reg_wdata_i(reg_wdata), .reg_wstrb_i(reg_wstrb),
+    .reg_we_i(reg_we), .reg_wdata_i(reg_wdata), .reg_wstrb_i(reg_wstrb),
     .reg_werror_o(reg_werror), .reg_ar_i(reg_ar), .reg_ar_addr_i(reg_ar_addr),
+    .reg_aw_i(reg_aw), .reg_aw_addr_i(reg_aw_addr),
     .reg_re_i(reg_re), .reg_raddr_i(reg_raddr), .reg_rdata_o(reg_rdata),
     .reg_rerror_o(reg_rerror),
     .sw_control_map_control_map_o(control_map_q),
@@ -320,7 +323,7 @@ module fecn_marker #(
     .cong_state_vl_mask_i(16'(cong_q)),
     .pkts_sent_count_i(pkts_sent_q),
     .pkts_marked_count_i(pkts_marked_q),
-    .cong_entries_count_i(cong_entries_q),
+    .cong_entries_count_i(cong_entries),
     .log_event_index_o(log_rd_index),
     .log_event_re_o(log_rd_re),
     .log_event_valid_i(log_rd_valid)
@@ -335,11 +338,17 @@ module fecn_marker #(
   logic [NumVls-1:0] entered;
   logic [31:0] entered_count;
 
+  // CongestionEntries: the VLs that entered the state at the last edge (cong_q against its
+  // value before, cong_prev_q) are added at this one; the count read is that sum plus
+  // them, so it is exact at every edge while the state's comparison does not feed an adder.
+  logic [NumVls-1:0] cong_prev_q, entered_last;
   assign entered        = cong_d & ~cong_q;
+  assign entered_last   = cong_q & ~cong_prev_q;
+  assign cong_entries   = cong_entries_q + entered_count;
 
   always_comb begin
     entered_count = '0;
-    for (int unsigned v = 0; v < NumVls; v++) entered_count = entered_count + 32'(entered[v]);
+    for (int unsigned v = 0; v < NumVls; v++) entered_count = entered_count + 32'(entered_last[v]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -352,6 +361,7 @@ module fecn_marker #(
       pkts_sent_q    <= '0;
       pkts_marked_q  <= '0;
       cong_entries_q <= '0;
+      cong_prev_q    <= '0;
       fecn_valid_q   <= 1'b0;
       fecn_mark_q    <= 1'b0;
     end else begin
@@ -359,6 +369,7 @@ module fecn_marker #(
       voq_fill_q <= voq_fill_i;
       credits_q  <= credits_i;
       cong_q     <= cong_d;
+      cong_prev_q <= cong_q;
       for (int unsigned v = 0; v < NumVls; v++) begin
         if (eligible && vl_onehot[v]) skip_q[v] <= (skip_q[v] == '0) ? skip_reload : skip_q[v] - 1'b1;
       end
@@ -387,7 +398,7 @@ module fecn_marker #(
 
   // Control_Map is stored for the SMA's readback only.
   logic unused_re;
-  assign unused_re = tick_unused ^ (^gap_product[15:0]) ^ (^log_count) ^ (^control_map_q);
+  assign unused_re = (^reg_waddr) ^ tick_unused ^ (^gap_product[15:0]) ^ (^log_count) ^ (^control_map_q);
 
 `ifndef SYNTHESIS
   // A mark is only ever given to a packet of a VL in the congestion state.

@@ -12,7 +12,6 @@ module fecn_marker_reg_top #(
   input  logic rst_ni,
   // the register port of ibcc_axil_slave
   input  logic reg_we_i,
-  input  logic [11:0] reg_waddr_i,
   input  logic [31:0] reg_wdata_i,
   input  logic [3:0] reg_wstrb_i,
   output logic reg_werror_o,
@@ -21,6 +20,9 @@ module fecn_marker_reg_top #(
   input  logic [11:0] reg_raddr_i,
   output logic [31:0] reg_rdata_o,
   output logic reg_rerror_o,
+  // the bus accepts write address reg_aw_addr_i at this edge (its write follows)
+  input  logic reg_aw_i,
+  input  logic [11:0] reg_aw_addr_i,
   // the bus accepts read address reg_ar_addr_i at this edge (its read follows)
   input  logic reg_ar_i,
   input  logic [11:0] reg_ar_addr_i,
@@ -75,32 +77,32 @@ module fecn_marker_reg_top #(
     for (int b = 0; b < 4; b++) merge[8*b +: 8] = wstrb[b] ? wdata[8*b +: 8] : cur[8*b +: 8];
   endfunction
 
-  logic w_sw_control_map;
-  assign w_sw_control_map = reg_waddr_i == fecn_marker_reg_pkg::SW_CONTROL_MAP_OFFSET;
-  logic [11:0] w_sw_victim_mask_off;
-  logic w_sw_victim_mask;
-  logic [2:0] w_sw_victim_mask_idx;
-  assign w_sw_victim_mask_off = reg_waddr_i - fecn_marker_reg_pkg::SW_VICTIM_MASK_OFFSET;
-  assign w_sw_victim_mask = (reg_waddr_i >= fecn_marker_reg_pkg::SW_VICTIM_MASK_OFFSET) && (w_sw_victim_mask_off < 12'd32) && (w_sw_victim_mask_off % 12'd4 == '0);
-  assign w_sw_victim_mask_idx = 3'(w_sw_victim_mask_off / 12'd4);
-  logic [11:0] w_sw_credit_mask_off;
-  logic w_sw_credit_mask;
-  assign w_sw_credit_mask_off = reg_waddr_i - fecn_marker_reg_pkg::SW_CREDIT_MASK_OFFSET;
-  assign w_sw_credit_mask = (reg_waddr_i >= fecn_marker_reg_pkg::SW_CREDIT_MASK_OFFSET) && (w_sw_credit_mask_off < 12'd32) && (w_sw_credit_mask_off % 12'd4 == '0);
-  logic w_sw_setting_threshold;
-  assign w_sw_setting_threshold = reg_waddr_i == fecn_marker_reg_pkg::SW_SETTING_THRESHOLD_OFFSET;
-  logic w_sw_setting_marking;
-  assign w_sw_setting_marking = reg_waddr_i == fecn_marker_reg_pkg::SW_SETTING_MARKING_OFFSET;
-  logic w_port_setting;
-  assign w_port_setting = reg_waddr_i == fecn_marker_reg_pkg::PORT_SETTING_OFFSET;
-  logic w_impl_ctrl;
-  assign w_impl_ctrl = reg_waddr_i == fecn_marker_reg_pkg::IMPL_CTRL_OFFSET;
-  logic w_buffer_capacity;
-  assign w_buffer_capacity = reg_waddr_i == fecn_marker_reg_pkg::BUFFER_CAPACITY_OFFSET;
-  logic w_lfsr_seed;
-  assign w_lfsr_seed = reg_waddr_i == fecn_marker_reg_pkg::LFSR_SEED_OFFSET;
-  logic w_log_ctrl;
-  assign w_log_ctrl = reg_waddr_i == fecn_marker_reg_pkg::LOG_CTRL_OFFSET;
+  logic aw_sw_control_map;
+  assign aw_sw_control_map = reg_aw_addr_i == fecn_marker_reg_pkg::SW_CONTROL_MAP_OFFSET;
+  logic [11:0] aw_sw_victim_mask_off;
+  logic aw_sw_victim_mask;
+  logic [2:0] aw_sw_victim_mask_idx;
+  assign aw_sw_victim_mask_off = reg_aw_addr_i - fecn_marker_reg_pkg::SW_VICTIM_MASK_OFFSET;
+  assign aw_sw_victim_mask = (reg_aw_addr_i >= fecn_marker_reg_pkg::SW_VICTIM_MASK_OFFSET) && (aw_sw_victim_mask_off < 12'd32) && (aw_sw_victim_mask_off % 12'd4 == '0);
+  assign aw_sw_victim_mask_idx = 3'(aw_sw_victim_mask_off / 12'd4);
+  logic [11:0] aw_sw_credit_mask_off;
+  logic aw_sw_credit_mask;
+  assign aw_sw_credit_mask_off = reg_aw_addr_i - fecn_marker_reg_pkg::SW_CREDIT_MASK_OFFSET;
+  assign aw_sw_credit_mask = (reg_aw_addr_i >= fecn_marker_reg_pkg::SW_CREDIT_MASK_OFFSET) && (aw_sw_credit_mask_off < 12'd32) && (aw_sw_credit_mask_off % 12'd4 == '0);
+  logic aw_sw_setting_threshold;
+  assign aw_sw_setting_threshold = reg_aw_addr_i == fecn_marker_reg_pkg::SW_SETTING_THRESHOLD_OFFSET;
+  logic aw_sw_setting_marking;
+  assign aw_sw_setting_marking = reg_aw_addr_i == fecn_marker_reg_pkg::SW_SETTING_MARKING_OFFSET;
+  logic aw_port_setting;
+  assign aw_port_setting = reg_aw_addr_i == fecn_marker_reg_pkg::PORT_SETTING_OFFSET;
+  logic aw_impl_ctrl;
+  assign aw_impl_ctrl = reg_aw_addr_i == fecn_marker_reg_pkg::IMPL_CTRL_OFFSET;
+  logic aw_buffer_capacity;
+  assign aw_buffer_capacity = reg_aw_addr_i == fecn_marker_reg_pkg::BUFFER_CAPACITY_OFFSET;
+  logic aw_lfsr_seed;
+  assign aw_lfsr_seed = reg_aw_addr_i == fecn_marker_reg_pkg::LFSR_SEED_OFFSET;
+  logic aw_log_ctrl;
+  assign aw_log_ctrl = reg_aw_addr_i == fecn_marker_reg_pkg::LOG_CTRL_OFFSET;
 
   logic r_congestion_info;
   assign r_congestion_info = reg_raddr_i == fecn_marker_reg_pkg::CONGESTION_INFO_OFFSET;
@@ -152,6 +154,45 @@ module fecn_marker_reg_top #(
   assign r_cong_entries = reg_raddr_i == fecn_marker_reg_pkg::CONG_ENTRIES_OFFSET;
   logic r_block_info;
   assign r_block_info = reg_raddr_i == fecn_marker_reg_pkg::BLOCK_INFO_OFFSET;
+
+  logic w_sw_control_map;
+  logic w_sw_victim_mask;
+  logic [2:0] w_sw_victim_mask_idx;
+  logic w_sw_credit_mask;
+  logic w_sw_setting_threshold;
+  logic w_sw_setting_marking;
+  logic w_port_setting;
+  logic w_impl_ctrl;
+  logic w_buffer_capacity;
+  logic w_lfsr_seed;
+  logic w_log_ctrl;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_sw_control_map <= 1'b0;
+      w_sw_victim_mask <= 1'b0;
+      w_sw_victim_mask_idx <= '0;
+      w_sw_credit_mask <= 1'b0;
+      w_sw_setting_threshold <= 1'b0;
+      w_sw_setting_marking <= 1'b0;
+      w_port_setting <= 1'b0;
+      w_impl_ctrl <= 1'b0;
+      w_buffer_capacity <= 1'b0;
+      w_lfsr_seed <= 1'b0;
+      w_log_ctrl <= 1'b0;
+    end else if (reg_aw_i) begin
+      w_sw_control_map <= aw_sw_control_map;
+      w_sw_victim_mask <= aw_sw_victim_mask;
+      w_sw_victim_mask_idx <= aw_sw_victim_mask_idx;
+      w_sw_credit_mask <= aw_sw_credit_mask;
+      w_sw_setting_threshold <= aw_sw_setting_threshold;
+      w_sw_setting_marking <= aw_sw_setting_marking;
+      w_port_setting <= aw_port_setting;
+      w_impl_ctrl <= aw_impl_ctrl;
+      w_buffer_capacity <= aw_buffer_capacity;
+      w_lfsr_seed <= aw_lfsr_seed;
+      w_log_ctrl <= aw_log_ctrl;
+    end
+  end
 
 
   // Window log_event: element and word of the address accepted, registered for its read.

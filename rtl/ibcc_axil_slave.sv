@@ -3,7 +3,8 @@
 //
 // The address and data phases of a write are captured independently (either order, or
 // together); the register write happens on the edge after both are held and its response
-// follows. A read is registered: the register file reads at the edge after the address is
+// follows (the address is also presented at its acceptance, reg_aw_o, for a decode that
+// registers it then). A read is registered: the register file reads at the edge after the address is
 // captured (reg_re_o) and presents the word in the next cycle (a block RAM's read), and the
 // response follows at the edge after that. All outputs are registers or functions of
 // registers, so the C++ model can match them cycle by cycle.
@@ -40,6 +41,8 @@ module ibcc_axil_slave #(
   output logic [31:0]          reg_wdata_o,
   output logic [3:0]           reg_wstrb_o,
   input  logic                 reg_werror_i,
+  output logic                 reg_aw_o,       // a write address accepted at this edge (its write follows)
+  output logic [AddrWidth-1:0] reg_aw_addr_o,  // it, for a decode registered at acceptance
   output logic                 reg_ar_o,       // a read address accepted at this edge (reg_re_o next)
   output logic [AddrWidth-1:0] reg_ar_addr_o,  // it, for a decode registered at acceptance
   output logic                 reg_re_o,
@@ -73,6 +76,8 @@ module ibcc_axil_slave #(
   assign reg_waddr_o = awaddr_q;
   assign reg_wdata_o = wdata_q;
   assign reg_wstrb_o = wstrb_q;
+  assign reg_aw_o      = awvalid_i && awready_o;
+  assign reg_aw_addr_o = awaddr_i;
   assign reg_ar_o      = arvalid_i && arready_o;
   assign reg_ar_addr_o = araddr_i;
   assign reg_re_o    = ar_held_q;

@@ -160,6 +160,17 @@ def sv_range(w):
 # SystemVerilog
 # ------------------------------------------------------------------------------------------
 
+def write_indexed(reg, side):
+    """Whether an array register's decode on this side carries the element index."""
+    kinds = {kind(reg, f) for f in reg["fields"]}
+    return bool(reg.get("port_bit") or kinds & {"stored", "memory"} or (side == "r" and "hw" in kinds))
+
+
+def idx_width(iw):
+    """The msb of an element index of width iw (an int, or a parenthesised expression)."""
+    return iw - 1 if isinstance(iw, int) else iw + "-1"
+
+
 def gen_sv_top(spec):
     blk = spec["block"]
     aw = spec["addr_width"]
@@ -216,11 +227,13 @@ def gen_sv_top(spec):
     o.append(") (")
     base_ports = [("input ", "logic", "clk_i", ""), ("input ", "logic", "rst_ni", ""),
                   ("input ", "logic", "reg_we_i", "the register port of ibcc_axil_slave"),
-                  ("input ", f"logic [{aw - 1}:0]", "reg_waddr_i", ""), ("input ", "logic [31:0]", "reg_wdata_i", ""),
+                  ("input ", "logic [31:0]", "reg_wdata_i", ""),
                   ("input ", "logic [3:0]", "reg_wstrb_i", ""), ("output", "logic", "reg_werror_o", ""),
                   ("input ", "logic", "reg_re_i", "a read at this edge; its answer in the next cycle:"),
                   ("input ", f"logic [{aw - 1}:0]", "reg_raddr_i", ""), ("output", "logic [31:0]", "reg_rdata_o", ""),
-                  ("output", "logic", "reg_rerror_o", "")]
+                  ("output", "logic", "reg_rerror_o", ""),
+                  ("input ", "logic", "reg_aw_i", "the bus accepts write address reg_aw_addr_i at this edge (its write follows)"),
+                  ("input ", f"logic [{aw - 1}:0]", "reg_aw_addr_i", "")]
     if wins:
         base_ports += [("input ", "logic", "reg_ar_i", "the bus accepts read address reg_ar_addr_i at this edge (its read follows)"),
                        ("input ", f"logic [{aw - 1}:0]", "reg_ar_addr_i", "")]
@@ -241,11 +254,15 @@ def gen_sv_top(spec):
     def off(reg):
         return f"{pkg}::{reg['name']}_OFFSET"
 
-    # Per-register address decode for both ports: hit and (arrays) element index.
-    for side, addr in (("w", "reg_waddr_i"), ("r", "reg_raddr_i")):
+    # Per-register address decode for both ports: hit and (arrays) element index. The write
+    # port's is decoded from the address when the bus accepts it (reg_aw_i: the one the bus
+    # holds from then until its write, so the decode takes no write address) and registered, so that a write starts
+    # from registers instead of a comparator, an adder and a divider; the read port's from
+    # reg_raddr_i.
+    for side, addr in (("aw", "reg_aw_addr_i"), ("r", "reg_raddr_i")):
         for reg in spec["registers"]:
             n = reg["name"].lower()
-            if (reg.get("window") and side == "r") or (reg["access"] == "ro" and side == "w"):
+            if (reg.get("window") and side == "r") or (reg["access"] == "ro" and side == "aw"):
                 continue
             if reg["count"] == 1:
                 o.append(f"  logic {side}_{n};")
@@ -255,18 +272,40 @@ def gen_sv_top(spec):
                 iw = clog2(cnt)
                 o.append(f"  logic [{aw - 1}:0] {side}_{n}_off;")
                 o.append(f"  logic {side}_{n};")
-                kinds = {kind(reg, f) for f in reg["fields"]}
-                indexed = reg.get("port_bit") or kinds & {"stored", "memory"} or (side == "r" and "hw" in kinds)
                 if reg.get("memory"):
                     iw = f"({mem_index_width(reg)})"  # the block's memory: no wider than it
-                if indexed:
-                    o.append(f"  logic [{iw - 1 if isinstance(iw, int) else iw + '-1'}:0] {side}_{n}_idx;")
+                if write_indexed(reg, side):
+                    o.append(f"  logic [{idx_width(iw)}:0] {side}_{n}_idx;")
                 o.append(f"  assign {side}_{n}_off = {addr} - {off(reg)};")
                 o.append(f"  assign {side}_{n} = ({addr} >= {off(reg)}) && ({side}_{n}_off < {sv_span(reg, aw)})"
                          f" && ({side}_{n}_off % {aw}'d{stride} == '0);")
-                if indexed:
+                if write_indexed(reg, side):
                     o.append(f"  assign {side}_{n}_idx = {iw}'({side}_{n}_off / {aw}'d{stride});")
         o.append("")
+    # The write port's decode, registered at the address's acceptance.
+    wregs = [r for r in spec["registers"] if r["access"] != "ro"]
+    for reg in wregs:
+        n = reg["name"].lower()
+        o.append(f"  logic w_{n};")
+        if reg["count"] > 1 and write_indexed(reg, "aw"):
+            iw = f"({mem_index_width(reg)})" if reg.get("memory") else clog2(reg["count"])
+            o.append(f"  logic [{idx_width(iw)}:0] w_{n}_idx;")
+    o.append("  always_ff @(posedge clk_i or negedge rst_ni) begin")
+    o.append("    if (!rst_ni) begin")
+    for reg in wregs:
+        n = reg["name"].lower()
+        o.append(f"      w_{n} <= 1'b0;")
+        if reg["count"] > 1 and write_indexed(reg, "aw"):
+            o.append(f"      w_{n}_idx <= '0;")
+    o.append("    end else if (reg_aw_i) begin")
+    for reg in wregs:
+        n = reg["name"].lower()
+        o.append(f"      w_{n} <= aw_{n};")
+        if reg["count"] > 1 and write_indexed(reg, "aw"):
+            o.append(f"      w_{n}_idx <= aw_{n}_idx;")
+    o.append("    end")
+    o.append("  end")
+    o.append("")
     # Arrays: unpacked inside (an element read is a mux, a write a decoder), flat at the ports.
     for reg in spec["registers"]:
         if reg["count"] < 2 or reg.get("window") or reg.get("port_bit"):
