@@ -282,27 +282,22 @@ def gen_sv_top(spec):
                 if write_indexed(reg, side):
                     o.append(f"  assign {side}_{n}_idx = {iw}'({side}_{n}_off / {aw}'d{stride});")
         o.append("")
-    # The write port's decode, registered at the address's acceptance.
-    wregs = [r for r in spec["registers"] if r["access"] != "ro"]
-    for reg in wregs:
+    # The write port's decode, registered at the address's acceptance: w_X takes aw_X.
+    wsigs = []  # (name, declared width)
+    for reg in spec["registers"]:
+        if reg["access"] == "ro":
+            continue
         n = reg["name"].lower()
-        o.append(f"  logic w_{n};")
+        wsigs.append((f"w_{n}", ""))
         if reg["count"] > 1 and write_indexed(reg, "aw"):
             iw = f"({mem_index_width(reg)})" if reg.get("memory") else clog2(reg["count"])
-            o.append(f"  logic [{idx_width(iw)}:0] w_{n}_idx;")
+            wsigs.append((f"w_{n}_idx", f"[{idx_width(iw)}:0] "))
+    o.extend(f"  logic {w}{name};" for name, w in wsigs)
     o.append("  always_ff @(posedge clk_i or negedge rst_ni) begin")
     o.append("    if (!rst_ni) begin")
-    for reg in wregs:
-        n = reg["name"].lower()
-        o.append(f"      w_{n} <= 1'b0;")
-        if reg["count"] > 1 and write_indexed(reg, "aw"):
-            o.append(f"      w_{n}_idx <= '0;")
+    o.extend(f"      {name} <= " + ("'0;" if w else "1'b0;") for name, w in wsigs)
     o.append("    end else if (reg_aw_i) begin")
-    for reg in wregs:
-        n = reg["name"].lower()
-        o.append(f"      w_{n} <= aw_{n};")
-        if reg["count"] > 1 and write_indexed(reg, "aw"):
-            o.append(f"      w_{n}_idx <= aw_{n}_idx;")
+    o.extend(f"      {name} <= a{name};" for name, _ in wsigs)
     o.append("    end")
     o.append("  end")
     o.append("")
