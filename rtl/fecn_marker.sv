@@ -282,6 +282,8 @@ module fecn_marker #(
   logic        port_map_q;
   logic [31:0] pkts_sent_q, pkts_marked_q, cong_entries_q;
   logic [31:0] cong_entries;  // CongestionEntries as read (below)
+  logic [31:0] pkts_marked;   // the packets marked, as read: pkts_marked_q (those before the
+                              // last edge) and fecn_mark_q (its), so no adder follows the mark
 
   assign lfsr_step = mark && marking_mode_q;
   assign lfsr_next = {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0);
@@ -322,7 +324,7 @@ module fecn_marker #(
     .log_ctrl_clear_o(log_clear),
     .cong_state_vl_mask_i(16'(cong_q)),
     .pkts_sent_count_i(pkts_sent_q),
-    .pkts_marked_count_i(pkts_marked_q),
+    .pkts_marked_count_i(pkts_marked),
     .cong_entries_count_i(cong_entries),
     .log_event_index_o(log_rd_index),
     .log_event_re_o(log_rd_re),
@@ -374,7 +376,7 @@ module fecn_marker #(
         if (eligible && vl_onehot[v]) skip_q[v] <= (skip_q[v] == '0) ? skip_reload : skip_q[v] - 1'b1;
       end
       pkts_sent_q    <= pkts_sent_q + 32'(pkt_valid_i);
-      pkts_marked_q  <= pkts_marked_q + 32'(mark);
+      pkts_marked_q  <= pkts_marked;
       cong_entries_q <= cong_entries_q + entered_count;
       fecn_valid_q   <= pkt_valid_i;
       fecn_mark_q    <= mark;
@@ -387,6 +389,7 @@ module fecn_marker #(
   assign cong_state_o = cong_q;
   assign fecn_valid_o = fecn_valid_q;
   assign fecn_mark_o  = fecn_mark_q;
+  assign pkts_marked  = pkts_marked_q + 32'(fecn_mark_q);
 
   // The CongestionLog: its read port serves the event the CSR read addresses.
   ibcc_event_log #(.Depth(LogDepth), .Width(EventWidth)) u_log (
