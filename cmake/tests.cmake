@@ -366,7 +366,7 @@ set_tests_properties(fuzz_planted_regression PROPERTIES LABELS fuzz TIMEOUT 600)
 # ASan + UBSan build of ibcc and the test binaries (build/sanitize), running the unit and
 # network tests and a short co-simulation of each block; any sanitizer report fails.
 add_test(NAME sanitize_unit_network_cosim COMMAND ${CMAKE_SOURCE_DIR}/verif/cli/sanitize.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
-set_tests_properties(sanitize_unit_network_cosim PROPERTIES LABELS sanitize TIMEOUT 2700)
+set_tests_properties(sanitize_unit_network_cosim PROPERTIES LABELS sanitize TIMEOUT 3300)
 
 # --- The scaling benchmark runs (its numbers are printed, not checked: timings are noisy) ---
 add_test(NAME bench_scaling_smoke COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/scaling_benchmark.py
