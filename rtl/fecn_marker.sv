@@ -377,7 +377,7 @@ module fecn_marker #(
       end
       pkts_sent_q    <= pkts_sent_q + 32'(pkt_valid_i);
       pkts_marked_q  <= pkts_marked;
-      cong_entries_q <= cong_entries_q + entered_count;
+      cong_entries_q <= cong_entries;
       fecn_valid_q   <= pkt_valid_i;
       fecn_mark_q    <= mark;
 
