@@ -391,10 +391,11 @@ set_tests_properties(parameter_space_corners PROPERTIES LABELS "network;validati
 add_test(NAME parallel_identity
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_parallel_identity.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/parallel_identity)
-set_tests_properties(parallel_identity PROPERTIES LABELS "network;parallel" TIMEOUT 1800)
+set_tests_properties(parallel_identity PROPERTIES LABELS "network;parallel" TIMEOUT 2400)
 
-# The largest shipped fabric (45,056 hosts) runs 10 us within 16 GiB, its set-up time and peak
-# memory printed; the full 65,536-host tree is refused for its LIDs.
+# The largest shipped IB fabric (45,056 hosts) and the full 64-port tree as a RoCE fabric
+# (65,536 hosts) run 10 us within 16 GiB, their set-up time and peak memory printed; the full
+# tree as an IB fabric is refused for its LIDs.
 add_test(NAME large_fabric_scale
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_large_fabric.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/large_fabric)
@@ -405,7 +406,7 @@ set_tests_properties(large_fabric_scale PROPERTIES LABELS network TIMEOUT 600)
 add_test(NAME adaptive_routing_permutation
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_adaptive_routing.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/adaptive_routing)
-set_tests_properties(adaptive_routing_permutation PROPERTIES LABELS "network;adaptive_routing" TIMEOUT 600)
+set_tests_properties(adaptive_routing_permutation PROPERTIES LABELS "network;adaptive_routing" TIMEOUT 900)
 
 # NVIDIA OpenSM's congestion control: the policy file's mapping onto the keys, bad files, HOL
 # blocking removed on the seed test bed's scenario 1, the round trip through ibcc tune.

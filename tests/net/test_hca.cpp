@@ -38,7 +38,7 @@ std::unique_ptr<NodeContext> hca_bench(const Scenario& s) {
   return ctx;
 }
 
-uint16_t lid(const NodeContext& ctx, const char* name) { return ctx.topology().nodes[ctx.topology().find(name)].lid; }
+ibcc::net::Lid lid(const NodeContext& ctx, const char* name) { return ctx.topology().nodes[ctx.topology().find(name)].lid; }
 
 TEST(Hca, InjectsAtLineRateWithinItsCredits) {
   const Scenario s = load_scenario_text(base_text(), "base.yaml", {{"cc.enabled", "false"}});

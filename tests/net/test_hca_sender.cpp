@@ -95,7 +95,7 @@ Bench make_bench(unsigned flows = 1, double host_share = 1.0) {
   return b;
 }
 
-uint16_t lid(const NodeContext& ctx, const char* name) { return ctx.topology().nodes[ctx.topology().find(name)].lid; }
+ibcc::net::Lid lid(const NodeContext& ctx, const char* name) { return ctx.topology().nodes[ctx.topology().find(name)].lid; }
 
 TEST(HcaSender, SendsControlPacketsAheadOfData) {
   Bench b = make_bench();

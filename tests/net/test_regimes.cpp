@@ -40,7 +40,7 @@ struct Out final : NotificationOut {
   void wake(uint64_t cycle) override { wakes.push_back(cycle); }
 };
 
-IbExtension marked_data(uint16_t slid, uint32_t qp) {
+IbExtension marked_data(ibcc::net::Lid slid, uint32_t qp) {
   IbExtension e;
   e.slid = slid;
   e.dlid = 9;

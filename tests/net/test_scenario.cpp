@@ -127,6 +127,22 @@ TEST(Scenario, FatTreePodsAreCheckedAndCounted) {
   // 64 ports, 3 levels: 44 pods (48,896 LIDs) fit an IB subnet, 45 (49,984) do not.
   EXPECT_THAT(error_of("{family: fattree, radix: 64, levels: 3, pods: 45}"),
               ::testing::HasSubstr("with 45 pods has 46080 hosts and 3904 switches; an IB subnet has at most 49151 LIDs"));
+  // An Ethernet fabric has no LID space; its size is bounded by its forwarding tables: a
+  // 254-port tree (4.1 M hosts) is refused before anything is generated.
+  auto ethernet_error_of = [&](const std::string& gen) {
+    try {
+      load_scenario_text(base_text(), "t.yaml",
+                         {{"fabric.flow_control", "pfc"},
+                          {"topology", "{generate: " + gen + ", switches: null, hcas: null, links: null}"},
+                          {"traffic", "{flows: null, patterns: [{type: permutation}]}"}});
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_THAT(ethernet_error_of("{family: fattree, radix: 254, levels: 3}"),
+              ::testing::HasSubstr("has 4096766 hosts and 80645 switches; their forwarding tables alone would take "
+                                   "628 GiB (at most 16)"));
 }
 
 TEST(Scenario, IncastAndPermutationPatterns) {

@@ -1,5 +1,6 @@
 // Topology generators and routing: every route arrives, in the expected number of hops, and
 // the computed routes have the properties their names promise.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -129,6 +130,39 @@ TEST(Topology, FatTreeOfFewerPods) {
   EXPECT_EQ(full.hcas.size(), 128u);
 }
 
+TEST(Topology, EthernetFabricAddressesPastTheUnicastLidSpace) {
+  // radix 320, 2 levels: 51,200 hosts and 480 switches, 51,680 addresses. As an IB fabric
+  // (credits) that is more than one subnet's unicast LIDs; with PFC (Ethernet) the model
+  // numbers past 0xBFFF, and the hosts numbered there are reached like the others.
+  Scenario s;
+  s.fabric.routing = "updown";
+  generate_fattree({320, 2}, qdr(), &s);
+  ASSERT_EQ(s.hcas.size() + s.switches.size(), 51680u);
+  try {
+    build_topology(s);
+    ADD_FAILURE() << "an IB fabric of 51,680 LIDs was built";
+  } catch (const ScenarioError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("need LIDs up to 51680; an IB subnet has the unicast LIDs 1..49151"));
+  }
+  s.fabric.pfc = true;
+  const Topology t = build_topology(s);
+  Lid max_lid = 0;
+  for (const auto& n : t.nodes) max_lid = std::max(max_lid, n.lid);
+  EXPECT_EQ(max_lid, 51680u);
+  const unsigned h1 = static_cast<unsigned>(t.find("H1"));
+  unsigned past = 0;
+  for (unsigned b = t.num_switches; b < t.nodes.size(); ++b) {
+    if (t.nodes[b].lid <= kMaxUnicastLid) continue;
+    ++past;
+    std::string why;
+    const auto path = t.route(h1, b, &why);
+    ASSERT_FALSE(path.empty()) << t.nodes[b].name << ": " << why;
+    EXPECT_EQ(path.back(), b);
+    EXPECT_LE(path.size(), 5u);  // host, leaf, spine, leaf, host
+  }
+  EXPECT_EQ(past, 51200u - kMaxUnicastLid);
+}
+
 TEST(Topology, FatTreeRoutesSpreadOverEveryCoreSwitch) {
   // radix 6, 3 levels: 54 hosts, 45 switches, 9 core switches. From one host, the routes to
   // the hosts of other pods (7 nodes: host, edge, aggregation, core, aggregation, edge, host)
@@ -184,7 +218,7 @@ TEST(Topology, AdaptiveRoutingGroupsAreTheEqualCostUpPorts) {
   const unsigned h1 = static_cast<unsigned>(t.find("H1"));
   const unsigned edge = static_cast<unsigned>(t.wire[h1][1].peer);
   for (unsigned h = t.num_switches; h < t.nodes.size(); ++h) {
-    const uint16_t dlid = t.nodes[h].lid;
+    const ibcc::net::Lid dlid = t.nodes[h].lid;
     const unsigned g = t.ar_group[edge][dlid];
     if (static_cast<unsigned>(t.wire[h][1].peer) == edge) {
       EXPECT_EQ(g, 0u) << "a host of the switch itself: its one port";

@@ -54,7 +54,7 @@ def same_outputs(a, b):
 
 def short_run(scenario_path):
     """A short run of the scenario: sim time and log interval by its fabric's size."""
-    if "45056" in scenario_path:
+    if "45056" in scenario_path or "65536" in scenario_path:
         return ["--sim-time", "2us", "--log-interval", "1us"]
     if "xdr10368" in scenario_path:
         return ["--sim-time", "2us", "--log-interval", "1us"]

@@ -11,6 +11,7 @@
 
 #include "cc/dcqcn_np.h"
 #include "cc/dcqcn_rp.h"
+#include "net/scenario/lid.h"
 
 namespace ibcc::net {
 
@@ -38,7 +39,7 @@ class DcqcnPort {
   }
   // Where a CNP of a flow the NP answers goes: the marked data packet's source and QP.
   struct CnpTarget {
-    uint16_t slid = 0;
+    Lid slid = 0;
     uint32_t qp = 0;
     uint8_t sl = 0, vl = 0;
     int32_t flow = -1;

@@ -107,7 +107,7 @@ void Fabric::build() {
   }
   // Flows. Destination lists shared by the flows of a pattern become one shared list of LIDs
   // (names resolved once per list: UniformDestinations).
-  std::map<const void*, std::shared_ptr<const std::vector<uint16_t>>> shared_lids;
+  std::map<const void*, std::shared_ptr<const std::vector<Lid>>> shared_lids;
   UniformDestinations uniform(topo_);
   struct ReachCheck {
     bool done = false;
@@ -142,14 +142,14 @@ void Fabric::build() {
         const SharedSeq<int> ids = uniform.of(fs);
         auto& lids = shared_lids[ids.all().get()];
         if (!lids) {
-          std::vector<uint16_t> all;
+          std::vector<Lid> all;
           all.reserve(ids.all()->size());
           for (size_t k = 0; k < ids.all()->size(); ++k) {
             const int dst = (*ids.all())[k];
             if (dst < 0 || topo_.nodes[dst].is_switch) bad("unknown destination " + (*fs.uniform_dsts.all())[k]);
             all.push_back(topo_.nodes[dst].lid);
           }
-          lids = std::make_shared<const std::vector<uint16_t>>(std::move(all));
+          lids = std::make_shared<const std::vector<Lid>>(std::move(all));
         }
         f.uniform_lids = fs.uniform_dsts.same_view(lids);
         // Whether a destination is reached depends only on the first switch: the list's
@@ -170,7 +170,7 @@ void Fabric::build() {
           place.assign(topo_.lid_node.size(), -1);
           for (size_t k = 0; k < lids->size(); ++k) place[(*lids)[k]] = static_cast<int64_t>(k);
         }
-        const uint16_t own = topo_.nodes[f.src].lid;
+        const Lid own = topo_.nodes[f.src].lid;
         if (own < place.size() && place[own] >= 0 && f.uniform_lids.covers(static_cast<size_t>(place[own]))) {
           bad("src and dst are the same HCA");
         }
@@ -404,8 +404,8 @@ void Fabric::note_shared_ccti_entries() {
       for (unsigned fj : static_cast<const Hca&>(*nodes_[node]).flows()) {
         const Flow& g = flows_[fj];
         if (g.spec.qp_policy != QpPolicy::kPerDestination) continue;
-        for (uint16_t lid : g.uniform_lids) qps.push_back(g.spec.qp + lid);
-        for (uint16_t lid : g.hot_lids) qps.push_back(g.spec.qp + lid);
+        for (Lid lid : g.uniform_lids) qps.push_back(g.spec.qp + lid);
+        for (Lid lid : g.hot_lids) qps.push_back(g.spec.qp + lid);
       }
       std::sort(qps.begin(), qps.end());
       qps.erase(std::unique(qps.begin(), qps.end()), qps.end());

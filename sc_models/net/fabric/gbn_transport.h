@@ -23,7 +23,7 @@ class GbnTransport {
   struct Sent {
     uint32_t payload = 0;
     bool last = false;
-    uint16_t dlid = 0;
+    Lid dlid = 0;
     uint64_t create_cycle = 0;
     uint64_t sent_cycle = 0;  // when it was last sent: its retransmission timer started then
   };

@@ -219,14 +219,14 @@ void HcaSender::send_data(Flow& f, Flow::Lane& lane, unsigned flow_index, unsign
     w->flow_ird(static_cast<int>(flow_index), gap.ird);
     reaction_->show_gap(*w, static_cast<int>(flow_index), gap);
   }
-  const uint16_t dlid = e.dlid;
+  const Lid dlid = e.dlid;
   const uint64_t end = transmit(ctx_, node_, 1, pkt, 0);
   reaction_->sent(now, lane.qp, f.sl, wire, end, gap, static_cast<int>(flow_index), w);
   sent(now, end, wire);
   if (cfg_.rtt_probe_cycles) arm_probe(f, flow_index, dlid, lane.qp);
 }
 
-void HcaSender::arm_probe(Flow& f, unsigned flow_index, uint16_t dlid, uint32_t qp) {
+void HcaSender::arm_probe(Flow& f, unsigned flow_index, Lid dlid, uint32_t qp) {
   f.probe_dlid = dlid;
   f.probe_qp = qp;
   if (f.probe_armed) return;

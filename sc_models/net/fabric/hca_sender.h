@@ -88,7 +88,7 @@ class HcaSender final : public NotificationOut {
   void new_message(Flow& f, Flow::Lane& lane, uint64_t created);
 
   // A packet from this HCA to `dlid`, made now: its header's addressing, size and flow.
-  tlm_generic_payload* new_packet(Opcode op, uint16_t dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload,
+  tlm_generic_payload* new_packet(Opcode op, Lid dlid, unsigned sl, unsigned vl, uint32_t qp, uint32_t payload,
                                   uint32_t wire, int32_t flow) {
     tlm_generic_payload* pkt = ctx_.pool().alloc();
     IbExtension& e = ib(pkt);
@@ -111,7 +111,7 @@ class HcaSender final : public NotificationOut {
   // A ping-pong answer being sent back to the ping's source.
   struct Reply {
     unsigned flow = 0;
-    uint16_t dlid = 0;
+    Lid dlid = 0;
     uint64_t left = 0;         // bytes still to send
     uint64_t ready = 0;        // the answer may start (ping drained + completion latency)
     uint64_t ping_cycle = 0;   // the ping's creation
@@ -125,7 +125,7 @@ class HcaSender final : public NotificationOut {
   void sent(uint64_t now, uint64_t end, uint32_t wire);
   // RTT probes: flow `flow_index` sent data to `dlid` on `qp`: its probe is armed, due
   // rtt_probe_cycles later, unless one is already; probes due by now join the control queue.
-  void arm_probe(Flow& f, unsigned flow_index, uint16_t dlid, uint32_t qp);
+  void arm_probe(Flow& f, unsigned flow_index, Lid dlid, uint32_t qp);
   void issue_probes(uint64_t now);
   uint64_t jitter() { return cfg_.send_jitter ? rng_() % (cfg_.send_jitter + 1) : 0; }
 

@@ -21,7 +21,7 @@ class HcaSink {
   // A ping drained whole: the HCA answers it with a message of `bytes` to `dlid`, from `ready` on.
   struct PingIn {
     unsigned flow = 0;
-    uint16_t dlid = 0;
+    Lid dlid = 0;
     uint64_t bytes = 0;
     uint64_t ready = 0;
     uint64_t ping_cycle = 0;  // the ping's creation

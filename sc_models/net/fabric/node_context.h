@@ -250,7 +250,7 @@ struct alignas(64) Flow {
   uint64_t start_cycle = 0, stop_cycle = UINT64_MAX;
   // A message in progress: its destination, QP, bytes left, creation and IRD pacing.
   struct Lane {
-    uint16_t dlid = 0;
+    Lid dlid = 0;
     uint32_t qp = 0;
     uint64_t message_left = 0;
     uint64_t create_cycle = 0;
@@ -270,12 +270,12 @@ struct alignas(64) Flow {
   // RTT probes: one is due (HcaSender's probe queue) to the destination and QP of the flow's
   // last data packet.
   bool probe_armed = false;
-  uint16_t probe_dlid = 0;
+  Lid probe_dlid = 0;
   uint32_t probe_qp = 0;
   alignas(64) FlowStats stats;
   alignas(64) FlowSpec spec;
-  SharedSeq<uint16_t> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list
-  std::vector<uint16_t> hot_lids;
+  SharedSeq<Lid> uniform_lids;  // the LIDs of spec.uniform_dsts, a view of a shared list
+  std::vector<Lid> hot_lids;
   size_t next_dst = 0;              // DstOrder::kSequence: index into uniform_lids
 };
 

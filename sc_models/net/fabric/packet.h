@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "net/scenario/lid.h"
+
 namespace ibcc::net {
 
 // kRttRequest / kRttResponse: an RTT probe of a flow (cc.dcqcn.rtt_probe_interval) and its
@@ -24,11 +26,11 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
   uint64_t eligible_cycle = 0;  // may leave (head arrival + switch latency)
   uint64_t tail_cycle = 0;      // on the wire: cycles from head to tail; once arrived: the cycle its
                                 // tail is in the input buffer (PortEnd::nb_transport_fw sets it)
-  uint32_t credits = 0;         // 64-byte credits the packet occupies in a buffer
-  uint32_t wire_bytes = 0;      // payload + LRH/BTH/ICRC/VCRC
+  uint16_t credits = 0;         // 64-byte credits the packet occupies in a buffer (MTU <= 4096)
+  uint16_t wire_bytes = 0;      // payload + LRH/BTH/ICRC/VCRC
   uint32_t hop = 0;             // transmissions so far (tells a stale tail event apart)
-  uint16_t dlid = 0;
-  uint16_t slid = 0;
+  Lid dlid = 0;
+  Lid slid = 0;
   uint16_t in_port = 0;         // input port it sits in
   uint8_t vl = 0;               // VL on the current link
   uint8_t sl = 0;

@@ -27,7 +27,7 @@ class Probe;
 class NotificationOut {
  public:
   struct Cnp {
-    uint16_t dlid = 0;  // the marked packet's source
+    Lid dlid = 0;  // the marked packet's source
     uint32_t qp = 0;
     uint8_t sl = 0, vl = 0;
     int32_t flow = -1;

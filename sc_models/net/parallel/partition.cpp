@@ -12,7 +12,7 @@ namespace ibcc::net {
 namespace {
 
 // METIS weighs with 32-bit integers that it sums: loads in units of 100 Mb/s keep the sum of
-// a 45,056-host fabric's far below 2^31.
+// a 65,536-host fabric's far below 2^31.
 constexpr double kWeightBps = 1e8;
 
 std::string end_name(const Topology& t, unsigned node, unsigned port) {

@@ -44,7 +44,7 @@ DependencyCheck find_dependency_cycle(const Topology& t) {
   std::set<std::vector<uint32_t>> columns;
   std::vector<uint32_t> column(ns);
   for (unsigned h = ns; h < t.nodes.size(); ++h) {
-    const uint16_t dlid = t.nodes[h].lid;
+    const Lid dlid = t.nodes[h].lid;
     for (unsigned sw = 0; sw < ns; ++sw) {
       const uint16_t port = dlid < t.lft[sw].size() ? t.lft[sw][dlid] : 0;
       const uint16_t g = t.ar_group.empty() || dlid >= t.ar_group[sw].size() ? 0 : t.ar_group[sw][dlid];

@@ -53,14 +53,14 @@ class PortTable {
   FirstFlows& who(size_t k) { return who_[k]; }
 
   // The next switch from `sw` towards `dlid` (-1: the route leaves the switches) and the port.
-  int next(int sw, uint16_t dlid, size_t* k) const {
+  int next(int sw, Lid dlid, size_t* k) const {
     const unsigned port = t_.lft[sw][dlid];
     *k = at(static_cast<unsigned>(sw), port);
     const int peer = t_.wire[sw][port].peer;
     return peer >= 0 && t_.nodes[peer].is_switch ? peer : -1;
   }
   // One flow's load to one destination, hop by hop.
-  void walk(int sw, uint16_t dlid, double bps, unsigned fi) {
+  void walk(int sw, Lid dlid, double bps, unsigned fi) {
     while (sw >= 0 && t_.nodes[sw].is_switch) {
       size_t k;
       const int nxt = next(sw, dlid, &k);
@@ -127,7 +127,7 @@ class TreeLoads {
     }
   }
 
-  void flow_to(uint16_t dlid) {
+  void flow_to(Lid dlid) {
     // The switches the injected load passes, each counting the switches that feed it.
     for (int sw : sources_) seen_[sw] = 0;
     for (int sw : sources_) {

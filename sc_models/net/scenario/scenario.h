@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cc/cc_policies.h"
+#include "net/scenario/lid.h"
 #include "net/scenario/shared_seq.h"
 
 namespace ibcc::net {
@@ -45,14 +46,14 @@ struct LinkSpec {
 struct SwitchSpec {
   std::string name;
   unsigned ports = 0;
-  uint16_t lid = 0;
+  Lid lid = 0;
   std::vector<uint16_t> lft;  // explicit forwarding table [dlid] -> port (0: drop/unset)
   int line = 0;
 };
 
 struct HcaSpec {
   std::string name;
-  uint16_t lid = 0;
+  Lid lid = 0;
   int line = 0;
 };
 

@@ -260,7 +260,8 @@ std::vector<KeyDecl> scenario_key_table() {
       Uint("topology.generate.pods", 1, 254).def_doc("`radix` (the full tree)").form("1..`radix`, levels ≥ 2")
           .doc("`fattree`: the top switches' sub-trees (pods) present, each of (r/2)^(L−1) hosts: fewer than `radix` "
                "leave the top switches' other down-ports unused (a partly built tree, or one within an IB subnet's "
-               "49,151 LIDs: 64 ports, 3 levels, 44 pods = 45,056 hosts)"),
+               "49,151 LIDs: 64 ports, 3 levels, 44 pods = 45,056 hosts; an Ethernet fabric, `fabric.flow_control` "
+               "`pfc` or `none`, has no such limit)"),
       Uint("topology.generate.k", 2, 32).def("4").doc("`kary_ntree`: arity"),
       Uint("topology.generate.n", 1, 4).def("2").doc("`kary_ntree`: levels"),
       Uint("topology.generate.x", 2, 64).def("4").doc("`mesh`/`torus`: switches along x"),

@@ -242,12 +242,23 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
       const std::string path = std::string("topology.generate.") + key;
       return static_cast<unsigned>(g[key] ? rd.uint(g[key], path) : Reader::uint_default(path));
     };
-    // An IB subnet has unicast LIDs 1..0xBFFF, one per HCA port and switch: counted before
-    // anything is generated (a 32-ary 4-tree would be a million hosts).
+    // An IB subnet has unicast LIDs 1..0xBFFF, one per HCA port and switch; an Ethernet
+    // fabric (PFC or lossy) has no such limit, but the model's addresses are 32-bit and its
+    // forwarding tables switches x addresses. Counted before anything is generated (a
+    // 32-ary 4-tree would be a million hosts).
+    const bool ethernet = s.fabric.pfc || s.fabric.lossy;
     auto check_lids = [&](double hosts, double switches, const std::string& what) {
-      if (hosts + switches > 0xbfff) {
+      if (!ethernet && hosts + switches > kMaxUnicastLid) {
         rd.fail(g, "topology.generate", fmt::format("{} has {:.0f} hosts and {:.0f} switches; an IB subnet has at most "
-                                                    "{} LIDs", what, hosts, switches, 0xbfff));
+                                                    "{} LIDs (an Ethernet fabric, fabric.flow_control pfc or none, "
+                                                    "has no such limit)", what, hosts, switches, kMaxUnicastLid));
+      }
+      // (A forwarding table per switch, 2 bytes per address.)
+      const double lft_gib = switches * (hosts + switches) * 2 / (1024.0 * 1024 * 1024);
+      if (ethernet && lft_gib > kMaxLftGib) {
+        rd.fail(g, "topology.generate", fmt::format("{} has {:.0f} hosts and {:.0f} switches; their forwarding tables alone "
+                                                    "would take {:.0f} GiB (at most {:.0f})", what, hosts, switches,
+                                                    lft_gib, kMaxLftGib));
       }
     };
     if (fam == "clos3") {
@@ -293,7 +304,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
     SwitchSpec spec;
     spec.name = rd.name(sw["name"], "topology.switches[].name", true);
     spec.ports = static_cast<unsigned>(rd.uint(sw["ports"], "topology.switches[" + spec.name + "].ports"));
-    if (sw["lid"]) spec.lid = static_cast<uint16_t>(rd.uint(sw["lid"], "topology.switches[" + spec.name + "].lid"));
+    if (sw["lid"]) spec.lid = static_cast<Lid>(rd.uint(sw["lid"], "topology.switches[" + spec.name + "].lid"));
     if (const auto lft = sw["lft"]) {
       const std::string p = "topology.switches[" + spec.name + "].lft";
       if (!lft.IsMap()) rd.fail(lft, p, "expected a map {lid: port}");
@@ -314,7 +325,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
     } else {
       rd.expect_map(h, "topology.hcas[]");
       spec.name = rd.name(h["name"], "topology.hcas[].name", true);
-      if (h["lid"]) spec.lid = static_cast<uint16_t>(rd.uint(h["lid"], "topology.hcas[" + spec.name + "].lid"));
+      if (h["lid"]) spec.lid = static_cast<Lid>(rd.uint(h["lid"], "topology.hcas[" + spec.name + "].lid"));
     }
     spec.line = rd.line_of(h);
     s.hcas.push_back(spec);

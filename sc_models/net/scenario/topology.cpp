@@ -91,7 +91,7 @@ using LeafHcas = std::vector<std::pair<unsigned, unsigned>>;
 // Among a switch's equal candidates for `dlid`: d-mod-k. `spread` is the product of the
 // candidate counts of the levels below (1 at the leaves), so that successive levels of a
 // fat tree use different digits of the LID and every top switch carries traffic.
-uint16_t pick_spread(const std::vector<uint16_t>& candidates, uint16_t dlid, uint64_t spread) {
+uint16_t pick_spread(const std::vector<uint16_t>& candidates, Lid dlid, uint64_t spread) {
   return candidates.empty() ? 0 : candidates[(dlid / spread) % candidates.size()];
 }
 
@@ -109,7 +109,7 @@ void route_shortest(Topology& t, unsigned leaf, const LeafHcas& hcas) {
       if (dist[v] + 1 == dist[sw]) cand.push_back(static_cast<uint16_t>(p));
     }
     for (const auto& [hca, port] : hcas) {
-      const uint16_t dlid = t.nodes[hca].lid;
+      const Lid dlid = t.nodes[hca].lid;
       t.lft[sw][dlid] = pick_spread(cand, dlid, 1);
     }
   }
@@ -178,7 +178,7 @@ void route_updown(Topology& t, const UpDown& ud, unsigned leaf, const LeafHcas& 
     }
     const uint64_t spread = going_down ? 1 : ud.spread[sw];
     for (const auto& [hca, port] : hcas) {
-      const uint16_t dlid = t.nodes[hca].lid;
+      const Lid dlid = t.nodes[hca].lid;
       t.lft[sw][dlid] = pick_spread(cand, dlid, spread);
     }
     if (!t.ar_group.empty() && cand.size() > 1) {
@@ -195,7 +195,7 @@ void route_updown(Topology& t, const UpDown& ud, unsigned leaf, const LeafHcas& 
 // Dimension order on a generated mesh or torus: x first, then y; on a torus the shorter way
 // round (ties: +).
 void route_dor(Topology& t, const Scenario& s, unsigned hca, unsigned leaf, unsigned leaf_port) {
-  const uint16_t dlid = t.nodes[hca].lid;
+  const Lid dlid = t.nodes[hca].lid;
   const unsigned X = s.mesh_x, Y = s.mesh_y;
   const unsigned hps = t.nodes[0].ports - 4;
   const unsigned px = hps + 1, nx = px + 1, py = px + 2, ny = px + 3;
@@ -219,7 +219,7 @@ void route_dor(Topology& t, const Scenario& s, unsigned hca, unsigned leaf, unsi
 
 std::vector<unsigned> Topology::route(unsigned src, unsigned dst, std::string* why) const {
   std::vector<unsigned> path{src};
-  const uint16_t dlid = nodes[dst].lid;
+  const Lid dlid = nodes[dst].lid;
   int at = wire[src][1].peer;
   unsigned hops = 0;
   while (at >= 0 && static_cast<unsigned>(at) != dst) {
@@ -256,7 +256,7 @@ bool Topology::reaches(unsigned src, unsigned dst) const {
   std::vector<uint8_t>& ok = reach_[dst - num_switches];
   if (ok.empty()) {
     // Follow each switch's entry for dst; 2: on the current walk (a loop), 3: not known yet.
-    const uint16_t dlid = nodes[dst].lid;
+    const Lid dlid = nodes[dst].lid;
     ok.assign(num_switches, 3);
     std::vector<unsigned> walk;
     for (unsigned start = 0; start < num_switches; ++start) {
@@ -299,7 +299,7 @@ bool Topology::reaches(unsigned src, unsigned dst) const {
 Topology build_topology(const Scenario& s) {
   Topology t;
   if (s.hcas.empty()) fail_at(s, 0, "topology: no HCAs");
-  auto add = [&](const std::string& name, bool sw, unsigned ports, uint16_t lid, int line) {
+  auto add = [&](const std::string& name, bool sw, unsigned ports, Lid lid, int line) {
     if (t.index.count(name)) fail_at(s, line, fmt::format("topology: the name '{}' is used twice", name));
     t.index[name] = static_cast<unsigned>(t.nodes.size());
     t.nodes.push_back({name, sw, ports, lid, line});
@@ -339,8 +339,9 @@ Topology build_topology(const Scenario& s) {
     if (t.wire[n][1].peer < 0) fail_at(s, t.nodes[n].line, fmt::format("topology: HCA {} is not linked to a switch", t.nodes[n].name));
   }
 
-  // LIDs: explicit ones first, then HCAs from 1 and switches after, skipping used ones.
-  t.lid_node.assign(0xc000, -1);
+  // LIDs: explicit ones first (1..kMaxUnicastLid), then HCAs from 1 and switches after,
+  // skipping used ones. Room for every node past the explicit ones.
+  t.lid_node.assign(kMaxUnicastLid + 1 + t.nodes.size(), -1);
   for (unsigned n = 0; n < t.nodes.size(); ++n) {
     if (t.nodes[n].lid == 0) continue;
     if (t.lid_node[t.nodes[n].lid] >= 0) {
@@ -349,7 +350,7 @@ Topology build_topology(const Scenario& s) {
     }
     t.lid_node[t.nodes[n].lid] = static_cast<int>(n);
   }
-  uint16_t next = 1;
+  Lid next = 1;
   auto assign = [&](unsigned n) {
     if (t.nodes[n].lid) return;
     while (t.lid_node[next] >= 0) ++next;
@@ -358,8 +359,14 @@ Topology build_topology(const Scenario& s) {
   };
   for (unsigned n = t.num_switches; n < t.nodes.size(); ++n) assign(n);
   for (unsigned n = 0; n < t.num_switches; ++n) assign(n);
-  uint16_t max_lid = 0;
+  Lid max_lid = 0;
   for (const auto& n : t.nodes) max_lid = std::max(max_lid, n.lid);
+  // (A generated fabric is counted before it is built: scenario_yaml.cpp.)
+  if (max_lid > kMaxUnicastLid && !s.fabric.pfc && !s.fabric.lossy) {
+    fail_at(s, 0, fmt::format("topology: {} switches and HCAs need LIDs up to {}; an IB subnet has the unicast LIDs 1..{} "
+                              "(an Ethernet fabric, fabric.flow_control pfc or none, has no such limit)",
+                              t.nodes.size(), max_lid, kMaxUnicastLid));
+  }
   t.lid_node.resize(max_lid + 1u);
 
   // Forwarding tables.

@@ -35,7 +35,7 @@ struct Topology {
     std::string name;
     bool is_switch = false;
     unsigned ports = 0;
-    uint16_t lid = 0;
+    Lid lid = 0;
     int line = 0;
   };
   std::vector<Node> nodes;                 // switches first, then HCAs
