@@ -3,12 +3,12 @@
 
   hosts | traffic | threads | wall s per simulated ms | speed-up | barrier share | identical
 
-for the fat trees of bench/scaling_benchmark.py (648 and 11,664 hosts by default; 45,056 on
-request) under uniform full load and a ring, CC on, each thread count run in the same
+for the fat trees of bench/scaling_benchmark.py (648 and 11,664 hosts by default; 45,056 and
+65,536 on request, the latter a RoCE fabric) under uniform full load and a ring, CC on, each thread count run in the same
 invocation: the speed-up is against --threads 1 of the same build measured beside it, the
 barrier share is the threads' time waiting at barriers (including the log intervals one
 thread closes while the others wait) over threads x wall time, and `identical` says whether
-flows.csv, ports.csv, ccti.csv, latency.csv and metrics.json are byte-identical to the
+flows.csv, ports.csv, ccti.csv or rates.csv, latency.csv and metrics.json are byte-identical to the
 --threads 1 run's. With --old OTHER_IBCC, the --threads 1 case also runs with another build
 (e.g. from before the parallel engine) and the table gives old/new wall time. With
 --repeats N each case runs N times, alternating, and the medians are given.
@@ -29,7 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from scaling_benchmark import FABRICS, scenario_text  # noqa: E402
 
-OUTPUTS = ["flows.csv", "ports.csv", "ccti.csv", "latency.csv", "metrics.json"]
+OUTPUTS = ["flows.csv", "ports.csv", "ccti.csv", "rates.csv", "latency.csv", "metrics.json"]
 
 
 def run(ibcc, path, out, sim_time, threads):

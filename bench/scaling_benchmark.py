@@ -6,7 +6,8 @@
 for fat trees of 128, 648, 2,592, 5,832 and 11,664 hosts under uniform full load (16 KiB
 messages, 4 outstanding, a QP per destination) and under a ring (each host to rank+1, same
 messages), CC on with the parameters of topologies/fattree11664/uniform.yaml. Each case is
-one `ibcc run` of a scenario written from that file with the topology and traffic replaced;
+one `ibcc run` of a scenario written from that file (the 65,536-host tree, on request, from
+topologies/fattree65536/uniform.yaml: RoCE, PFC and DCQCN) with the topology and traffic replaced;
 its summary.json gives set-up time (build_wall_s), simulation time (wall_s), delivered
 packets and peak memory (VmHWM). Memory per host and per switch port is printed as well.
 
@@ -50,7 +51,13 @@ FABRICS = {
     # The largest three-level tree of 64-port switches one IB subnet addresses (44 of 64 pods):
     # not run unless asked for (--hosts 45056), and not by --old builds from before `pods`.
     45056: ({"family": "fattree", "radix": 64, "levels": 3, "pods": 44}, 3840, 64),
+    # The full tree of 64-port switches: more LIDs than an IB subnet has, so written from the
+    # RoCE scenario shipped for it (PFC, DCQCN; BASES) instead of the IB one. On request only
+    # (--hosts 65536), and not by --old builds from before 32-bit node addresses.
+    65536: ({"family": "fattree", "radix": 64, "levels": 3}, 5120, 64),
 }
+# The scenario a fabric's cases are written from, where it is not BASE.
+BASES = {65536: os.path.join(HERE, "..", "topologies", "fattree65536", "uniform.yaml")}
 TRAFFIC = {
     "uniform": [{"name": "uniform", "type": "uniform", "sources": "all", "message": "16KiB", "outstanding": 4,
                  "group": "uniform"}],
@@ -60,7 +67,7 @@ TRAFFIC = {
 
 
 def scenario_text(hosts, traffic):
-    with open(BASE) as f:
+    with open(BASES.get(hosts, BASE)) as f:
         s = yaml.safe_load(f)
     gen, _, _ = FABRICS[hosts]
     s["name"] = f"scaling {hosts} {traffic}"
