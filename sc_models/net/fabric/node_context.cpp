@@ -82,7 +82,7 @@ void NodeContext::wire_ports() {
       op.prop_cycles = cycles(l.propagation_ps);
       op.prop_delay = link_delay(op.prop_cycles);
       op.capacity = buffer(w.peer);
-      if (s_.fabric.pfc || s_.fabric.lossy) {
+      if (!s_.fabric.credited()) {
         // No credits: the receiver pauses the VL (PFC) or drops what does not fit (lossy).
         op.uncredited = true;
         op.set_all_credits(OutPort::kPfcOpen);

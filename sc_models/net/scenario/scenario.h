@@ -267,6 +267,9 @@ struct FabricParams {
   // Lossy (fabric.flow_control: none): no credits and no pauses; a switch or HCA drops a
   // packet its buffer cannot take, and counts it.
   bool lossy = false;
+  // IB's credits (neither PFC nor lossy): an IB fabric, whose node addresses are LIDs of one
+  // subnet (lid.h); else an Ethernet one.
+  bool credited() const { return !pfc && !lossy; }
   // Where a lossy switch's buffer limit applies: each input's VL (input-buffered, the
   // buffer_per_vl of every input), each output's VL (output-buffered: the bytes waiting for
   // that output in all VoQs, up to `switch_output_buffer`), or a pool shared by the switch

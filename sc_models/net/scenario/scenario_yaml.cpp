@@ -246,7 +246,7 @@ void read_topology(LoaderState& st, const YAML::Node& n) {
     // fabric (PFC or lossy) has no such limit, but the model's addresses are 32-bit and its
     // forwarding tables switches x addresses. Counted before anything is generated (a
     // 32-ary 4-tree would be a million hosts).
-    const bool ethernet = s.fabric.pfc || s.fabric.lossy;
+    const bool ethernet = !s.fabric.credited();
     auto check_lids = [&](double hosts, double switches, const std::string& what) {
       if (!ethernet && hosts + switches > kMaxUnicastLid) {
         rd.fail(g, "topology.generate", fmt::format("{} has {:.0f} hosts and {:.0f} switches; an IB subnet has at most "

@@ -362,7 +362,7 @@ Topology build_topology(const Scenario& s) {
   Lid max_lid = 0;
   for (const auto& n : t.nodes) max_lid = std::max(max_lid, n.lid);
   // (A generated fabric is counted before it is built: scenario_yaml.cpp.)
-  if (max_lid > kMaxUnicastLid && !s.fabric.pfc && !s.fabric.lossy) {
+  if (max_lid > kMaxUnicastLid && s.fabric.credited()) {
     fail_at(s, 0, fmt::format("topology: {} switches and HCAs need LIDs up to {}; an IB subnet has the unicast LIDs 1..{} "
                               "(an Ethernet fabric, fabric.flow_control pfc or none, has no such limit)",
                               t.nodes.size(), max_lid, kMaxUnicastLid));
