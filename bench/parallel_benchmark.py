@@ -4,12 +4,12 @@
   hosts | traffic | threads | wall s per simulated ms | speed-up | barrier share | identical
 
 for the fat trees of bench/scaling_benchmark.py (648 and 11,664 hosts by default; 45,056 and
-65,536 on request, the latter a RoCE fabric) under uniform full load and a ring, CC on, each thread count run in the same
-invocation: the speed-up is against --threads 1 of the same build measured beside it, the
-barrier share is the threads' time waiting at barriers (including the log intervals one
-thread closes while the others wait) over threads x wall time, and `identical` says whether
-flows.csv, ports.csv, ccti.csv or rates.csv, latency.csv and metrics.json are byte-identical to the
---threads 1 run's. With --old OTHER_IBCC, the --threads 1 case also runs with another build
+65,536 on request, the latter a RoCE fabric) under uniform full load and a ring, CC on, each
+thread count run in the same invocation: the speed-up is against --threads 1 of the same
+build measured beside it, the barrier share is the threads' time waiting at barriers
+(including the log intervals one thread closes while the others wait) over threads x wall
+time, and `identical` says whether flows.csv, ports.csv, ccti.csv or rates.csv, latency.csv
+and metrics.json are byte-identical to the --threads 1 run's. With --old OTHER_IBCC, the --threads 1 case also runs with another build
 (e.g. from before the parallel engine) and the table gives old/new wall time. With
 --repeats N each case runs N times, alternating, and the medians are given.
 

@@ -7,8 +7,8 @@ for fat trees of 128, 648, 2,592, 5,832 and 11,664 hosts under uniform full load
 messages, 4 outstanding, a QP per destination) and under a ring (each host to rank+1, same
 messages), CC on with the parameters of topologies/fattree11664/uniform.yaml. Each case is
 one `ibcc run` of a scenario written from that file (the 65,536-host tree, on request, from
-topologies/fattree65536/uniform.yaml: RoCE, PFC and DCQCN) with the topology and traffic replaced;
-its summary.json gives set-up time (build_wall_s), simulation time (wall_s), delivered
+topologies/fattree65536/uniform.yaml: RoCE, PFC and DCQCN) with the topology and traffic
+replaced; its summary.json gives set-up time (build_wall_s), simulation time (wall_s), delivered
 packets and peak memory (VmHWM). Memory per host and per switch port is printed as well.
 
 A second table gives the set-up of long explicit flow lists (`traffic.flows`, N random
