@@ -31,7 +31,7 @@ module ccti_block #(
   // AXI4-Lite CSR port
   input  logic               s_axil_awvalid_i,
   output logic               s_axil_awready_o,
-  input  logic [11:0]        s_axil_awaddr_i,
+  input  logic [ccti_block_reg_pkg::CCTI_BLOCK_ADDR_WIDTH-1:0] s_axil_awaddr_i,
   input  logic               s_axil_wvalid_i,
   output logic               s_axil_wready_o,
   input  logic [31:0]        s_axil_wdata_i,
@@ -41,7 +41,7 @@ module ccti_block #(
   output logic [1:0]         s_axil_bresp_o,
   input  logic               s_axil_arvalid_i,
   output logic               s_axil_arready_o,
-  input  logic [11:0]        s_axil_araddr_i,
+  input  logic [ccti_block_reg_pkg::CCTI_BLOCK_ADDR_WIDTH-1:0] s_axil_araddr_i,
   output logic               s_axil_rvalid_o,
   input  logic               s_axil_rready_i,
   output logic [31:0]        s_axil_rdata_o,
@@ -68,12 +68,13 @@ module ccti_block #(
   );
 
   logic        reg_we, reg_re, reg_werror, reg_rerror;
-  logic [11:0] reg_waddr, reg_raddr, reg_ar_addr, reg_aw_addr;
+  localparam int unsigned AddrWidth = ccti_block_reg_pkg::CCTI_BLOCK_ADDR_WIDTH;
+  logic [AddrWidth-1:0] reg_waddr, reg_raddr, reg_ar_addr, reg_aw_addr;
   logic        reg_ar, reg_aw;
   logic [31:0] reg_wdata, reg_rdata;
   logic [3:0]  reg_wstrb;
 
-  ibcc_axil_slave #(.AddrWidth(12)) u_axil (
+  ibcc_axil_slave #(.AddrWidth(AddrWidth)) u_axil (
     .clk_i(clk_i), .rst_ni(rst_ni),
     .awvalid_i(s_axil_awvalid_i), .awready_o(s_axil_awready_o), .awaddr_i(s_axil_awaddr_i),
     .wvalid_i(s_axil_wvalid_i), .wready_o(s_axil_wready_o), .wdata_i(s_axil_wdata_i),
@@ -283,7 +284,7 @@ module ccti_block #(
   logic [WordWidth-1:0] port_read_q, port_word, scrub_new_word;
   logic [StampWidth-1:0] scrub_d;
   logic                 scrub_stale, scrub_we;
-  localparam int unsigned FlowIndexWidth = 8;  // FLOW_CCTI reserves 256 words
+  localparam int unsigned FlowIndexWidth = $clog2(ccti_block_reg_pkg::FLOW_CCTI_COUNT);  // the words FLOW_CCTI reserves
   logic [FlowIndexWidth-1:0] flow_idx;
 
   assign port_flow = flow_re ? QpWidth'(flow_idx) : scrub_flow_q;
@@ -511,7 +512,7 @@ module ccti_block #(
   );
 
   logic unused_re;
-  // FLOW_CCTI's window reserves 256 flows; the block has NumQps.
+  // FLOW_CCTI's window reserves 1,024 flows; the block has NumQps.
   assign unused_re = (^reg_waddr) ^ log_wrap ^ (^log_count) ^ (^(flow_idx >> QpWidth));
 
 `ifndef SYNTHESIS

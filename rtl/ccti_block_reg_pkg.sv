@@ -5,10 +5,10 @@ package ccti_block_reg_pkg;
 
   // The package lists every field of the map; a block uses a subset of them.
   /* verilator lint_off UNUSEDPARAM */
-  localparam int unsigned CCTI_BLOCK_ADDR_WIDTH = 12;
+  localparam int unsigned CCTI_BLOCK_ADDR_WIDTH = 13;
 
   // CONGESTION_INFO: CongestionInfo (0x11) word 0 (ro)
-  localparam logic [11:0] CONGESTION_INFO_OFFSET = 12'h000;
+  localparam logic [12:0] CONGESTION_INFO_OFFSET = 13'h000;
   localparam int unsigned CONGESTION_INFO_CONGESTION_INFO_LSB = 16;
   localparam int unsigned CONGESTION_INFO_CONGESTION_INFO_WIDTH = 16;
   localparam logic [15:0] CONGESTION_INFO_CONGESTION_INFO_RESET = 16'd0;
@@ -17,7 +17,7 @@ package ccti_block_reg_pkg;
   localparam logic [7:0] CONGESTION_INFO_CONTROL_TABLE_CAP_RESET = 8'd2;
 
   // CA_SETTING: CACongestionSetting (0x16) word 0 (rw)
-  localparam logic [11:0] CA_SETTING_OFFSET = 12'h040;
+  localparam logic [12:0] CA_SETTING_OFFSET = 13'h040;
   localparam int unsigned CA_SETTING_PORT_CONTROL_LSB = 16;
   localparam int unsigned CA_SETTING_PORT_CONTROL_WIDTH = 16;
   localparam logic [15:0] CA_SETTING_PORT_CONTROL_RESET = 16'd0;
@@ -26,7 +26,7 @@ package ccti_block_reg_pkg;
   localparam logic [15:0] CA_SETTING_CONTROL_MAP_RESET = 16'd0;
 
   // CA_SL_TIMER: CACongestionSetting (0x16) entry s, word 0 (rw)
-  localparam logic [11:0] CA_SL_TIMER_OFFSET = 12'h044;
+  localparam logic [12:0] CA_SL_TIMER_OFFSET = 13'h044;
   localparam int unsigned CA_SL_TIMER_COUNT = 16;
   localparam int unsigned CA_SL_TIMER_STRIDE = 8;
   localparam int unsigned CA_SL_TIMER_CCTI_TIMER_LSB = 16;
@@ -40,7 +40,7 @@ package ccti_block_reg_pkg;
   localparam logic [7:0] CA_SL_TIMER_TRIGGER_THRESHOLD_RESET = 8'd0;
 
   // CA_SL_MIN: CACongestionSetting (0x16) entry s, word 1 (rw)
-  localparam logic [11:0] CA_SL_MIN_OFFSET = 12'h048;
+  localparam logic [12:0] CA_SL_MIN_OFFSET = 13'h048;
   localparam int unsigned CA_SL_MIN_COUNT = 16;
   localparam int unsigned CA_SL_MIN_STRIDE = 8;
   localparam int unsigned CA_SL_MIN_CCTI_MIN_LSB = 24;
@@ -48,13 +48,13 @@ package ccti_block_reg_pkg;
   localparam logic [7:0] CA_SL_MIN_CCTI_MIN_RESET = 8'd0;
 
   // CCT_LIMIT: CongestionControlTable (0x17) word 0 (rw)
-  localparam logic [11:0] CCT_LIMIT_OFFSET = 12'h100;
+  localparam logic [12:0] CCT_LIMIT_OFFSET = 13'h100;
   localparam int unsigned CCT_LIMIT_CCTI_LIMIT_LSB = 16;
   localparam int unsigned CCT_LIMIT_CCTI_LIMIT_WIDTH = 16;
   localparam logic [15:0] CCT_LIMIT_CCTI_LIMIT_RESET = 16'd0;
 
   // CCT_ENTRY_PAIR: CongestionControlTable (0x17) entries 2k and 2k+1 (rw)
-  localparam logic [11:0] CCT_ENTRY_PAIR_OFFSET = 12'h104;
+  localparam logic [12:0] CCT_ENTRY_PAIR_OFFSET = 13'h104;
   localparam int unsigned CCT_ENTRY_PAIR_COUNT = 64;
   localparam int unsigned CCT_ENTRY_PAIR_STRIDE = 4;
   localparam int unsigned CCT_ENTRY_PAIR_ENTRY_EVEN_LSB = 16;
@@ -65,7 +65,7 @@ package ccti_block_reg_pkg;
   localparam logic [15:0] CCT_ENTRY_PAIR_ENTRY_ODD_RESET = 16'd0;
 
   // LOG_HEADER: CongestionLog (0x13) word 0 (ro)
-  localparam logic [11:0] LOG_HEADER_OFFSET = 12'h300;
+  localparam logic [12:0] LOG_HEADER_OFFSET = 13'h300;
   localparam int unsigned LOG_HEADER_LOG_TYPE_LSB = 24;
   localparam int unsigned LOG_HEADER_LOG_TYPE_WIDTH = 8;
   localparam logic [7:0] LOG_HEADER_LOG_TYPE_RESET = 8'd2;
@@ -77,19 +77,19 @@ package ccti_block_reg_pkg;
   localparam logic [15:0] LOG_HEADER_THRESHOLD_EVENT_COUNTER_RESET = 16'd0;
 
   // LOG_EVENT_MAP: CongestionLog (0x13) word 1 (ro)
-  localparam logic [11:0] LOG_EVENT_MAP_OFFSET = 12'h304;
+  localparam logic [12:0] LOG_EVENT_MAP_OFFSET = 13'h304;
   localparam int unsigned LOG_EVENT_MAP_EVENT_MAP_LSB = 16;
   localparam int unsigned LOG_EVENT_MAP_EVENT_MAP_WIDTH = 16;
   localparam logic [15:0] LOG_EVENT_MAP_EVENT_MAP_RESET = 16'd0;
 
   // LOG_TIMESTAMP: CongestionLog (0x13) word 2 (ro)
-  localparam logic [11:0] LOG_TIMESTAMP_OFFSET = 12'h308;
+  localparam logic [12:0] LOG_TIMESTAMP_OFFSET = 13'h308;
   localparam int unsigned LOG_TIMESTAMP_CURRENT_TIME_STAMP_LSB = 0;
   localparam int unsigned LOG_TIMESTAMP_CURRENT_TIME_STAMP_WIDTH = 32;
   localparam logic [31:0] LOG_TIMESTAMP_CURRENT_TIME_STAMP_RESET = 32'd0;
 
   // LOG_EVENT_LQPN: CongestionLog (0x13) event e, word 0 (ro)
-  localparam logic [11:0] LOG_EVENT_LQPN_OFFSET = 12'h30c;
+  localparam logic [12:0] LOG_EVENT_LQPN_OFFSET = 13'h30c;
   localparam int unsigned LOG_EVENT_LQPN_COUNT = 13;
   localparam int unsigned LOG_EVENT_LQPN_STRIDE = 16;
   localparam int unsigned LOG_EVENT_LQPN_LOCAL_QPN_LSB = 8;
@@ -103,7 +103,7 @@ package ccti_block_reg_pkg;
   localparam logic [3:0] LOG_EVENT_LQPN_SERVICE_TYPE_RESET = 4'd0;
 
   // LOG_EVENT_RQPN: CongestionLog (0x13) event e, word 1 (ro)
-  localparam logic [11:0] LOG_EVENT_RQPN_OFFSET = 12'h310;
+  localparam logic [12:0] LOG_EVENT_RQPN_OFFSET = 13'h310;
   localparam int unsigned LOG_EVENT_RQPN_COUNT = 13;
   localparam int unsigned LOG_EVENT_RQPN_STRIDE = 16;
   localparam int unsigned LOG_EVENT_RQPN_REMOTE_QPN_LSB = 8;
@@ -111,7 +111,7 @@ package ccti_block_reg_pkg;
   localparam logic [23:0] LOG_EVENT_RQPN_REMOTE_QPN_RESET = 24'd0;
 
   // LOG_EVENT_LIDS: CongestionLog (0x13) event e, word 2 (ro)
-  localparam logic [11:0] LOG_EVENT_LIDS_OFFSET = 12'h314;
+  localparam logic [12:0] LOG_EVENT_LIDS_OFFSET = 13'h314;
   localparam int unsigned LOG_EVENT_LIDS_COUNT = 13;
   localparam int unsigned LOG_EVENT_LIDS_STRIDE = 16;
   localparam int unsigned LOG_EVENT_LIDS_LOCAL_LID_LSB = 16;
@@ -122,7 +122,7 @@ package ccti_block_reg_pkg;
   localparam logic [15:0] LOG_EVENT_LIDS_RLID_RESET = 16'd0;
 
   // LOG_EVENT_TIMESTAMP: CongestionLog (0x13) event e, word 3 (ro)
-  localparam logic [11:0] LOG_EVENT_TIMESTAMP_OFFSET = 12'h318;
+  localparam logic [12:0] LOG_EVENT_TIMESTAMP_OFFSET = 13'h318;
   localparam int unsigned LOG_EVENT_TIMESTAMP_COUNT = 13;
   localparam int unsigned LOG_EVENT_TIMESTAMP_STRIDE = 16;
   localparam int unsigned LOG_EVENT_TIMESTAMP_TIMESTAMP_LSB = 0;
@@ -130,49 +130,49 @@ package ccti_block_reg_pkg;
   localparam logic [31:0] LOG_EVENT_TIMESTAMP_TIMESTAMP_RESET = 32'd0;
 
   // TIMESTAMP: TimeStamp (0x18) (ro)
-  localparam logic [11:0] TIMESTAMP_OFFSET = 12'h400;
+  localparam logic [12:0] TIMESTAMP_OFFSET = 13'h400;
   localparam int unsigned TIMESTAMP_TIMESTAMP_LSB = 0;
   localparam int unsigned TIMESTAMP_TIMESTAMP_WIDTH = 32;
   localparam logic [31:0] TIMESTAMP_TIMESTAMP_RESET = 32'd0;
 
   // IMPL_CTRL: ibcc implementation (rw)
-  localparam logic [11:0] IMPL_CTRL_OFFSET = 12'h500;
+  localparam logic [12:0] IMPL_CTRL_OFFSET = 13'h500;
   localparam int unsigned IMPL_CTRL_IRD_FORMULA_LSB = 0;
   localparam int unsigned IMPL_CTRL_IRD_FORMULA_WIDTH = 1;
   localparam logic [0:0] IMPL_CTRL_IRD_FORMULA_RESET = 1'd0;
 
   // MTU_TX_CYCLES: ibcc implementation (rw)
-  localparam logic [11:0] MTU_TX_CYCLES_OFFSET = 12'h504;
+  localparam logic [12:0] MTU_TX_CYCLES_OFFSET = 13'h504;
   localparam int unsigned MTU_TX_CYCLES_CYCLES_LSB = 0;
   localparam int unsigned MTU_TX_CYCLES_CYCLES_WIDTH = 16;
   localparam logic [15:0] MTU_TX_CYCLES_CYCLES_RESET = 16'd1024;
 
   // LOG_CTRL: ibcc implementation (wo)
-  localparam logic [11:0] LOG_CTRL_OFFSET = 12'h508;
+  localparam logic [12:0] LOG_CTRL_OFFSET = 13'h508;
   localparam int unsigned LOG_CTRL_CLEAR_LSB = 0;
   localparam int unsigned LOG_CTRL_CLEAR_WIDTH = 1;
   localparam logic [0:0] LOG_CTRL_CLEAR_RESET = 1'd0;
 
   // BECN_COUNT: ibcc implementation (ro)
-  localparam logic [11:0] BECN_COUNT_OFFSET = 12'h50c;
+  localparam logic [12:0] BECN_COUNT_OFFSET = 13'h50c;
   localparam int unsigned BECN_COUNT_COUNT_LSB = 0;
   localparam int unsigned BECN_COUNT_COUNT_WIDTH = 32;
   localparam logic [31:0] BECN_COUNT_COUNT_RESET = 32'd0;
 
   // TIMER_EXPIRIES: ibcc implementation (ro)
-  localparam logic [11:0] TIMER_EXPIRIES_OFFSET = 12'h510;
+  localparam logic [12:0] TIMER_EXPIRIES_OFFSET = 13'h510;
   localparam int unsigned TIMER_EXPIRIES_COUNT_LSB = 0;
   localparam int unsigned TIMER_EXPIRIES_COUNT_WIDTH = 32;
   localparam logic [31:0] TIMER_EXPIRIES_COUNT_RESET = 32'd0;
 
   // TIMER_RUNNING: ibcc implementation (ro)
-  localparam logic [11:0] TIMER_RUNNING_OFFSET = 12'h514;
+  localparam logic [12:0] TIMER_RUNNING_OFFSET = 13'h514;
   localparam int unsigned TIMER_RUNNING_SL_MASK_LSB = 0;
   localparam int unsigned TIMER_RUNNING_SL_MASK_WIDTH = 16;
   localparam logic [15:0] TIMER_RUNNING_SL_MASK_RESET = 16'd0;
 
   // BLOCK_INFO: ibcc implementation (ro)
-  localparam logic [11:0] BLOCK_INFO_OFFSET = 12'h518;
+  localparam logic [12:0] BLOCK_INFO_OFFSET = 13'h518;
   localparam int unsigned BLOCK_INFO_CCT_ENTRIES_LSB = 16;
   localparam int unsigned BLOCK_INFO_CCT_ENTRIES_WIDTH = 16;
   localparam logic [15:0] BLOCK_INFO_CCT_ENTRIES_RESET = 16'd128;
@@ -181,8 +181,8 @@ package ccti_block_reg_pkg;
   localparam logic [15:0] BLOCK_INFO_NUM_QPS_RESET = 16'd64;
 
   // FLOW_CCTI: ibcc implementation (ro)
-  localparam logic [11:0] FLOW_CCTI_OFFSET = 12'h800;
-  localparam int unsigned FLOW_CCTI_COUNT = 256;
+  localparam logic [12:0] FLOW_CCTI_OFFSET = 13'h800;
+  localparam int unsigned FLOW_CCTI_COUNT = 1024;
   localparam int unsigned FLOW_CCTI_STRIDE = 4;
   localparam int unsigned FLOW_CCTI_SL_LSB = 16;
   localparam int unsigned FLOW_CCTI_SL_WIDTH = 4;

@@ -15,15 +15,15 @@ module ccti_block_reg_top #(
   output logic reg_werror_o,
   // a read at this edge; its answer in the next cycle:
   input  logic reg_re_i,
-  input  logic [11:0] reg_raddr_i,
+  input  logic [12:0] reg_raddr_i,
   output logic [31:0] reg_rdata_o,
   output logic reg_rerror_o,
   // the bus accepts write address reg_aw_addr_i at this edge (its write follows)
   input  logic reg_aw_i,
-  input  logic [11:0] reg_aw_addr_i,
+  input  logic [12:0] reg_aw_addr_i,
   // the bus accepts read address reg_ar_addr_i at this edge (its read follows)
   input  logic reg_ar_i,
-  input  logic [11:0] reg_ar_addr_i,
+  input  logic [12:0] reg_ar_addr_i,
   output logic ca_setting_port_control_o,
   output logic [15:0] ca_setting_control_map_o,
   // element i in [i*16 +: 16]
@@ -81,7 +81,7 @@ module ccti_block_reg_top #(
   // the element exists (else it reads 0); with its fields, in the cycle after the read
   input  logic log_event_valid_i,
   // element being read
-  output logic [7:0] flow_index_o,
+  output logic [9:0] flow_index_o,
   // a read of the window at this edge
   output logic flow_re_o,
   // the element exists (else it reads 0); with its fields, in the cycle after the read
@@ -96,26 +96,26 @@ module ccti_block_reg_top #(
 
   logic aw_ca_setting;
   assign aw_ca_setting = reg_aw_addr_i == ccti_block_reg_pkg::CA_SETTING_OFFSET;
-  logic [11:0] aw_ca_sl_timer_off;
+  logic [12:0] aw_ca_sl_timer_off;
   logic aw_ca_sl_timer;
   logic [3:0] aw_ca_sl_timer_idx;
   assign aw_ca_sl_timer_off = reg_aw_addr_i - ccti_block_reg_pkg::CA_SL_TIMER_OFFSET;
-  assign aw_ca_sl_timer = (reg_aw_addr_i >= ccti_block_reg_pkg::CA_SL_TIMER_OFFSET) && (aw_ca_sl_timer_off < 12'd128) && (aw_ca_sl_timer_off % 12'd8 == '0);
-  assign aw_ca_sl_timer_idx = 4'(aw_ca_sl_timer_off / 12'd8);
-  logic [11:0] aw_ca_sl_min_off;
+  assign aw_ca_sl_timer = (reg_aw_addr_i >= ccti_block_reg_pkg::CA_SL_TIMER_OFFSET) && (aw_ca_sl_timer_off < 13'd128) && (aw_ca_sl_timer_off % 13'd8 == '0);
+  assign aw_ca_sl_timer_idx = 4'(aw_ca_sl_timer_off / 13'd8);
+  logic [12:0] aw_ca_sl_min_off;
   logic aw_ca_sl_min;
   logic [3:0] aw_ca_sl_min_idx;
   assign aw_ca_sl_min_off = reg_aw_addr_i - ccti_block_reg_pkg::CA_SL_MIN_OFFSET;
-  assign aw_ca_sl_min = (reg_aw_addr_i >= ccti_block_reg_pkg::CA_SL_MIN_OFFSET) && (aw_ca_sl_min_off < 12'd128) && (aw_ca_sl_min_off % 12'd8 == '0);
-  assign aw_ca_sl_min_idx = 4'(aw_ca_sl_min_off / 12'd8);
+  assign aw_ca_sl_min = (reg_aw_addr_i >= ccti_block_reg_pkg::CA_SL_MIN_OFFSET) && (aw_ca_sl_min_off < 13'd128) && (aw_ca_sl_min_off % 13'd8 == '0);
+  assign aw_ca_sl_min_idx = 4'(aw_ca_sl_min_off / 13'd8);
   logic aw_cct_limit;
   assign aw_cct_limit = reg_aw_addr_i == ccti_block_reg_pkg::CCT_LIMIT_OFFSET;
-  logic [11:0] aw_cct_entry_pair_off;
+  logic [12:0] aw_cct_entry_pair_off;
   logic aw_cct_entry_pair;
   logic [($clog2(CctEntries / 2))-1:0] aw_cct_entry_pair_idx;
   assign aw_cct_entry_pair_off = reg_aw_addr_i - ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET;
-  assign aw_cct_entry_pair = (reg_aw_addr_i >= ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET) && (aw_cct_entry_pair_off < 12'(4 * (CctEntries / 2))) && (aw_cct_entry_pair_off % 12'd4 == '0);
-  assign aw_cct_entry_pair_idx = ($clog2(CctEntries / 2))'(aw_cct_entry_pair_off / 12'd4);
+  assign aw_cct_entry_pair = (reg_aw_addr_i >= ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET) && (aw_cct_entry_pair_off < 13'(4 * (CctEntries / 2))) && (aw_cct_entry_pair_off % 13'd4 == '0);
+  assign aw_cct_entry_pair_idx = ($clog2(CctEntries / 2))'(aw_cct_entry_pair_off / 13'd4);
   logic aw_impl_ctrl;
   assign aw_impl_ctrl = reg_aw_addr_i == ccti_block_reg_pkg::IMPL_CTRL_OFFSET;
   logic aw_mtu_tx_cycles;
@@ -127,26 +127,26 @@ module ccti_block_reg_top #(
   assign r_congestion_info = reg_raddr_i == ccti_block_reg_pkg::CONGESTION_INFO_OFFSET;
   logic r_ca_setting;
   assign r_ca_setting = reg_raddr_i == ccti_block_reg_pkg::CA_SETTING_OFFSET;
-  logic [11:0] r_ca_sl_timer_off;
+  logic [12:0] r_ca_sl_timer_off;
   logic r_ca_sl_timer;
   logic [3:0] r_ca_sl_timer_idx;
   assign r_ca_sl_timer_off = reg_raddr_i - ccti_block_reg_pkg::CA_SL_TIMER_OFFSET;
-  assign r_ca_sl_timer = (reg_raddr_i >= ccti_block_reg_pkg::CA_SL_TIMER_OFFSET) && (r_ca_sl_timer_off < 12'd128) && (r_ca_sl_timer_off % 12'd8 == '0);
-  assign r_ca_sl_timer_idx = 4'(r_ca_sl_timer_off / 12'd8);
-  logic [11:0] r_ca_sl_min_off;
+  assign r_ca_sl_timer = (reg_raddr_i >= ccti_block_reg_pkg::CA_SL_TIMER_OFFSET) && (r_ca_sl_timer_off < 13'd128) && (r_ca_sl_timer_off % 13'd8 == '0);
+  assign r_ca_sl_timer_idx = 4'(r_ca_sl_timer_off / 13'd8);
+  logic [12:0] r_ca_sl_min_off;
   logic r_ca_sl_min;
   logic [3:0] r_ca_sl_min_idx;
   assign r_ca_sl_min_off = reg_raddr_i - ccti_block_reg_pkg::CA_SL_MIN_OFFSET;
-  assign r_ca_sl_min = (reg_raddr_i >= ccti_block_reg_pkg::CA_SL_MIN_OFFSET) && (r_ca_sl_min_off < 12'd128) && (r_ca_sl_min_off % 12'd8 == '0);
-  assign r_ca_sl_min_idx = 4'(r_ca_sl_min_off / 12'd8);
+  assign r_ca_sl_min = (reg_raddr_i >= ccti_block_reg_pkg::CA_SL_MIN_OFFSET) && (r_ca_sl_min_off < 13'd128) && (r_ca_sl_min_off % 13'd8 == '0);
+  assign r_ca_sl_min_idx = 4'(r_ca_sl_min_off / 13'd8);
   logic r_cct_limit;
   assign r_cct_limit = reg_raddr_i == ccti_block_reg_pkg::CCT_LIMIT_OFFSET;
-  logic [11:0] r_cct_entry_pair_off;
+  logic [12:0] r_cct_entry_pair_off;
   logic r_cct_entry_pair;
   logic [($clog2(CctEntries / 2))-1:0] r_cct_entry_pair_idx;
   assign r_cct_entry_pair_off = reg_raddr_i - ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET;
-  assign r_cct_entry_pair = (reg_raddr_i >= ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET) && (r_cct_entry_pair_off < 12'(4 * (CctEntries / 2))) && (r_cct_entry_pair_off % 12'd4 == '0);
-  assign r_cct_entry_pair_idx = ($clog2(CctEntries / 2))'(r_cct_entry_pair_off / 12'd4);
+  assign r_cct_entry_pair = (reg_raddr_i >= ccti_block_reg_pkg::CCT_ENTRY_PAIR_OFFSET) && (r_cct_entry_pair_off < 13'(4 * (CctEntries / 2))) && (r_cct_entry_pair_off % 13'd4 == '0);
+  assign r_cct_entry_pair_idx = ($clog2(CctEntries / 2))'(r_cct_entry_pair_off / 13'd4);
   logic r_log_header;
   assign r_log_header = reg_raddr_i == ccti_block_reg_pkg::LOG_HEADER_OFFSET;
   logic r_log_event_map;
@@ -229,7 +229,7 @@ module ccti_block_reg_top #(
 
 
   // Window log_event: element and word of the address accepted, registered for its read.
-  logic [11:0] a_log_event_off;
+  logic [12:0] a_log_event_off;
   logic [5:0] a_log_event_words;
   logic a_log_event_q;
   logic [3:0] a_log_event_index_q;
@@ -244,7 +244,7 @@ module ccti_block_reg_top #(
       a_log_event_index_q <= '0;
       a_log_event_word_q <= '0;
     end else if (reg_ar_i) begin
-      a_log_event_q <= (reg_ar_addr_i >= ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET) && (a_log_event_off < 12'd208);
+      a_log_event_q <= (reg_ar_addr_i >= ccti_block_reg_pkg::LOG_EVENT_LQPN_OFFSET) && (a_log_event_off < 13'd208);
       a_log_event_index_q <= 4'(a_log_event_words / 6'd4);
       a_log_event_word_q <= 2'(a_log_event_words % 6'd4);
     end
@@ -254,12 +254,12 @@ module ccti_block_reg_top #(
   assign log_event_index_o = a_log_event_index_q;
 
   // Window flow: element of the address being read.
-  logic [11:0] r_flow_off;
+  logic [12:0] r_flow_off;
   logic r_flow;
   logic [0:0] r_flow_word;
   assign r_flow_off = reg_raddr_i - ccti_block_reg_pkg::FLOW_CCTI_OFFSET;
-  assign r_flow = (reg_raddr_i >= ccti_block_reg_pkg::FLOW_CCTI_OFFSET) && (r_flow_off < 12'(4 * (NumQps)));
-  assign flow_index_o = r_flow_off[2 +: 8];
+  assign r_flow = (reg_raddr_i >= ccti_block_reg_pkg::FLOW_CCTI_OFFSET) && (r_flow_off < 13'(4 * (NumQps)));
+  assign flow_index_o = r_flow_off[2 +: 10];
   assign r_flow_word = 1'b0;
 
   // CCT_ENTRY_PAIR: held by the block.

@@ -5,6 +5,8 @@
 #include "Vccti_block___024root.h"  // flow_ccti(): the flow RAM and the SL counters, observed
 #include "loop_driver.h"
 
+#include <type_traits>
+
 namespace {
 
 class CctiLoop final : public ibcc::loop::DrivenEngine<ibcc::net::RtlCctiEngine, Vccti_block> {
@@ -29,10 +31,19 @@ class CctiLoop final : public ibcc::loop::DrivenEngine<ibcc::net::RtlCctiEngine,
   // The flow's CCTI from its RAM word as the block's CSR window computes it: word {base,
   // SL, 10-bit stamp}, decayed by its SL's expiries since the stamp (modulo the stamp's
   // width; the block's scrubber keeps stamps fresh).
+  // Bit `f` of a Verilated vector: an integer up to 64 bits, 32-bit words (VlWide) beyond.
+  template <typename V>
+  static bool bit(const V& v, unsigned f) {
+    if constexpr (std::is_integral_v<V>) {
+      return (v >> f) & 1u;
+    } else {
+      return (v[f / 32] >> (f % 32)) & 1u;
+    }
+  }
   uint32_t flow_ccti(unsigned f) const override {
     auto* r = d_.model().rootp;
     f &= IBCC_LOOP_QPS - 1u;
-    if (!((r->ccti_block__DOT__flow_written_q >> f) & 1u)) return 0;
+    if (!bit(r->ccti_block__DOT__flow_written_q, f)) return 0;
     constexpr unsigned kStampBits = 10;
     const uint32_t w = r->ccti_block__DOT__flow_ram[f];
     const uint32_t stamp = w & ((1u << kStampBits) - 1u);

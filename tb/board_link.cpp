@@ -97,12 +97,12 @@ class SerialLink final : public BoardLink {
 uint32_t bus_word(bool rst_n, const cc::AxiLiteIn& a) {
   return static_cast<uint32_t>(rst_n) | static_cast<uint32_t>(a.awvalid) << 1 | static_cast<uint32_t>(a.wvalid) << 2 |
          static_cast<uint32_t>(a.bready) << 3 | static_cast<uint32_t>(a.arvalid) << 4 |
-         static_cast<uint32_t>(a.rready) << 5 | (a.wstrb & 0xfu) << 6 | (a.awaddr & 0xfffu) << 10;
+         static_cast<uint32_t>(a.rready) << 5 | (a.wstrb & 0xfu) << 6 | (a.awaddr & 0xffffu) << 10;
 }
 
 void set_bus(BoardSession& s, BoardBlock b, bool rst_n, const cc::AxiLiteIn& a) {
   s.set_word(b, 0, bus_word(rst_n, a));
-  s.set_word(b, 1, a.araddr & 0xfffu);
+  s.set_word(b, 1, a.araddr & 0xffffu);
   s.set_word(b, 2, a.wdata);
 }
 
@@ -204,8 +204,8 @@ std::unique_ptr<BoardLink> open_serial_link(const std::string& path, unsigned ba
 BoardSession::BoardSession(std::unique_ptr<BoardLink> link) : link_(std::move(link)) {
   link_->write({kInfo});
   const std::vector<uint8_t> i = link_->read(kInfoBytes);
-  if (i[0] != 0x1b || i[1] != 0xcc || i[2] != 1) {
-    throw BoardError(fmt::format("{}: not an ibcc board top (protocol 1): its identification reads {:02x} {:02x} {:02x}",
+  if (i[0] != 0x1b || i[1] != 0xcc || i[2] != 2) {
+    throw BoardError(fmt::format("{}: not an ibcc board top (protocol 2): its identification reads {:02x} {:02x} {:02x}",
                                  describe(), i[0], i[1], i[2]));
   }
   auto u16 = [&](unsigned k) { return static_cast<unsigned>(i[k] | i[k + 1] << 8); };

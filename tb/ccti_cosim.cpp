@@ -12,6 +12,8 @@
 namespace ibcc::tb {
 
 namespace r = ibcc::regs::ccti_block;
+// The last word of the CSR address space.
+constexpr uint32_t kLastAddr = (1u << r::kAddrWidth) - 4;
 
 namespace {
 
@@ -125,6 +127,7 @@ class CctiCosim : public CosimHarness {
   RtlModel& rtl() override { return *rtl_; }
   void trace_reference(sc_core::sc_trace_file* vcd, const std::string& prefix) override;
   std::vector<WaveGroup> wave_groups(bool rtl) const override { return ccti_groups(rtl, kTracedFlows, kCctiQpBits); }
+  unsigned addr_bits() const override { return r::kAddrWidth; }
 
   void sample_coverage() override;
 
@@ -292,9 +295,9 @@ void CctiCosim::random_csr() {
     case 5: m.push(wr(r::kImplCtrlOffset, urand(0, 1))); break;
     case 6: m.push(wr(r::kMtuTxCyclesOffset, urand(0, 0xffff), urand(0, 15))); break;
     case 7: m.push(wr(r::kLogCtrlOffset, 1)); break;
-    case 8: m.push(wr(urand(0, 0x3ff) * 4, urand(0, 0xffffffff), urand(0, 15))); break;
-    case 9: m.push(wr(urand(0, 0xfff), urand(0, 0xffffffff))); break;
-    default: m.push(rd(chance(70) ? r::kFlowCctiOffset + 4 * urand(0, kCctiQps - 1) : urand(0, 0xfff))); break;
+    case 8: m.push(wr(urand(0, kLastAddr / 4) * 4, urand(0, 0xffffffff), urand(0, 15))); break;
+    case 9: m.push(wr(urand(0, kLastAddr + 3), urand(0, 0xffffffff))); break;
+    default: m.push(rd(chance(70) ? r::kFlowCctiOffset + 4 * urand(0, kCctiQps - 1) : urand(0, kLastAddr + 3))); break;
   }
 }
 
@@ -426,7 +429,8 @@ std::vector<Phase> CctiCosim::program(const std::string& test) {
     reset("csr_corners");
     std::vector<CsrOp> ops{
         wr(r::kBecnCountOffset, 1), wr(r::kBlockInfoOffset, 1), wr(r::kFlowCctiOffset, 1),
-        wr(r::kTimestampOffset, 1), wr(0xffc, 1), rd(0xffc), wr(0x041, 1), rd(0x043),
+        wr(r::kTimestampOffset, 1), wr(0xffc, 1), rd(0xffc), wr(kLastAddr, 1), rd(kLastAddr), wr(0x041, 1), rd(0x043),
+        rd(r::kFlowCctiOffset + 4 * (kCctiQps - 1)), rd(r::kFlowCctiOffset + 4 * kCctiQps),  // the last flow, one past
         wr(r::kCctEntryPairOffset, 0xaaaabbbb, 0x3), wr(r::kCctEntryPairOffset, 0xccccdddd, 0xc),
         rd(r::kCctEntryPairOffset), wr(r::kCaSettingOffset, 0xffffffff, 0x4), rd(r::kCaSettingOffset),
         wr(sl_addr(r::kCaSlTimerOffset, 15), 0x12345678, 0x5), rd(sl_addr(r::kCaSlTimerOffset, 15)),

@@ -187,7 +187,7 @@ void CosimHarness::on_negedge() {
 }
 
 void CosimHarness::trace_bus(sc_core::sc_trace_file* tf, const std::string& p) {
-  constexpr int kAddrBits = 12;
+  const int kAddrBits = static_cast<int>(addr_bits());
   const cc::AxiLiteIn& i = bus_;
   const cc::AxiLiteOut& o = reference_bus();
   sc_core::sc_trace(tf, clk_, p + "clk_i");

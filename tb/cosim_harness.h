@@ -96,6 +96,7 @@ class CosimHarness : public sc_core::sc_module {
   // the harness's).
   virtual void trace_reference(sc_core::sc_trace_file* vcd, const std::string& prefix) = 0;
   virtual std::vector<WaveGroup> wave_groups(bool rtl) const = 0;  // for the save files
+  virtual unsigned addr_bits() const = 0;  // the CSR address's (its register map's addr_width)
 
   void check(const char* signal, uint64_t rtl, uint64_t ref);
   // The block's outputs compared now show its event (a FECN mark, a CCTI raised): the save

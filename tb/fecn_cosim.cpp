@@ -117,6 +117,7 @@ class FecnCosim : public CosimHarness {
   RtlModel& rtl() override { return *rtl_; }
   void trace_reference(sc_core::sc_trace_file* vcd, const std::string& prefix) override;
   std::vector<WaveGroup> wave_groups(bool rtl) const override { return fecn_groups(rtl, kFecnInputs, kFecnVls, kFecnFillWidth); }
+  unsigned addr_bits() const override { return r::kAddrWidth; }
 
   void sample_coverage() override;
 

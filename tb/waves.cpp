@@ -2,6 +2,9 @@
 // VCD, both grouped the way one debugs the block, with the marker on the first mismatch.
 #include "tb/waves.h"
 
+#include "cc/ccti_block_regs.h"
+#include "cc/fecn_marker_regs.h"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -26,24 +29,25 @@ size_t count_signals(const std::vector<WaveGroup>& groups) {
   return n;
 }
 
-std::vector<WaveGroup> axil_group(const std::string& extra_prefix, bool rtl) {
+std::vector<WaveGroup> axil_group(const std::string& extra_prefix, bool rtl, unsigned addr_bits) {
+  const std::string a = fmt::format("[{}:0]", addr_bits - 1);
   WaveGroup g{"Bus (AXI4-Lite)", {}};
   for (const char* s : {"s_axil_awvalid_i", "s_axil_awready_o"}) g.signals.push_back({s, kBin});
-  g.signals.push_back({"s_axil_awaddr_i[11:0]", kHex});
+  g.signals.push_back({"s_axil_awaddr_i" + a, kHex});
   for (const char* s : {"s_axil_wvalid_i", "s_axil_wready_o"}) g.signals.push_back({s, kBin});
   g.signals.push_back({"s_axil_wdata_i[31:0]", kHex});
   g.signals.push_back({"s_axil_wstrb_i[3:0]", kBin});
   for (const char* s : {"s_axil_bvalid_o", "s_axil_bready_i"}) g.signals.push_back({s, kBin});
   g.signals.push_back({"s_axil_bresp_o[1:0]", kDec});
   for (const char* s : {"s_axil_arvalid_i", "s_axil_arready_o"}) g.signals.push_back({s, kBin});
-  g.signals.push_back({"s_axil_araddr_i[11:0]", kHex});
+  g.signals.push_back({"s_axil_araddr_i" + a, kHex});
   for (const char* s : {"s_axil_rvalid_o", "s_axil_rready_i"}) g.signals.push_back({s, kBin});
   g.signals.push_back({"s_axil_rdata_o[31:0]", kHex});
   g.signals.push_back({"s_axil_rresp_o[1:0]", kDec});
   if (rtl) {
     for (auto s : {"reg_we", "reg_werror", "reg_re", "reg_rerror"}) g.signals.push_back({extra_prefix + s, kBin});
-    g.signals.push_back({extra_prefix + "reg_waddr[11:0]", kHex});
-    g.signals.push_back({extra_prefix + "reg_raddr[11:0]", kHex});
+    g.signals.push_back({extra_prefix + "reg_waddr" + a, kHex});
+    g.signals.push_back({extra_prefix + "reg_raddr" + a, kHex});
     g.signals.push_back({extra_prefix + "reg_rdata[31:0]", kHex});
   }
   return {g};
@@ -99,7 +103,7 @@ std::vector<WaveGroup> fecn_groups(bool rtl, unsigned num_inputs, unsigned num_v
   // What one debugs a marking decision with on top: the marks, the congestion state, then
   // the fills and credits it follows from; the configuration and the bus below.
   g = {g[5], g[4], g[2], g[3], g[1], g[0]};
-  for (auto& b : axil_group("", rtl)) g.push_back(b);
+  for (auto& b : axil_group("", rtl, regs::fecn_marker::kAddrWidth)) g.push_back(b);
   return g;
 }
 
@@ -149,7 +153,7 @@ std::vector<WaveGroup> ccti_groups(bool rtl, unsigned traced_flows, unsigned qp_
   // On top: the CCTIs and the BECNs that raise them, the IRD they select, the timers that
   // lower them; the inputs and configuration below.
   g = {g[3], g[4], g[2], g[1], g[0]};
-  for (auto& b : axil_group("", rtl)) g.push_back(b);
+  for (auto& b : axil_group("", rtl, regs::ccti_block::kAddrWidth)) g.push_back(b);
   return g;
 }
 

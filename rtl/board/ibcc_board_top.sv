@@ -18,7 +18,8 @@
 // else is answered with '?' (0x3F) and the command is dropped.
 //
 // Input words (bit 0 first): 0: rst_n, awvalid, wvalid, bready, arvalid, rready, wstrb[4],
-// awaddr[12]; 1: araddr[12]; 2: wdata; then per block:
+// awaddr[16]; 1: araddr[16]; 2: wdata; then per block (each takes the low bits of an
+// address its register map has: 12 for the FECN marker, 13 for the CCTI block):
 //   FECN 3: pkt_valid, pkt_vl[4], pkt_sl[4], pkt_len[8]; 4: pkt_slid[16], pkt_dlid[16];
 //        5, 6: 0; 7..: credits (NumVls fields of FillWidth bits, packed), then from the next
 //        word the VoQ fills (NumInputs * NumVls fields, as the block's voq_fill_i).
@@ -108,11 +109,11 @@ module ibcc_board_top #(
     .pkt_valid_i(fecn_in[96]), .pkt_vl_i(fecn_in[97 +: 4]), .pkt_sl_i(fecn_in[101 +: 4]),
     .pkt_len_i(fecn_in[105 +: 8]), .pkt_slid_i(fecn_in[128 +: 16]), .pkt_dlid_i(fecn_in[144 +: 16]),
     .cong_state_o(cong_state), .fecn_valid_o(fecn_valid), .fecn_mark_o(fecn_mark),
-    .s_axil_awvalid_i(fecn_in[1]), .s_axil_awready_o(f_awready), .s_axil_awaddr_i(fecn_in[10 +: 12]),
+    .s_axil_awvalid_i(fecn_in[1]), .s_axil_awready_o(f_awready), .s_axil_awaddr_i(fecn_in[10 +: fecn_marker_reg_pkg::FECN_MARKER_ADDR_WIDTH]),
     .s_axil_wvalid_i(fecn_in[2]), .s_axil_wready_o(f_wready), .s_axil_wdata_i(fecn_in[64 +: 32]),
     .s_axil_wstrb_i(fecn_in[6 +: 4]), .s_axil_bvalid_o(f_bvalid), .s_axil_bready_i(fecn_in[3]),
     .s_axil_bresp_o(f_bresp), .s_axil_arvalid_i(fecn_in[4]), .s_axil_arready_o(f_arready),
-    .s_axil_araddr_i(fecn_in[32 +: 12]), .s_axil_rvalid_o(f_rvalid), .s_axil_rready_i(fecn_in[5]),
+    .s_axil_araddr_i(fecn_in[32 +: fecn_marker_reg_pkg::FECN_MARKER_ADDR_WIDTH]), .s_axil_rvalid_o(f_rvalid), .s_axil_rready_i(fecn_in[5]),
     .s_axil_rdata_o(f_rdata), .s_axil_rresp_o(f_rresp));
   assign fecn_out[0] = {23'd0, f_rresp, f_rvalid, f_arready, f_bresp, f_bvalid, f_wready, f_awready};
   assign fecn_out[1] = f_rdata;
@@ -130,11 +131,11 @@ module ibcc_board_top #(
     .becn_rqpn_i(ccti_in[160 +: 24]), .becn_rlid_i(ccti_in[192 +: 16]), .becn_llid_i(ccti_in[208 +: 16]),
     .becn_st_i(ccti_in[101 +: 4]), .query_qp_i(ccti_in[144 +: QpWidth]), .query_sl_i(ccti_in[105 +: 4]),
     .ird_o(ird), .ccti_o(ccti), .timer_expired_o(timer_expired), .trigger_event_o(trigger_event),
-    .s_axil_awvalid_i(ccti_in[1]), .s_axil_awready_o(c_awready), .s_axil_awaddr_i(ccti_in[10 +: 12]),
+    .s_axil_awvalid_i(ccti_in[1]), .s_axil_awready_o(c_awready), .s_axil_awaddr_i(ccti_in[10 +: ccti_block_reg_pkg::CCTI_BLOCK_ADDR_WIDTH]),
     .s_axil_wvalid_i(ccti_in[2]), .s_axil_wready_o(c_wready), .s_axil_wdata_i(ccti_in[64 +: 32]),
     .s_axil_wstrb_i(ccti_in[6 +: 4]), .s_axil_bvalid_o(c_bvalid), .s_axil_bready_i(ccti_in[3]),
     .s_axil_bresp_o(c_bresp), .s_axil_arvalid_i(ccti_in[4]), .s_axil_arready_o(c_arready),
-    .s_axil_araddr_i(ccti_in[32 +: 12]), .s_axil_rvalid_o(c_rvalid), .s_axil_rready_i(ccti_in[5]),
+    .s_axil_araddr_i(ccti_in[32 +: ccti_block_reg_pkg::CCTI_BLOCK_ADDR_WIDTH]), .s_axil_rvalid_o(c_rvalid), .s_axil_rready_i(ccti_in[5]),
     .s_axil_rdata_o(c_rdata), .s_axil_rresp_o(c_rresp));
   assign ccti_out[0] = {23'd0, c_rresp, c_rvalid, c_arready, c_bresp, c_bvalid, c_wready, c_awready};
   assign ccti_out[1] = c_rdata;
@@ -149,7 +150,7 @@ module ibcc_board_top #(
   logic [7:0] info [InfoBytes];
   assign info[0]  = 8'h1B;
   assign info[1]  = 8'hCC;
-  assign info[2]  = 8'd1;  // protocol version
+  assign info[2]  = 8'd2;  // protocol version (2: 16-bit address fields)
   assign info[3]  = 8'(FecnInWords);
   assign info[4]  = 8'(FecnOutWords);
   assign info[5]  = 8'(CctiInWords);

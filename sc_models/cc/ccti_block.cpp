@@ -19,8 +19,9 @@ bool power_of_two(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
 
 void CctiBlockParams::validate() const {
   auto fail = [](const std::string& what) { throw std::invalid_argument("ccti_block: " + what); };
-  if (!power_of_two(num_qps) || num_qps < 16 || num_qps > 256) {
-    fail("num_qps must be a power of two in 16..256, got " + std::to_string(num_qps));
+  // The register map's FLOW_CCTI window holds kFlowCctiCount flows.
+  if (!power_of_two(num_qps) || num_qps < 16 || num_qps > r::kFlowCctiCount) {
+    fail("num_qps must be a power of two in 16.." + std::to_string(r::kFlowCctiCount) + ", got " + std::to_string(num_qps));
   }
   // The register map's CCT window holds 64 entry pairs (CCT_ENTRY_PAIR).
   if (!power_of_two(cct_entries) || cct_entries < 64 || cct_entries > 2 * r::kCctEntryPairCount) {

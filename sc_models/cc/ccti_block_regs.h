@@ -8,7 +8,7 @@
 
 namespace ibcc::regs::ccti_block {
 
-inline constexpr unsigned kAddrWidth = 12;
+inline constexpr unsigned kAddrWidth = 13;
 
 // CONGESTION_INFO: CongestionInfo (0x11) word 0 (ro)
 inline constexpr uint32_t kCongestionInfoOffset = 0x000;
@@ -121,7 +121,7 @@ inline constexpr RegField kBlockInfoNumQps{0, 16, 64u};
 
 // FLOW_CCTI: ibcc implementation (ro)
 inline constexpr uint32_t kFlowCctiOffset = 0x800;
-inline constexpr uint32_t kFlowCctiCount = 256;
+inline constexpr uint32_t kFlowCctiCount = 1024;
 inline constexpr uint32_t kFlowCctiStride = 4;
 inline constexpr RegField kFlowCctiSl{16, 4, 0u};
 inline constexpr RegField kFlowCctiCcti{0, 16, 0u};

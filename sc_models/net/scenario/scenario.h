@@ -93,7 +93,7 @@ struct CaCcSpec {
   unsigned ccti_limit = 127;
   std::vector<uint16_t> cct;        // entries, CCT_Shift:CCT_Multiplier
   cc::IrdFormula ird_formula = cc::IrdFormula::kOmniPath;
-  unsigned num_qps = 64;            // CCTI table entries (16..256); QPs share entry qp % num_qps
+  unsigned num_qps = 64;            // CCTI table entries (16..1024); QPs share entry qp % num_qps
   bool becn_in_ack = false;         // answer FECN with an ACK carrying BECN instead of a CNP
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cc/cc_policies.h"
+#include "cc/ccti_block_regs.h"
 #include "cc/fecn_marker_regs.h"
 #include "net/scenario/scenario.h"
 #include "net/scenario/units.h"
@@ -378,7 +379,9 @@ std::vector<KeyDecl> scenario_key_table() {
           .doc("CCTI_Limit; beyond the CCT's last index is an error naming both"),
       Enum("cc.ca.ird_formula", choices_of(cc::kIrdFormulas)).def("omnipath")
           .doc("IRD = (MTU time >> shift) × multiplier, or multiplier << shift cycles"),
-      Uint("cc.ca.num_qps", 16, 256).form("a power of 2, 16..256").def("64")
+      // (the CCTI block's FLOW_CCTI window: its most flows)
+      Uint("cc.ca.num_qps", 16, regs::ccti_block::kFlowCctiCount)
+          .form("a power of 2, 16.." + std::to_string(regs::ccti_block::kFlowCctiCount)).def("64")
           .doc("CCTI table entries; QP q uses entry q mod num_qps (QPs of one HCA that share an entry share one CCTI: "
                "said in the run's notes)"),
       Enum("cc.ca.becn", "cnp|ack").def("cnp").doc("how the destination returns BECN"),
