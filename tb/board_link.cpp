@@ -18,6 +18,8 @@ namespace {
 
 constexpr uint8_t kInfo = 'I', kWrite = 'W', kStep = 'S', kOutputs = 'O', kRefused = '?';
 constexpr unsigned kInfoBytes = 16;
+// The board top's protocol version (its identification's third byte, rtl/board/ibcc_board_top.sv).
+constexpr unsigned kProtocol = 2;
 constexpr unsigned kHeaderWords = 7;  // the bus words and the block's own 3..6
 constexpr unsigned kReadTimeoutMs = 2000;
 
@@ -204,9 +206,9 @@ std::unique_ptr<BoardLink> open_serial_link(const std::string& path, unsigned ba
 BoardSession::BoardSession(std::unique_ptr<BoardLink> link) : link_(std::move(link)) {
   link_->write({kInfo});
   const std::vector<uint8_t> i = link_->read(kInfoBytes);
-  if (i[0] != 0x1b || i[1] != 0xcc || i[2] != 2) {
-    throw BoardError(fmt::format("{}: not an ibcc board top (protocol 2): its identification reads {:02x} {:02x} {:02x}",
-                                 describe(), i[0], i[1], i[2]));
+  if (i[0] != 0x1b || i[1] != 0xcc || i[2] != kProtocol) {
+    throw BoardError(fmt::format("{}: not an ibcc board top (protocol {}): its identification reads {:02x} {:02x} {:02x}",
+                                 describe(), kProtocol, i[0], i[1], i[2]));
   }
   auto u16 = [&](unsigned k) { return static_cast<unsigned>(i[k] | i[k + 1] << 8); };
   const unsigned fecn_in = kHeaderWords + fecn_credit_words() + words_for(kFecnInputs * kFecnVls * kFecnFillWidth);
