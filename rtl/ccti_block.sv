@@ -148,7 +148,46 @@ module ccti_block #(
   localparam logic [StampWidth-1:0] StampClamp = StampWidth'(128);
 
   logic [WordWidth-1:0]  flow_ram [NumQps];
-  logic [NumQps-1:0]     flow_written_q;   // a flow never written reads as CCTI 0, SL 0
+  // Which flows were written since reset (a flow never written reads as CCTI 0, SL 0). Up
+  // to 64 QPs, a flip-flop per flow (group_valid_q with groups of one). Beyond, in groups of
+  // 32 flows: a group's bits are one word of a small RAM (read at the edges the flow RAM is
+  // read, three copies again), valid once a BECN has written one of its flows since reset
+  // (group_valid_q, the only flip-flops: the RAM is not reset); a BECN writes its group's
+  // word with its flow's bit added to the bits before (none while the group is not valid).
+  // 1,024 flip-flops, each behind a 1,024-way read multiplexer per port, cost more than the
+  // rest of the block; the RAM words cost more than 64 flip-flops (an iCE40 HX8K's margin).
+  localparam bit          WrittenInRam = NumQps > 64;
+  localparam int unsigned GroupBits    = WrittenInRam ? 5 : 0;
+  localparam int unsigned GroupSize    = 1 << GroupBits;
+  localparam int unsigned Groups       = NumQps / GroupSize;
+  localparam int unsigned GroupWidth   = $clog2(Groups);
+  /* verilator lint_off UNDRIVEN */  // (up to 64 QPs the RAM is not built: g_written_ff)
+  logic [GroupSize-1:0]  written_ram [Groups];
+  /* verilator lint_on UNDRIVEN */
+  logic [Groups-1:0]     group_valid_q;
+  /* verilator lint_off UNUSEDSIGNAL */  // (the low bits pick the flow within its group)
+  function automatic logic [GroupWidth-1:0] group_of(input logic [QpWidth-1:0] flow);
+    group_of = flow[QpWidth-1:GroupBits];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+  // Whether `flow` was written, from its group's valid flip-flop and its group's word.
+  function automatic logic written_of(input logic valid, input logic [GroupSize-1:0] map,
+                                      input logic [QpWidth-1:0] flow);
+    logic member;
+    member = 1'b0;
+    for (int unsigned k = 0; k < GroupSize; k++) begin
+      if (32'(flow) % GroupSize == k) member = map[k];
+    end
+    written_of = valid && (!WrittenInRam || member);
+  endfunction
+  // A group's word with `flow`'s bit set.
+  function automatic logic [GroupSize-1:0] with_member(input logic [GroupSize-1:0] map,
+                                                       input logic [QpWidth-1:0] flow);
+    with_member = map;
+    for (int unsigned k = 0; k < GroupSize; k++) begin
+      if (32'(flow) % GroupSize == k) with_member[k] = 1'b1;
+    end
+  endfunction
   logic [StampWidth-1:0] expiries_sl_q [NumSls];
   logic [CctiWidth-1:0]  height_q [NumSls];
   logic [NumSls-1:0]     timer_running_q, expired;
@@ -178,6 +217,8 @@ module ccti_block #(
   logic                 fwd_valid_q;
   logic [QpWidth-1:0]   fwd_flow_q;
   logic [WordWidth-1:0] fwd_word_q;
+  logic                 fwd_map_valid_q;  // a BECN's write of its group's written bits
+  logic [GroupWidth-1:0] fwd_group_q;
   function automatic logic [WordWidth-1:0] current(input logic [QpWidth-1:0] flow,
                                                    input logic [WordWidth-1:0] read,
                                                    input logic written, input logic fwd,
@@ -192,7 +233,8 @@ module ccti_block #(
   // BECN: registered at the edge it arrives (the flow's word read), applied at the next:
   // the flow's CCTI after that edge's expiry, then the increase.
   // ---------------------------------------------------------------------------------------
-  logic                 becn_in_q, becn_written_q;
+  logic                 becn_in_q, becn_written, becn_gvalid_q;
+  logic [GroupSize-1:0] becn_map_q;
   logic [QpWidth-1:0]   becn_flow_q, becn_qp_q;
   logic [QpWidth-1:0]   becn_flow;
   logic [3:0]           becn_sl_q, becn_st_q;
@@ -208,7 +250,8 @@ module ccti_block #(
 
   assign becn_flow   = sl_based_q ? QpWidth'(becn_sl_i) : becn_qp_i;
   assign becn        = becn_in_q && control_map_q[becn_sl_q];
-  assign becn_word   = current(becn_flow_q, becn_read_q, becn_written_q, fwd_valid_q, fwd_flow_q,
+  assign becn_written = written_of(becn_gvalid_q, becn_map_q, becn_flow_q);
+  assign becn_word   = current(becn_flow_q, becn_read_q, becn_written, fwd_valid_q, fwd_flow_q,
                                fwd_word_q);
   assign becn_old_sl = becn_word[SlLsb +: 4];
   assign becn_d      = expiries_sl_q[becn_old_sl] - becn_word[StampWidth-1:0] +
@@ -230,7 +273,8 @@ module ccti_block #(
   // ---------------------------------------------------------------------------------------
   logic [QpWidth-1:0]   query_flow, query_flow_q;
   logic [3:0]           query_sl_q;
-  logic                 query_written_q;
+  logic                 query_written, query_gvalid_q;
+  logic [GroupSize-1:0] query_map_q;
   logic [WordWidth-1:0] query_read_q, query_word;
   logic [CctiWidth-1:0] query_ccti, query_index;
   logic [7:0]           query_floor;
@@ -239,7 +283,8 @@ module ccti_block #(
   logic [CctiWidth-1:0] query_ccti_q;
 
   assign query_flow  = sl_based_q ? QpWidth'(query_sl_i) : query_qp_i;
-  assign query_word  = current(query_flow_q, query_read_q, query_written_q, fwd_valid_q, fwd_flow_q,
+  assign query_written = written_of(query_gvalid_q, query_map_q, query_flow_q);
+  assign query_word  = current(query_flow_q, query_read_q, query_written, fwd_valid_q, fwd_flow_q,
                                fwd_word_q);
   assign query_ccti  = decayed(query_word[BaseLsb +: CctiWidth],
                                expiries_sl_q[query_word[SlLsb +: 4]] - query_word[StampWidth-1:0],
@@ -280,7 +325,8 @@ module ccti_block #(
   logic                 flow_re;          // the CSRs read flow flow_idx at this edge
   logic                 scrub_q;          // the port's last read was the scrubber's
   logic [QpWidth-1:0]   port_flow, port_flow_q, scrub_flow_q;
-  logic                 port_written_q;
+  logic                 port_written, port_gvalid_q;
+  logic [GroupSize-1:0] port_map_q;
   logic [WordWidth-1:0] port_read_q, port_word, scrub_new_word;
   logic [StampWidth-1:0] scrub_d;
   logic                 scrub_stale, scrub_we;
@@ -288,10 +334,11 @@ module ccti_block #(
   logic [FlowIndexWidth-1:0] flow_idx;
 
   assign port_flow = flow_re ? QpWidth'(flow_idx) : scrub_flow_q;
-  assign port_word = current(port_flow_q, port_read_q, port_written_q, fwd_valid_q, fwd_flow_q,
+  assign port_written = written_of(port_gvalid_q, port_map_q, port_flow_q);
+  assign port_word = current(port_flow_q, port_read_q, port_written, fwd_valid_q, fwd_flow_q,
                              fwd_word_q);
   assign scrub_d   = expiries_sl_q[port_word[SlLsb +: 4]] - port_word[StampWidth-1:0];
-  assign scrub_stale    = scrub_q && port_written_q && (scrub_d > StampClamp);
+  assign scrub_stale    = scrub_q && port_written && (scrub_d > StampClamp);
   assign scrub_we       = scrub_stale && !becn;  // a BECN's write comes first
   assign scrub_new_word = {port_word[WordWidth-1:StampWidth],
                            expiries_sl_q[port_word[SlLsb +: 4]] - StampClamp};
@@ -304,6 +351,39 @@ module ccti_block #(
     becn_read_q  <= flow_ram[becn_flow];
     query_read_q <= flow_ram[query_flow];
     port_read_q  <= flow_ram[port_flow];
+  end
+  // The written bits: the same ports (a flow's bit changes only by a BECN's write of that
+  // flow, which the flow word's forwarding covers, so the query's and the window's reads
+  // need no forwarding of their own).
+  if (WrittenInRam) begin : g_written_ram
+    // The BECN's group's bits as they are now (the last edge's write forwarded), its own added.
+    logic [GroupSize-1:0] becn_map, becn_new_map, fwd_map_q;
+    assign becn_map     = (fwd_map_valid_q && fwd_group_q == group_of(becn_flow_q)) ? fwd_map_q :
+                          becn_gvalid_q ? becn_map_q : '0;
+    assign becn_new_map = with_member(becn_map, becn_flow_q);
+    always_ff @(posedge clk_i) begin
+      if (becn) written_ram[group_of(becn_flow_q)] <= becn_new_map;
+      becn_map_q  <= written_ram[group_of(becn_flow)];
+      query_map_q <= written_ram[group_of(query_flow)];
+      port_map_q  <= written_ram[group_of(port_flow)];
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        fwd_map_valid_q <= 1'b0;
+        fwd_group_q     <= '0;
+        fwd_map_q       <= '0;
+      end else begin
+        fwd_map_valid_q <= becn;
+        fwd_group_q     <= group_of(becn_flow_q);
+        fwd_map_q       <= becn_new_map;
+      end
+    end
+  end else begin : g_written_ff  // (a group is one flow: its valid flip-flop is all)
+    assign becn_map_q      = '1;
+    assign query_map_q     = '1;
+    assign port_map_q      = '1;
+    assign fwd_map_valid_q = 1'b0;
+    assign fwd_group_q     = '0;
   end
 
   // ---------------------------------------------------------------------------------------
@@ -412,7 +492,8 @@ module ccti_block #(
         expiries_sl_q[s] <= '0;
         height_q[s]      <= '0;
       end
-      flow_written_q  <= '0;
+      group_valid_q   <= '0;
+      becn_gvalid_q   <= 1'b0;
       timer_running_q <= '0;
       becn_count_q    <= '0;
       expiries_q      <= '0;
@@ -423,7 +504,6 @@ module ccti_block #(
       timer_expired_q <= '0;
       trigger_q_out   <= 1'b0;
       becn_in_q       <= 1'b0;
-      becn_written_q  <= 1'b0;
       becn_flow_q     <= '0;
       becn_qp_q       <= '0;
       becn_sl_q       <= '0;
@@ -433,9 +513,9 @@ module ccti_block #(
       becn_llid_q     <= '0;
       query_flow_q    <= '0;
       query_sl_q      <= '0;
-      query_written_q <= 1'b0;
+      query_gvalid_q  <= 1'b0;
       port_flow_q     <= '0;
-      port_written_q  <= 1'b0;
+      port_gvalid_q   <= 1'b0;
       scrub_q         <= 1'b0;
       scrub_flow_q    <= '0;
       fwd_valid_q     <= 1'b0;
@@ -445,7 +525,7 @@ module ccti_block #(
       // The reads of this edge (the words themselves: the flow RAM above).
       becn_in_q       <= becn_valid_i;
       becn_flow_q     <= becn_flow;
-      becn_written_q  <= flow_written_q[becn_flow];
+      becn_gvalid_q   <= group_valid_q[group_of(becn_flow)];
       becn_qp_q       <= becn_qp_i;
       becn_sl_q       <= becn_sl_i;
       becn_st_q       <= becn_st_i;
@@ -454,9 +534,9 @@ module ccti_block #(
       becn_llid_q     <= becn_llid_i;
       query_flow_q    <= query_flow;
       query_sl_q      <= query_sl_i;
-      query_written_q <= flow_written_q[query_flow];
+      query_gvalid_q  <= group_valid_q[group_of(query_flow)];
       port_flow_q     <= port_flow;
-      port_written_q  <= flow_written_q[port_flow];
+      port_gvalid_q   <= group_valid_q[group_of(port_flow)];
       scrub_q         <= !flow_re;
       // The scrubber moves on once its flow is fresh or rewritten.
       if (scrub_q && (!scrub_stale || scrub_we)) scrub_flow_q <= port_flow_q + 1'b1;
@@ -465,7 +545,7 @@ module ccti_block #(
       fwd_valid_q <= becn || scrub_we;
       fwd_flow_q  <= becn ? becn_flow_q : port_flow_q;
       fwd_word_q  <= becn ? becn_new_word : scrub_new_word;
-      if (becn) flow_written_q[becn_flow_q] <= 1'b1;
+      if (becn) group_valid_q[group_of(becn_flow_q)] <= 1'b1;
 
       // Registered IRD lookup of the state before this edge (the CCT entry pair: above).
       entry_odd_q     <= query_index[0];
@@ -527,6 +607,10 @@ module ccti_block #(
   // the CSR window would read for each; the network model computes any flow's from the
   // words, rtl_loop/ccti_block_loop.cpp). Only 16: the view is evaluated at every edge.
   localparam int unsigned ViewFlows = (NumQps < 16) ? NumQps : 16;
+  // Whether flow f was written since reset (the group's bits, once the group is valid).
+  function automatic logic written_now(input logic [QpWidth-1:0] f);
+    written_now = written_of(group_valid_q[group_of(f)], written_ram[group_of(f)], f);
+  endfunction
   /* verilator lint_off UNUSEDSIGNAL */  // read by waveforms only
   logic [CctiWidth-1:0] flow_ccti [ViewFlows];
   /* verilator lint_on UNUSEDSIGNAL */
@@ -534,7 +618,7 @@ module ccti_block #(
     for (int unsigned f = 0; f < ViewFlows; f++) begin
       logic [WordWidth-1:0] w;
       w = flow_ram[f];
-      flow_ccti[f] = flow_written_q[f] ?
+      flow_ccti[f] = written_now(QpWidth'(f)) ?
           decayed(w[BaseLsb +: CctiWidth], expiries_sl_q[w[SlLsb +: 4]] - w[StampWidth-1:0],
                   min_q[w[SlLsb +: 4]]) : '0;
     end
@@ -554,7 +638,7 @@ module ccti_block #(
   assign check_word   = flow_ram[check_flow_q];
   assign check_sl     = check_word[SlLsb +: 4];
   assign check_age    = expiries_sl_q[check_sl] - check_word[StampWidth-1:0];
-  assign stamps_fresh = !flow_written_q[check_flow_q] || !check_age[StampWidth-1];  // < 512
+  assign stamps_fresh = !written_now(check_flow_q) || !check_age[StampWidth-1];  // < 512
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) check_flow_q <= '0;
     else         check_flow_q <= check_flow_q + 1'b1;
@@ -562,6 +646,10 @@ module ccti_block #(
   StampFresh_A: assert property (@(posedge clk_i) disable iff (!rst_ni) stamps_fresh)
     else $error("flow %0d: its stamp is about to wrap", check_flow_q);
   ScrubClamp_C: cover property (@(posedge clk_i) scrub_we);
+  // A group's first write since reset, over the bits it held before (of flows written before
+  // a reset, if any): those bits must read as unwritten.
+  GroupFirstWrite_C: cover property (@(posedge clk_i) becn && !becn_gvalid_q &&
+      !(fwd_map_valid_q && fwd_group_q == group_of(becn_flow_q)) && becn_map_q != '0);
   BecnForwarded_C: cover property (@(posedge clk_i) becn && fwd_valid_q && fwd_flow_q == becn_flow_q);
 `endif
 

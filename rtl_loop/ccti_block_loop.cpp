@@ -43,7 +43,15 @@ class CctiLoop final : public ibcc::loop::DrivenEngine<ibcc::net::RtlCctiEngine,
   uint32_t flow_ccti(unsigned f) const override {
     auto* r = d_.model().rootp;
     f &= IBCC_LOOP_QPS - 1u;
-    if (!bit(r->ccti_block__DOT__flow_written_q, f)) return 0;
+    // Written since reset: its group valid and, beyond 64 QPs, its bit in the group's word
+    // (groups of 32 flows; up to 64 QPs a group is one flow).
+#if IBCC_LOOP_QPS > 64
+    constexpr unsigned kGroupBits = 5;
+    if (!bit(r->ccti_block__DOT__group_valid_q, f >> kGroupBits)) return 0;
+    if (!((r->ccti_block__DOT__written_ram[f >> kGroupBits] >> (f & ((1u << kGroupBits) - 1u))) & 1u)) return 0;
+#else
+    if (!bit(r->ccti_block__DOT__group_valid_q, f)) return 0;
+#endif
     constexpr unsigned kStampBits = 10;
     const uint32_t w = r->ccti_block__DOT__flow_ram[f];
     const uint32_t stamp = w & ((1u << kStampBits) - 1u);
