@@ -338,19 +338,18 @@ module fecn_marker #(
   logic [3:0]            log_count;
   logic        fecn_valid_q, fecn_mark_q;
   logic [NumVls-1:0] entered;
-  logic [31:0] entered_count;
+  logic [$clog2(NumVls+1)-1:0] entered_count, entered_count_q;
 
-  // CongestionEntries: the VLs that entered the state at the last edge (cong_q against its
-  // value before, cong_prev_q) are added at this one; the count read is that sum plus
-  // them, so it is exact at every edge while the state's comparison does not feed an adder.
-  logic [NumVls-1:0] cong_prev_q, entered_last;
+  // CongestionEntries: the VLs that entered the state at the last edge are counted at that
+  // edge (entered_count_q, registered with the state) and added at this one; the count
+  // read is that sum plus them, so it is exact at every edge while neither the state's
+  // comparison nor the count of its entries feeds the adder the CSR read sees.
   assign entered        = cong_d & ~cong_q;
-  assign entered_last   = cong_q & ~cong_prev_q;
-  assign cong_entries   = cong_entries_q + entered_count;
+  assign cong_entries   = cong_entries_q + 32'(entered_count_q);
 
   always_comb begin
     entered_count = '0;
-    for (int unsigned v = 0; v < NumVls; v++) entered_count = entered_count + 32'(entered_last[v]);
+    for (int unsigned v = 0; v < NumVls; v++) entered_count = entered_count + $bits(entered_count)'(entered[v]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -363,7 +362,7 @@ module fecn_marker #(
       pkts_sent_q    <= '0;
       pkts_marked_q  <= '0;
       cong_entries_q <= '0;
-      cong_prev_q    <= '0;
+      entered_count_q <= '0;
       fecn_valid_q   <= 1'b0;
       fecn_mark_q    <= 1'b0;
     end else begin
@@ -371,7 +370,7 @@ module fecn_marker #(
       voq_fill_q <= voq_fill_i;
       credits_q  <= credits_i;
       cong_q     <= cong_d;
-      cong_prev_q <= cong_q;
+      entered_count_q <= entered_count;
       for (int unsigned v = 0; v < NumVls; v++) begin
         if (eligible && vl_onehot[v]) skip_q[v] <= (skip_q[v] == '0) ? skip_reload : skip_q[v] - 1'b1;
       end
