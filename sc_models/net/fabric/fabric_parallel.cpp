@@ -54,11 +54,12 @@ void Fabric::install_cut_links() {
       if (to == from.shard_index) continue;
       // Heads out of this port, and the credits and pauses of this port's input back upstream
       // (the link's other direction: the same peer).
-      cut_ends_.push_back(std::make_unique<CutLinkEnd>(from, nodes_[peer]->end(o.peer_port), from.outbox[to]));
+      cut_ends_.push_back(std::make_unique<CutLinkEnd>(from, nodes_[peer]->end(o.peer_port), peer, o.peer_port, from.outbox[to]));
       o.fw = cut_ends_.back().get();
       InputUnit& in = node.in[p];
-      cut_ends_.push_back(std::make_unique<CutLinkEnd>(from, nodes_[static_cast<unsigned>(in.upstream)]->end(in.upstream_port),
-                                                       from.outbox[plan_.part_of[static_cast<unsigned>(in.upstream)]]));
+      const unsigned up = static_cast<unsigned>(in.upstream);
+      cut_ends_.push_back(std::make_unique<CutLinkEnd>(from, nodes_[up]->end(in.upstream_port), up, in.upstream_port,
+                                                       from.outbox[plan_.part_of[up]]));
       in.bw = cut_ends_.back().get();
     }
   }
@@ -146,8 +147,8 @@ void Fabric::run_parallel() {
     for (;;) {
       try {
         for (unsigned from = 0; from < parts; ++from) {
-          std::vector<CrossMessage>& box = calendars_[from]->outbox[k];
-          for (const CrossMessage& m : box) c.deliver(m);
+          std::vector<WireMessage>& box = calendars_[from]->outbox[k];
+          for (const WireMessage& m : box) c.deliver(m);
           box.clear();
         }
       } catch (...) {
@@ -158,6 +159,7 @@ void Fabric::run_parallel() {
       if (done) break;
       try {
         c.run_window(window_end);
+        c.release_crossed();
       } catch (...) {
         fail(std::current_exception());
       }

@@ -193,21 +193,31 @@ uint64_t NodeContext::arrival_from_kernel(const sc_core::sc_time& delay) {
   return cycle;
 }
 
-void NodeContext::deliver(const CrossMessage& m) {
+void NodeContext::deliver(const WireMessage& m) {
   if (m.at < now_) {
     throw std::logic_error(fmt::format("NodeContext::deliver: a message due at cycle {} reached its shard at {}", m.at, now_));
   }
+  if (m.node >= nodes_.size() || m.port == 0 || m.port > nodes_[m.node]->num_ends()) {
+    throw std::logic_error(fmt::format("NodeContext::deliver: a message for port {} of node {}, which has no such port",
+                                       m.port, m.node));
+  }
+  PortEnd& target = nodes_[m.node]->end(m.port);
   sc_core::sc_time delay = link_delay(m.at - now_);
   scheduled_at_ = m.sent;
-  if (m.pkt) {
+  if (m.head) {
+    tlm::tlm_generic_payload* pkt = pool_.alloc();
+    static_cast<IbFields&>(ib(pkt)) = m.packet;
+    ib(pkt).next = nullptr;
+    pkt->set_data_length(m.data_length);
+    pkt->set_command(static_cast<tlm::tlm_command>(m.command));
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    m.target->nb_transport_fw(*m.pkt, phase, delay);
+    target.nb_transport_fw(*pkt, phase, delay);
   } else {
     credit_payload.credit.vl = m.vl;
     credit_payload.credit.credits = m.credits;
     credit_payload.credit.pfc = m.pfc;
     tlm::tlm_phase phase = IB_CREDIT;
-    m.target->nb_transport_bw(credit_payload, phase, delay);
+    target.nb_transport_bw(credit_payload, phase, delay);
     credit_payload.credit.pfc = IbCredit::kCredits;
   }
   scheduled_at_ = kNow;

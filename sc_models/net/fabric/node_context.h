@@ -29,6 +29,7 @@
 #include "net/scenario/topology.h"
 #include "net/fabric/vl_array.h"
 #include "net/fabric/vl_arbiter.h"
+#include "net/parallel/wire_message.h"
 
 namespace ibcc::net {
 
@@ -287,16 +288,6 @@ struct NodeWorld {
   std::vector<Flow> flows;
 };
 
-// A message that crosses from one shard's calendar to another's (a parallel run): a packet's
-// head or a link's credits or pause, due at the target's port at `at`.
-struct CrossMessage {
-  uint64_t at;
-  uint64_t sent;                       // the sender's cycle
-  PortEnd* target;                     // the receiving end
-  tlm::tlm_generic_payload* pkt;       // a head (forward path), else null: credits
-  uint32_t vl, credits, pfc;           // else credits or a pause (backward path: IbCredit's)
-};
-
 class NodeContext {
  public:
   // The clock from s.fabric.core_clock_hz; `topo` is the fabric the nodes will stand for.
@@ -427,7 +418,15 @@ class NodeContext {
 
   // A parallel run (Fabric): this shard's number and its messages toward each shard, by number.
   unsigned shard_index = 0;
-  std::vector<std::vector<CrossMessage>> outbox;
+  std::vector<std::vector<WireMessage>> outbox;
+  // The packets this shard sent over cut links in the current window (copied into their
+  // messages), given back to its pool when the window ends (release_crossed): until then a
+  // tail event of theirs that could not be cancelled still finds each where it left it.
+  std::vector<tlm::tlm_generic_payload*> crossed;
+  void release_crossed() {
+    for (tlm::tlm_generic_payload* p : crossed) p->release();
+    crossed.clear();
+  }
   // Runs the calendar's events of the cycles before `end` (the parallel run's window), each
   // handed to its node.
   void run_window(uint64_t end) {
@@ -442,8 +441,8 @@ class NodeContext {
   uint64_t next_event_cycle() const { return queue_.empty() ? UINT64_MAX : queue_.next_cycle(); }
   // A message from another shard (CutLinkEnd), handed to its end as the link would (its
   // delay: what remains from this shard's time to its arrival; the event it makes counts as
-  // scheduled when it was sent).
-  void deliver(const CrossMessage& m);
+  // scheduled when it was sent); a head's packet is taken from this shard's pool.
+  void deliver(const WireMessage& m);
   // Adds a shard's counters (its events included) to this context's and zeroes them there;
   // the later progress of the two is kept.
   void absorb(NodeContext& shard);

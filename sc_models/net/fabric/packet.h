@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "net/scenario/lid.h"
@@ -19,8 +20,10 @@ enum class Opcode : uint8_t { kData = 0, kAck = 1, kCnp = 2, kTransportAck = 3, 
 // Header fields the CC loop needs (LRH/BTH) plus the model's per-hop bookkeeping. The fields
 // every hop reads or writes (link arrival, VoQ, arbitration, departure) come first: in an
 // IbPacket they share one cache line (IbPacket's layout, tests/net/test_packet_layout.cpp),
-// so that a packet dequeued long after it arrived costs one miss, not three.
-struct IbExtension : tlm::tlm_extension<IbExtension> {
+// so that a packet dequeued long after it arrived costs one miss, not three. Plain data
+// (trivially copyable): a packet that crosses to another shard of a parallel run travels as
+// a copy of these (WireMessage), within a process or between two.
+struct IbFields {
   // Per hop (48 bytes).
   tlm::tlm_generic_payload* next = nullptr;  // intrusive VoQ/FIFO link
   uint64_t eligible_cycle = 0;  // may leave (head arrival + switch latency)
@@ -57,7 +60,11 @@ struct IbExtension : tlm::tlm_extension<IbExtension> {
   // its sink (counted, not delivered).
   bool nack = false;
   bool discard = false;
+};
+static_assert(std::is_trivially_copyable_v<IbFields>, "a packet's fields travel between processes as bytes");
 
+// The fields as a TLM-2.0 extension (other models find them with get_extension).
+struct IbExtension : tlm::tlm_extension<IbExtension>, IbFields {
   tlm::tlm_extension_base* clone() const override { return new IbExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const IbExtension&>(other);
