@@ -142,9 +142,10 @@ module ccti_block #(
   // the query's, and the CSR window's, which a scrubber uses when the CSRs do not. The
   // scrubber walks the flows and clamps a stamp older than 128 expiries to 128 (no CCTI
   // changes: any CCTI has decayed to CCTI_Min by then), so the 10-bit stamps never wrap.
-  // (rtl_loop/ccti_block_loop.cpp reads the words with these widths.)
-  localparam int unsigned StampWidth = 10;
-  localparam int unsigned WordWidth  = CctiWidth + 4 + StampWidth;  // {base, sl, stamp}
+  // (The register map's layout constants: rtl_loop/ccti_block_loop.cpp reads the words with them.)
+  localparam int unsigned StampWidth = ccti_block_reg_pkg::FLOW_STAMP_WIDTH;
+  localparam int unsigned SlWidth    = ccti_block_reg_pkg::FLOW_SL_WIDTH;
+  localparam int unsigned WordWidth  = CctiWidth + SlWidth + StampWidth;  // {base, sl, stamp}
   localparam logic [StampWidth-1:0] StampClamp = StampWidth'(128);
 
   logic [WordWidth-1:0]  flow_ram [NumQps];
@@ -156,8 +157,8 @@ module ccti_block #(
   // word with its flow's bit added to the bits before (none while the group is not valid).
   // 1,024 flip-flops, each behind a 1,024-way read multiplexer per port, cost more than the
   // rest of the block; the RAM words cost more than 64 flip-flops (an iCE40 HX8K's margin).
-  localparam bit          WrittenInRam = NumQps > 64;
-  localparam int unsigned GroupBits    = WrittenInRam ? 5 : 0;
+  localparam bit          WrittenInRam = NumQps > ccti_block_reg_pkg::WRITTEN_FLOP_QPS;
+  localparam int unsigned GroupBits    = WrittenInRam ? ccti_block_reg_pkg::WRITTEN_GROUP_BITS : 0;
   localparam int unsigned GroupSize    = 1 << GroupBits;
   localparam int unsigned Groups       = NumQps / GroupSize;
   localparam int unsigned GroupWidth   = $clog2(Groups);
@@ -194,7 +195,7 @@ module ccti_block #(
   logic [15:0]           timer_count_q [NumSls];
 
   localparam int unsigned SlLsb   = StampWidth;
-  localparam int unsigned BaseLsb = StampWidth + 4;
+  localparam int unsigned BaseLsb = StampWidth + SlWidth;
   // The CCTI of base after d expiries of its SL, floored at CCTI_Min.
   function automatic logic [CctiWidth-1:0] decayed(input logic [CctiWidth-1:0] base,
                                                    input logic [StampWidth-1:0] d,
@@ -253,7 +254,7 @@ module ccti_block #(
   assign becn_written = written_of(becn_gvalid_q, becn_map_q, becn_flow_q);
   assign becn_word   = current(becn_flow_q, becn_read_q, becn_written, fwd_valid_q, fwd_flow_q,
                                fwd_word_q);
-  assign becn_old_sl = becn_word[SlLsb +: 4];
+  assign becn_old_sl = becn_word[SlLsb +: SlWidth];
   assign becn_d      = expiries_sl_q[becn_old_sl] - becn_word[StampWidth-1:0] +
                        StampWidth'(expired[becn_old_sl]);
   assign becn_c1     = decayed(becn_word[BaseLsb +: CctiWidth], becn_d, min_q[becn_old_sl]);
@@ -287,8 +288,8 @@ module ccti_block #(
   assign query_word  = current(query_flow_q, query_read_q, query_written, fwd_valid_q, fwd_flow_q,
                                fwd_word_q);
   assign query_ccti  = decayed(query_word[BaseLsb +: CctiWidth],
-                               expiries_sl_q[query_word[SlLsb +: 4]] - query_word[StampWidth-1:0],
-                               min_q[query_word[SlLsb +: 4]]);
+                               expiries_sl_q[query_word[SlLsb +: SlWidth]] - query_word[StampWidth-1:0],
+                               min_q[query_word[SlLsb +: SlWidth]]);
   assign query_floor = (8'(query_ccti) > min_q[query_sl_q]) ? 8'(query_ccti) : min_q[query_sl_q];
   assign query_index = (query_floor > 8'(limit)) ? limit : query_floor[CctiWidth-1:0];
 
@@ -337,11 +338,11 @@ module ccti_block #(
   assign port_written = written_of(port_gvalid_q, port_map_q, port_flow_q);
   assign port_word = current(port_flow_q, port_read_q, port_written, fwd_valid_q, fwd_flow_q,
                              fwd_word_q);
-  assign scrub_d   = expiries_sl_q[port_word[SlLsb +: 4]] - port_word[StampWidth-1:0];
+  assign scrub_d   = expiries_sl_q[port_word[SlLsb +: SlWidth]] - port_word[StampWidth-1:0];
   assign scrub_stale    = scrub_q && port_written && (scrub_d > StampClamp);
   assign scrub_we       = scrub_stale && !becn;  // a BECN's write comes first
   assign scrub_new_word = {port_word[WordWidth-1:StampWidth],
-                           expiries_sl_q[port_word[SlLsb +: 4]] - StampClamp};
+                           expiries_sl_q[port_word[SlLsb +: SlWidth]] - StampClamp};
 
   // The flow RAM: one write port, three synchronous read ports (the CSR window's answers
   // from the word before the edge of the read, decayed by the counts of the cycle after).
@@ -403,7 +404,7 @@ module ccti_block #(
   logic [CctiWidth-1:0]      port_ccti;
 
   // The CSR window's answer: the word read at the edge of the read, decayed now.
-  assign port_sl   = port_word[SlLsb +: 4];
+  assign port_sl   = port_word[SlLsb +: SlWidth];
   assign port_ccti = decayed(port_word[BaseLsb +: CctiWidth], scrub_d, min_q[port_sl]);
 
   ccti_block_reg_top #(.CctEntries(CctEntries), .NumQps(NumQps)) u_regs (
@@ -619,8 +620,8 @@ module ccti_block #(
       logic [WordWidth-1:0] w;
       w = flow_ram[f];
       flow_ccti[f] = written_now(QpWidth'(f)) ?
-          decayed(w[BaseLsb +: CctiWidth], expiries_sl_q[w[SlLsb +: 4]] - w[StampWidth-1:0],
-                  min_q[w[SlLsb +: 4]]) : '0;
+          decayed(w[BaseLsb +: CctiWidth], expiries_sl_q[w[SlLsb +: SlWidth]] - w[StampWidth-1:0],
+                  min_q[w[SlLsb +: SlWidth]]) : '0;
     end
   end
   // The check that the scrubber keeps every stamp within 512 expiries of its SL's count (it
@@ -636,7 +637,7 @@ module ccti_block #(
   logic                  stamps_fresh;
   logic [3:0]            check_sl;
   assign check_word   = flow_ram[check_flow_q];
-  assign check_sl     = check_word[SlLsb +: 4];
+  assign check_sl     = check_word[SlLsb +: SlWidth];
   assign check_age    = expiries_sl_q[check_sl] - check_word[StampWidth-1:0];
   assign stamps_fresh = !written_now(check_flow_q) || !check_age[StampWidth-1];  // < 512
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -191,6 +191,12 @@ package ccti_block_reg_pkg;
   localparam int unsigned FLOW_CCTI_CCTI_WIDTH = 16;
   localparam logic [15:0] FLOW_CCTI_CCTI_RESET = 16'd0;
 
+  // The block's storage layout (what the tools reading its state need too).
+  localparam int unsigned FLOW_STAMP_WIDTH = 10;  // bits of a flow word's stamp (its SL's timer expiries when written), the word's low bits
+  localparam int unsigned FLOW_SL_WIDTH = 4;  // bits of a flow word's SL, above the stamp (the base CCTI above it)
+  localparam int unsigned WRITTEN_FLOP_QPS = 64;  // up to this many QPs, a flip-flop per flow says whether it was written
+  localparam int unsigned WRITTEN_GROUP_BITS = 5;  // beyond WRITTEN_FLOP_QPS: log2 of the flows whose written bits share a RAM word
+
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage : ccti_block_reg_pkg

@@ -7,9 +7,13 @@ Usage:
 
 The YAML is the single source of a block's register map; the RTL CSR decoder uses the
 package, the C++ model uses the header, and docs/ shows the table. A test runs --check.
+An optional `layout` list ({name, value, desc}) holds constants of the block's storage that
+the RTL and the tools reading its state both use (RTL in the loop): they go into the package,
+the header and the docs too.
 """
 import argparse
 import os
+import re
 import sys
 
 import yaml
@@ -114,11 +118,32 @@ def load(path):
                 raise RegmapError(f"{path}: register {name}: a memory's fields must be read-write, reset 0, without "
                                   f"{'/'.join(RW_ONLY)}, and cover all 32 bits (its words are written under the strobes)")
     check_windows(path, spec)
+    check_layout(path, spec)
     declared = spec.setdefault("parameters", {})
     for p in params_of(spec):
         if p not in declared:
             raise RegmapError(f"{path}: parameter {p} is used by the decode but not declared under 'parameters'")
     return spec
+
+
+LAYOUT_KEYS = {"name", "value", "desc"}
+
+
+def check_layout(path, spec):
+    """`layout`: constants of the block's storage that the RTL and the tools reading its state
+    (RTL in the loop) both need: UPPER_CASE names, non-negative integer values."""
+    spec.setdefault("layout", [])
+    seen = set()
+    for c in spec["layout"]:
+        name = c.get("name", "?") if isinstance(c, dict) else "?"
+        if not isinstance(c, dict) or set(c) != LAYOUT_KEYS:
+            raise RegmapError(f"{path}: layout constant {name}: expected exactly the keys {sorted(LAYOUT_KEYS)}")
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", str(c["name"])) or c["name"] in seen:
+            raise RegmapError(f"{path}: layout constant {name}: the name must be UPPER_CASE and unique")
+        if not isinstance(c["value"], int) or isinstance(c["value"], bool) or c["value"] < 0:
+            raise RegmapError(f"{path}: layout constant {name}: value must be a non-negative integer, "
+                              f"not {c['value']!r}")
+        seen.add(c["name"])
 
 
 def check_windows(path, spec):
@@ -160,6 +185,11 @@ def gen_sv(spec):
             out.append(f"  localparam int unsigned {fb}_WIDTH = {fld['width']};")
             out.append(f"  localparam logic [{fld['width'] - 1}:0] {fb}_RESET = {fld['width']}'d{fld['reset']};")
         out.append("")
+    if spec["layout"]:
+        out.append("  // The block's storage layout (what the tools reading its state need too).")
+        for c in spec["layout"]:
+            out.append(f"  localparam int unsigned {c['name']} = {c['value']};  // {c['desc']}")
+        out.append("")
     out.append("  /* verilator lint_on UNUSEDPARAM */")
     out.append("")
     out.append(f"endpackage : {blk}_reg_pkg")
@@ -189,6 +219,11 @@ def gen_cpp(spec):
             out.append(f"inline constexpr uint32_t k{c}Stride = {reg['stride']};")
         for fld in reg["fields"]:
             out.append(f"inline constexpr RegField k{c}{camel(fld['name'])}{{{fld['lsb']}, {fld['width']}, {fld['reset']}u}};")
+        out.append("")
+    if spec["layout"]:
+        out.append("// The block's storage layout (the RTL's package has the same).")
+        for c in spec["layout"]:
+            out.append(f"inline constexpr uint32_t k{camel(c['name'])} = {c['value']};  // {c['desc']}")
         out.append("")
     out.append(f"}}  // namespace ibcc::regs::{blk}")
     return "\n".join(out) + "\n"
@@ -230,6 +265,14 @@ def gen_md(spec):
     out.append("")
     for reg in spec["registers"]:
         out.append(f"- **{reg['name']}** ({ACCESS[reg['access']]}): {reg['desc']}")
+    if spec["layout"]:
+        out.append("")
+        out.append("Storage layout (constants of the RTL package that tools reading the block's state use too):")
+        out.append("")
+        out.append("| constant | value | meaning |")
+        out.append("|---|---|---|")
+        for c in spec["layout"]:
+            out.append(f"| `{c['name']}` | {c['value']} | {c['desc']} |")
     return "\n".join(out) + "\n"
 
 

@@ -126,4 +126,10 @@ inline constexpr uint32_t kFlowCctiStride = 4;
 inline constexpr RegField kFlowCctiSl{16, 4, 0u};
 inline constexpr RegField kFlowCctiCcti{0, 16, 0u};
 
+// The block's storage layout (the RTL's package has the same).
+inline constexpr uint32_t kFlowStampWidth = 10;  // bits of a flow word's stamp (its SL's timer expiries when written), the word's low bits
+inline constexpr uint32_t kFlowSlWidth = 4;  // bits of a flow word's SL, above the stamp (the base CCTI above it)
+inline constexpr uint32_t kWrittenFlopQps = 64;  // up to this many QPs, a flip-flop per flow says whether it was written
+inline constexpr uint32_t kWrittenGroupBits = 5;  // beyond WRITTEN_FLOP_QPS: log2 of the flows whose written bits share a RAM word
+
 }  // namespace ibcc::regs::ccti_block

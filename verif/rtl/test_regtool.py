@@ -54,6 +54,26 @@ def edit_unknown_key(s):
     reg(s, "CCT_LIMIT")["storage"] = "ram"
 
 
+def layout(s, name):
+    return next(c for c in s["layout"] if c["name"] == name)
+
+
+def edit_layout_negative(s):
+    layout(s, "FLOW_STAMP_WIDTH")["value"] = -1
+
+
+def edit_layout_lower_case(s):
+    layout(s, "WRITTEN_GROUP_BITS")["name"] = "group_bits"
+
+
+def edit_layout_duplicate(s):
+    s["layout"].append(dict(layout(s, "FLOW_SL_WIDTH")))
+
+
+def edit_layout_no_desc(s):
+    del layout(s, "WRITTEN_FLOP_QPS")["desc"]
+
+
 CASES = [
     # (edit, words the error must contain)
     (edit_memory_true_string, ["CCT_ENTRY_PAIR", "memory must be true"]),
@@ -63,6 +83,10 @@ CASES = [
     (edit_memory_nonzero_reset, ["CCT_ENTRY_PAIR", "reset 0"]),
     (edit_memory_legal, ["CCT_ENTRY_PAIR", "without"]),
     (edit_unknown_key, ["CCT_LIMIT", "unknown key", "storage"]),
+    (edit_layout_negative, ["FLOW_STAMP_WIDTH", "non-negative integer"]),
+    (edit_layout_lower_case, ["group_bits", "UPPER_CASE"]),
+    (edit_layout_duplicate, ["FLOW_SL_WIDTH", "unique"]),
+    (edit_layout_no_desc, ["WRITTEN_FLOP_QPS", "keys"]),
 ]
 
 
@@ -83,6 +107,7 @@ def main():
     checks = Checks()
     spec, _ = load_edited(None)
     checks.check(bool(reg(spec, "CCT_ENTRY_PAIR").get("memory")), "the shipped map declares CCT_ENTRY_PAIR a memory")
+    checks.check(layout(spec, "WRITTEN_GROUP_BITS")["value"] == 5, "the shipped map's layout: groups of 32 written bits")
     for edit, words in CASES:
         try:
             load_edited(edit)
