@@ -425,34 +425,39 @@ void Fabric::note_shared_ccti_entries() {
 }
 
 void Fabric::log_tick() {
-  std::vector<uint64_t> row(flows_.size());
-  for (size_t i = 0; i < flows_.size(); ++i) {
-    row[i] = flows_[i].stats.interval_bytes;
-    flows_[i].stats.interval_bytes = 0;
-  }
-  interval_bytes.push_back(std::move(row));
+  TickSample& all = tick_samples_[0];
+  sample_nodes(kAllShards, now_, all);
+  close_interval(&all, 1);
+}
+
+void Fabric::sample_nodes(unsigned shard, uint64_t t, TickSample& out) {
+  const auto mine = [&](unsigned node) { return shard == kAllShards || plan_.part_of[node] == shard; };
+  // (Up to the edge before this cycle's: its events may still change this one.)
+  const uint64_t edge = t ? t - 1 : 0;
+  out.ports.clear();
   if (s_.cc.reaction == Reaction::kIbcc) {
-    std::vector<uint16_t> ccti(flows_.size(), 0);
+    out.ccti.assign(flows_.size(), 0);
     for (size_t i = 0; i < flows_.size(); ++i) {
+      if (!mine(flows_[i].src)) continue;
       Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
       // The flow's highest CCTI over its messages in progress (one QP each).
       for (const auto& lane : flows_[i].lanes) {
-        const std::optional<uint32_t> c = h.reaction().ccti(now_ ? now_ - 1 : 0, lane.qp, flows_[i].spec.sl);
+        const std::optional<uint32_t> c = h.reaction().ccti(edge, lane.qp, flows_[i].spec.sl);
         if (!c) break;
-        ccti[i] = std::max(ccti[i], static_cast<uint16_t>(*c));
+        out.ccti[i] = std::max(out.ccti[i], static_cast<uint16_t>(*c));
       }
     }
-    interval_ccti.push_back(std::move(ccti));
   } else {
-    std::vector<FlowRates> rates(flows_.size());
+    out.rates.assign(flows_.size(), FlowRates{});
     for (size_t i = 0; i < flows_.size(); ++i) {
+      if (!mine(flows_[i].src)) continue;
       Hca& h = static_cast<Hca&>(*nodes_[flows_[i].src]);
-      FlowRates& r = rates[i];
+      FlowRates& r = out.rates[i];
       uint64_t sum = 0;
       for (const auto& lane : flows_[i].lanes) {
-        // The RP is advanced to now as its next packet or CNP would advance it (lazily: an
+        // The RP is advanced to t as its next packet or CNP would advance it (lazily: an
         // observation changes nothing a later event would not, DcqcnLazy tests).
-        const std::optional<uint64_t> rate = h.reaction().rate_kbps(now_, lane.qp);
+        const std::optional<uint64_t> rate = h.reaction().rate_kbps(t, lane.qp);
         if (!rate) break;
         const uint64_t kbps = *rate;
         r.min_kbps = r.qps ? std::min(r.min_kbps, kbps) : kbps;
@@ -462,24 +467,54 @@ void Fabric::log_tick() {
       }
       r.mean_kbps = r.qps ? sum / r.qps : 0;
     }
-    interval_rates.push_back(std::move(rates));
   }
-  interval_end_cycle.push_back(now_);
   for (unsigned n = 0; n < topo_.num_switches; ++n) {
+    if (!mine(n)) continue;
     Switch& sw = static_cast<Switch&>(*nodes_[n]);
     for (unsigned p = 1; p <= sw.ports(); ++p) {
       if (sw.out[p].peer < 0) continue;
       MarkingPoint* m = sw.marking(p);
       for (unsigned v = 0; v < s_.fabric.vls; ++v) {
         InputUnit& ip = sw.in[p];
-        // (Up to the edge before this cycle's: its events may still change this one.)
-        const MarkingPoint::Sample st = m ? m->take_sample(now_ ? now_ - 1 : 0, v, sw.egress_bytes(p, v)) : MarkingPoint::Sample{};
+        const MarkingPoint::Sample st = m ? m->take_sample(edge, v, sw.egress_bytes(p, v)) : MarkingPoint::Sample{};
         PortCounters& pc = sw.counters(p);
-        port_samples.push_back({now_, n, p, v, ip.vl[v].used, ip.vl[v].peak, st.congested, st.congested_edges,
-                                st.marks, pc.take_interval(v), v == 0 ? pc.take_wait_interval(now_) : 0});
+        out.ports.push_back({t, n, p, v, ip.vl[v].used, ip.vl[v].peak, st.congested, st.congested_edges, st.marks,
+                             pc.take_interval(v), v == 0 ? pc.take_wait_interval(t) : 0});
         ip.vl[v].peak = ip.vl[v].used;
       }
     }
+  }
+}
+
+void Fabric::close_interval(TickSample* parts, size_t count) {
+  std::vector<uint64_t> row(flows_.size());
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    row[i] = flows_[i].stats.interval_bytes;
+    flows_[i].stats.interval_bytes = 0;
+  }
+  interval_bytes.push_back(std::move(row));
+  // Each flow's sample from the part that holds its source; the ports' in node order (each
+  // part's are, and a node's rows lie in one part).
+  const auto owner = [&](size_t flow) -> TickSample& {
+    return count == 1 ? parts[0] : parts[plan_.part_of[flows_[flow].src]];
+  };
+  if (s_.cc.reaction == Reaction::kIbcc) {
+    std::vector<uint16_t> ccti(flows_.size());
+    for (size_t i = 0; i < flows_.size(); ++i) ccti[i] = owner(i).ccti[i];
+    interval_ccti.push_back(std::move(ccti));
+  } else {
+    std::vector<FlowRates> rates(flows_.size());
+    for (size_t i = 0; i < flows_.size(); ++i) rates[i] = owner(i).rates[i];
+    interval_rates.push_back(std::move(rates));
+  }
+  interval_end_cycle.push_back(now_);
+  const size_t first = port_samples.size();
+  for (size_t k = 0; k < count; ++k) {
+    port_samples.insert(port_samples.end(), parts[k].ports.begin(), parts[k].ports.end());
+  }
+  if (count > 1) {
+    std::stable_sort(port_samples.begin() + static_cast<std::ptrdiff_t>(first), port_samples.end(),
+                     [](const PortSample& a, const PortSample& b) { return a.node < b.node; });
   }
   check_invariants();
   if (live_packets() > 0 && now_ - last_progress_ > deadlock_cycles_) {

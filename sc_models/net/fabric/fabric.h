@@ -184,7 +184,25 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   void before_end_of_elaboration() override { bind_links(); }
   // A claimed link whose sockets nobody bound fails the run (failure_).
   void start_of_simulation() override;
+  // A log interval's end (sequential: the kLogTick event): every node sampled, then closed.
   void log_tick();
+  // What a log interval's end at cycle `t` samples of the nodes of one shard (kAllShards:
+  // every node): the CCTI or rates of the flows whose source it holds, its switches' port
+  // samples (which take their counters' intervals). Touches only that shard's nodes, so the
+  // shards of a parallel run sample on their own threads, at once.
+  struct TickSample {
+    std::vector<uint16_t> ccti;    // per flow (0 where another shard holds the source)
+    std::vector<FlowRates> rates;  // per flow (DCQCN)
+    std::vector<PortSample> ports; // in node order
+  };
+  static constexpr unsigned kAllShards = UINT32_MAX;
+  void sample_nodes(unsigned shard, uint64_t t, TickSample& out);
+  // Closes the log interval ending at now_ from the shards' samples (`count` of them: one per
+  // shard, or one of every node) and the flows' counts (the shards' gathered first): the
+  // intervals' rows, then the invariants, the deadlock and stall checks (ModelError,
+  // StallError) and on_log_tick.
+  void close_interval(TickSample* parts, size_t count);
+  std::vector<TickSample> tick_samples_ = std::vector<TickSample>(1);  // per shard
   void build();
   // A random generator's seed of its own for output `port` of switch `node`, from sim.seed:
   // runs repeat, and two seeds differ.

@@ -103,28 +103,17 @@ void Fabric::run_parallel() {
     if (!failure) failure = e;
     failed.store(true, std::memory_order_relaxed);
   };
-  // The last thread at the first barrier of a window: the intervals due, then the window.
-  auto plan_window = [&]() {
+  // The first barrier of a window (its last thread): the earliest event of all and the log
+  // intervals due before it. Each is then sampled by every thread on its own shard
+  // (sample_nodes) and closed at a barrier by the last (close_tick: the counters gathered,
+  // the samples merged, the whole fabric checked, the others waiting); after the last,
+  // decide() ends the run or sets the next window.
+  uint64_t start = 0;
+  std::vector<uint64_t> due;
+  bool stop_ticks = false;  // a failure while the due intervals are closed (set at a barrier)
+  tick_samples_.resize(parts);
+  auto decide = [&]() {
     if (failed.load(std::memory_order_relaxed)) {
-      done = true;
-      return;
-    }
-    uint64_t start = UINT64_MAX;
-    for (const Next& x : next) start = std::min(start, x.cycle);
-    try {
-      // A log interval ends before the first event of its cycle, as in a sequential run.
-      while (tick != UINT64_MAX && start >= tick) {
-        const auto t0 = std::chrono::steady_clock::now();
-        gather();
-        now_ = tick;
-        log_tick();
-        ++parallel_stats_.ticks;
-        parallel_stats_.serial_ns += static_cast<uint64_t>(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
-        tick = after(tick);
-      }
-    } catch (...) {
-      fail(std::current_exception());
       done = true;
       return;
     }
@@ -139,6 +128,37 @@ void Fabric::run_parallel() {
     }
     window_end = std::min({start + window, tick, end_cycle_ + 1});
     ++parallel_stats_.windows;
+  };
+  auto plan_window = [&]() {
+    due.clear();
+    stop_ticks = false;
+    if (failed.load(std::memory_order_relaxed)) {
+      done = true;
+      return;
+    }
+    start = UINT64_MAX;
+    for (const Next& x : next) start = std::min(start, x.cycle);
+    // A log interval ends before the first event of its cycle, as in a sequential run.
+    due.clear();
+    for (; tick != UINT64_MAX && start >= tick; tick = after(tick)) due.push_back(tick);
+    if (due.empty()) decide();
+  };
+  auto close_tick = [&](size_t i) {
+    if (!failed.load(std::memory_order_relaxed)) {
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        gather();
+        now_ = due[i];
+        close_interval(tick_samples_.data(), parts);
+        ++parallel_stats_.ticks;
+        parallel_stats_.serial_ns += static_cast<uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+      } catch (...) {
+        fail(std::current_exception());
+      }
+    }
+    stop_ticks = failed.load(std::memory_order_relaxed);
+    if (i + 1 == due.size() || stop_ticks) decide();
   };
   auto worker = [&](unsigned k) {
     NodeContext& c = *calendars_[k];
@@ -156,6 +176,15 @@ void Fabric::run_parallel() {
       }
       next[k].cycle = c.next_event_cycle();
       waited += barrier.wait(plan_window);
+      // (`due` and `stop_ticks` change only at barriers: every thread takes the same turns.)
+      for (size_t i = 0; i < due.size() && !stop_ticks; ++i) {
+        try {
+          sample_nodes(k, due[i], tick_samples_[k]);
+        } catch (...) {
+          fail(std::current_exception());
+        }
+        waited += barrier.wait([&close_tick, i] { close_tick(i); });
+      }
       if (done) break;
       try {
         c.run_window(window_end);
