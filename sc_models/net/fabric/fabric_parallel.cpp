@@ -139,7 +139,6 @@ void Fabric::run_parallel() {
     start = UINT64_MAX;
     for (const Next& x : next) start = std::min(start, x.cycle);
     // A log interval ends before the first event of its cycle, as in a sequential run.
-    due.clear();
     for (; tick != UINT64_MAX && start >= tick; tick = after(tick)) due.push_back(tick);
     if (due.empty()) decide();
   };
