@@ -391,7 +391,7 @@ set_tests_properties(parameter_space_corners PROPERTIES LABELS "network;validati
 add_test(NAME parallel_identity
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_parallel_identity.py $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR}
           ${CMAKE_BINARY_DIR}/test-out/parallel_identity)
-set_tests_properties(parallel_identity PROPERTIES LABELS "network;parallel" TIMEOUT 2400)
+set_tests_properties(parallel_identity PROPERTIES LABELS "network;parallel" TIMEOUT 3000)
 
 # The largest shipped IB fabric (45,056 hosts) and the full 64-port tree as a RoCE fabric
 # (65,536 hosts) run 10 us within 16 GiB, their set-up time and peak memory printed; the full
