@@ -453,3 +453,16 @@ set_tests_properties(testplan_complete PROPERTIES LABELS "docs")
 add_test(NAME python_package COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${CMAKE_SOURCE_DIR}/python/tests)
 set_tests_properties(python_package PROPERTIES LABELS "unit;python"
   ENVIRONMENT "PYTHONPATH=${CMAKE_SOURCE_DIR}/python;IBCC=$<TARGET_FILE:ibcc>")
+
+# The ranks' exchange under an MPI launcher (as root in a container: Open MPI asks for
+# consent to run as root, and its shared-memory transport for no cross-process copy).
+add_executable(ibcc_rank_exchange_check tests/mpi/rank_exchange_check.cpp)
+target_link_libraries(ibcc_rank_exchange_check PRIVATE ibcc_ranks)
+target_compile_options(ibcc_rank_exchange_check PRIVATE ${IBCC_WARNINGS})
+set(IBCC_MPI_ENV SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+    OMPI_MCA_rmaps_base_oversubscribe=1)
+foreach(n 2 3)
+  add_test(NAME mpi_rank_exchange_${n}
+    COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} $<TARGET_FILE:ibcc_rank_exchange_check> ${n})
+  set_tests_properties(mpi_rank_exchange_${n} PROPERTIES LABELS "parallel;mpi" TIMEOUT 120 ENVIRONMENT "${IBCC_MPI_ENV}")
+endforeach()

@@ -10,7 +10,7 @@ packages=(
   cmake ninja-build g++ pkg-config python3 python3-yaml python3-matplotlib
   libsystemc-dev verilator yosys nextpnr-ice40 fpga-icestorm gtkwave xvfb xauth
   libgtest-dev libbenchmark-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libre2-dev libssl-dev clang-14 libclang-rt-14-dev
-  man-db libibmad-dev libmetis-dev slurm-wlm munge
+  man-db libibmad-dev libmetis-dev slurm-wlm munge openmpi-bin libopenmpi-dev
 )
 missing=()
 for p in "${packages[@]}"; do
