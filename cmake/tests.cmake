@@ -144,7 +144,7 @@ set_tests_properties(gbn_table41_checker PROPERTIES LABELS lossy TIMEOUT 120)
 # to the local backend's results.
 add_test(NAME slurm_backend
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/cli/check_slurm.py $<TARGET_FILE:ibcc> ${CMAKE_BINARY_DIR}/test-out/slurm)
-set_tests_properties(slurm_backend PROPERTIES LABELS "slurm;workflow" TIMEOUT 1200)
+set_tests_properties(slurm_backend PROPERTIES LABELS "slurm;workflow" TIMEOUT 1200 RESOURCE_LOCK slurm)
 
 # ibcc run --plot and ibcc plot: every PNG exists, is not blank and fits its figure (layout boxes).
 add_test(NAME workflow_plots
@@ -466,3 +466,8 @@ foreach(n 2 3)
     COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} $<TARGET_FILE:ibcc_rank_exchange_check> ${n})
   set_tests_properties(mpi_rank_exchange_${n} PROPERTIES LABELS "parallel;mpi" TIMEOUT 120 ENVIRONMENT "${IBCC_MPI_ENV}")
 endforeach()
+# The same exchange launched by the test's own single-node Slurm (srun --mpi=pmix -n 2).
+add_test(NAME mpi_srun
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_mpi_srun.py $<TARGET_FILE:ibcc_rank_exchange_check>
+          ${CMAKE_BINARY_DIR}/test-out/mpi_srun)
+set_tests_properties(mpi_srun PROPERTIES LABELS "parallel;mpi;slurm" TIMEOUT 300 RESOURCE_LOCK slurm)
