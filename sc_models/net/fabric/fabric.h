@@ -27,6 +27,7 @@
 #include "net/fabric/cc_adapters.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/port_counters.h"
+#include "net/fabric/tick_sample.h"
 #include "net/parallel/parallel_profile.h"
 #include "net/parallel/partition.h"
 #include "net/scenario/scenario.h"
@@ -38,19 +39,6 @@ class CutLinkEnd;
 
 class Switch;
 class Hca;
-
-struct PortSample {  // ports.csv
-  uint64_t t_cycle;
-  unsigned node, port, vl;
-  uint32_t occupancy, peak;
-  bool congested;            // the output's state at the sample
-  uint64_t congested_cycles; // cycles of the interval the output's VL spent congested (counted, not sampled)
-  uint64_t fecn_marks;       // packets the output marked on this VL in the interval
-  // The port's performance counters' increments in the interval (PortCounters): this VL's
-  // data and packets; the port's PortXmitWait (on its VL 0 sample only).
-  PortCounters::Interval counters;
-  uint64_t xmit_wait;
-};
 
 class Fabric : public sc_core::sc_module, public NodeContext {
  public:
@@ -115,10 +103,7 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   std::vector<std::vector<uint16_t>> interval_ccti;  // per log interval, per flow: CCTI at its end
   // DCQCN reaction points (cc.reaction dcqcn | dcqcn_plus), per log interval, per flow: its
   // QPs' rates at the interval end (empty under IB CC).
-  struct FlowRates {
-    uint32_t qps = 0;
-    uint64_t mean_kbps = 0, min_kbps = 0, max_kbps = 0;
-  };
+  using FlowRates = ibcc::net::FlowRates;
   std::vector<std::vector<FlowRates>> interval_rates;
 
   // Called after every log interval (progress display).
@@ -190,11 +175,7 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // every node): the CCTI or rates of the flows whose source it holds, its switches' port
   // samples (which take their counters' intervals). Touches only that shard's nodes, so the
   // shards of a parallel run sample on their own threads, at once.
-  struct TickSample {
-    std::vector<uint16_t> ccti;    // per flow (0 where another shard holds the source)
-    std::vector<FlowRates> rates;  // per flow (DCQCN)
-    std::vector<PortSample> ports; // in node order
-  };
+  // (TickSample: net/fabric/tick_sample.h, with its bytes.)
   static constexpr unsigned kAllShards = UINT32_MAX;
   void sample_nodes(unsigned shard, uint64_t t, TickSample& out);
   // Closes the log interval ending at now_ from the shards' samples (`count` of them: one per
