@@ -339,6 +339,11 @@ set_tests_properties(rtl_coverage_report PROPERTIES LABELS coverage TIMEOUT 900)
 add_test(NAME synth_yosys COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/synth.py
          ${CMAKE_BINARY_DIR}/synth --jobs 2)
 set_tests_properties(synth_yosys PROPERTIES LABELS synth TIMEOUT 2400 RUN_SERIAL TRUE)
+# The board top from its sources to an ECP5 bitstream (ULX3S), both blocks at their smallest
+# sizes: about 4 minutes here (the co-simulation's sizes: the bitstream target, half an hour).
+add_test(NAME board_bitstream COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/check_bitstream.py
+         ${CMAKE_BINARY_DIR}/test-out/board_bitstream)
+set_tests_properties(board_bitstream PROPERTIES LABELS synth TIMEOUT 1200)
 
 # Fabric studies: the 648-port hotspot study, the seed ping-pong trend, the CC
 # dynamics trade-off on three contributors and a victim.

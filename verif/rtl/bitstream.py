@@ -9,7 +9,7 @@ its critical path. The parameters come from CMakeLists.txt (the COSIM_* values),
 
 Usage: bitstream.py OUT_DIR --param NAME=VALUE ... [--seeds N]
 Writes OUT_DIR/ibcc_board_ulx3s.{json,config,bit}, the logs and OUT_DIR/board.md; exit 1 if
-a step fails or the core clock misses 100 MHz on every seed.
+a step fails or (unless --no-fmax-gate) the core clock misses 100 MHz on every seed.
 """
 import argparse
 import json
@@ -45,6 +45,8 @@ def main():
                     help="a parameter of ibcc_board_top (NumInputs, NumVls, FillWidth, PortNum, NumQps, CctEntries, TickCycles)")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--skip-synth", action="store_true", help="place and route the netlist OUT_DIR already holds")
+    ap.add_argument("--no-fmax-gate", action="store_true",
+                    help="exit 0 once the bitstream is written, whatever the core clock's Fmax (printed either way)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     files = []
@@ -92,7 +94,7 @@ def main():
     print(text)
     with open(os.path.join(a.out, "board.md"), "w") as f:
         f.write(text + "\n")
-    return 0 if max(r[0] for r in runs) >= CORE_MHZ else 1
+    return 0 if a.no_fmax_gate or max(r[0] for r in runs) >= CORE_MHZ else 1
 
 
 if __name__ == "__main__":
