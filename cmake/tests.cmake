@@ -32,7 +32,7 @@ add_executable(ibcc_net_tests tests/net/main.cpp tests/net/test_scenario.cpp tes
   tests/net/test_event_calendar.cpp tests/net/test_packet_layout.cpp tests/net/test_rtl_loop_key.cpp
   tests/net/test_small_div.cpp tests/net/test_heap_pages.cpp tests/net/test_regimes.cpp
   tests/net/test_gbn_transport.cpp tests/net/test_crossbar.cpp tests/net/test_hca_sink.cpp tests/net/test_partition.cpp tests/net/test_parallel_profile.cpp tests/net/test_canonical_round.cpp
-  tests/net/test_expected_load.cpp tests/net/test_tick_sample.cpp)
+  tests/net/test_expected_load.cpp tests/net/test_rank_bytes.cpp)
 target_compile_definitions(ibcc_net_tests PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_include_directories(ibcc_net_tests PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(ibcc_net_tests PRIVATE ibcc_net ibcc_heap GTest::gtest)

@@ -224,20 +224,24 @@ void NodeContext::deliver(const WireMessage& m) {
 }
 
 void FlowStats::add_share(FlowStats& s) {
-  delivered_bytes += s.delivered_bytes;
-  delivered_packets += s.delivered_packets;
-  answer_bytes += s.answer_bytes;
-  answer_packets += s.answer_packets;
-  discarded_packets += s.discarded_packets;
-  dropped_packets += s.dropped_packets;
-  interval_bytes += s.interval_bytes;
-  fecn_marked += s.fecn_marked;
-  out_of_order += s.out_of_order;
+  for (uint64_t FlowStats::* m : kShareSums) this->*m += s.*m;
   progress_cycle = std::max(progress_cycle, s.progress_cycle);
-  packet_latency.merge(s.packet_latency);
-  message_latency.merge(s.message_latency);
-  pingpong_rtt.merge(s.pingpong_rtt);
+  for (LatencyHistogram FlowStats::* h : kShareHistograms) (this->*h).merge(s.*h);
   s = FlowStats{};
+}
+
+void FlowStats::share_to_bytes(ByteWriter& w) const {
+  for (uint64_t FlowStats::* m : kShareSums) w.put(this->*m);
+  w.put(progress_cycle);
+  for (LatencyHistogram FlowStats::* h : kShareHistograms) (this->*h).to_bytes(w);
+}
+
+FlowStats FlowStats::share_from_bytes(ByteReader& r) {
+  FlowStats s;
+  for (uint64_t FlowStats::* m : kShareSums) s.*m = r.take<uint64_t>("a flow's share of its counts");
+  s.progress_cycle = r.take<uint64_t>("a flow's progress");
+  for (LatencyHistogram FlowStats::* h : kShareHistograms) s.*h = LatencyHistogram::from_bytes(r);
+  return s;
 }
 
 void NodeContext::absorb(NodeContext& sh) {

@@ -239,6 +239,19 @@ struct FlowStats {
   // FECN seen, progress) and what switches dropped of it (a lossy fabric) from `share` (a
   // parallel run's shard counts its own: add_share, at every log interval) and clears it there.
   void add_share(FlowStats& share);
+  // A share as bytes and back (what a parallel run's process sends the one that writes the
+  // results): the same fields add_share adds.
+  void share_to_bytes(ByteWriter& w) const;
+  static FlowStats share_from_bytes(ByteReader& r);
+
+ private:
+  // The counts a share adds (add_share, the bytes), listed once.
+  static constexpr uint64_t FlowStats::* kShareSums[] = {
+      &FlowStats::delivered_bytes, &FlowStats::delivered_packets, &FlowStats::answer_bytes,
+      &FlowStats::answer_packets,  &FlowStats::discarded_packets, &FlowStats::dropped_packets,
+      &FlowStats::interval_bytes,  &FlowStats::fecn_marked,       &FlowStats::out_of_order};
+  static constexpr LatencyHistogram FlowStats::* kShareHistograms[] = {
+      &FlowStats::packet_latency, &FlowStats::message_latency, &FlowStats::pingpong_rtt};
 };
 
 // Laid out by use, as FlowStats, in cache lines: what sending a packet reads first (one

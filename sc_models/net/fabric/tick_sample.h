@@ -1,17 +1,17 @@
 // What the end of a log interval samples of the nodes of one shard (Fabric::sample_nodes)
 // and its rows: a switch port VL's (ports.csv) and a DCQCN flow's rates (rates.csv). A
 // sample travels as bytes (to_bytes, from_bytes) where the shard that took it is in another
-// process than the one that closes the interval (RankExchange::gather): three counts, then
-// the rows as they lie in memory (each row type is trivially copyable).
+// process than the one that closes the interval (RankExchange::gather): each vector as its
+// count, then its rows as they lie in memory (each row type is trivially copyable).
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "common/byte_stream.h"
 #include "net/fabric/port_counters.h"
 
 namespace ibcc::net {
@@ -45,49 +45,22 @@ struct TickSample {
 static_assert(std::is_trivially_copyable_v<PortSample> && std::is_trivially_copyable_v<FlowRates>,
               "a sample's rows travel between processes as bytes");
 
-namespace tick_bytes {
-
-template <typename T>
-void put(std::vector<uint8_t>& out, const std::vector<T>& rows) {
-  const uint64_t n = rows.size();
-  const size_t at = out.size();
-  out.resize(at + sizeof n + n * sizeof(T));
-  std::memcpy(out.data() + at, &n, sizeof n);
-  if (n) std::memcpy(out.data() + at + sizeof n, rows.data(), n * sizeof(T));
-}
-
-template <typename T>
-void take(const uint8_t*& p, const uint8_t* end, std::vector<T>& rows, const char* what) {
-  uint64_t n = 0;
-  if (static_cast<size_t>(end - p) < sizeof n) throw std::runtime_error(std::string("tick sample bytes end before the count of ") + what);
-  std::memcpy(&n, p, sizeof n);
-  p += sizeof n;
-  if (n > static_cast<size_t>(end - p) / sizeof(T)) {
-    throw std::runtime_error(std::string("tick sample bytes hold fewer ") + what + " than their count " + std::to_string(n));
-  }
-  rows.resize(n);
-  if (n) std::memcpy(static_cast<void*>(rows.data()), p, n * sizeof(T));
-  p += n * sizeof(T);
-}
-
-}  // namespace tick_bytes
-
 // Appends the sample's bytes to `out`.
 inline void to_bytes(const TickSample& s, std::vector<uint8_t>& out) {
-  tick_bytes::put(out, s.ccti);
-  tick_bytes::put(out, s.rates);
-  tick_bytes::put(out, s.ports);
+  ByteWriter w(out);
+  w.put_vector(s.ccti);
+  w.put_vector(s.rates);
+  w.put_vector(s.ports);
 }
 
 // The sample in [data, data + size), which must be exactly one (std::runtime_error if not).
 inline TickSample from_bytes(const uint8_t* data, size_t size) {
   TickSample s;
-  const uint8_t* p = data;
-  const uint8_t* end = data + size;
-  tick_bytes::take(p, end, s.ccti, "CCTI values");
-  tick_bytes::take(p, end, s.rates, "flow rates");
-  tick_bytes::take(p, end, s.ports, "port samples");
-  if (p != end) throw std::runtime_error("tick sample bytes go on past one sample (" + std::to_string(end - p) + " more)");
+  ByteReader r(data, size);
+  r.take_vector(s.ccti, "a tick sample's CCTI values");
+  r.take_vector(s.rates, "a tick sample's flow rates");
+  r.take_vector(s.ports, "a tick sample's port samples");
+  if (r.left()) throw std::runtime_error("tick sample bytes go on past one sample (" + std::to_string(r.left()) + " more)");
   return s;
 }
 

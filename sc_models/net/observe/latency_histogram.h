@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/byte_stream.h"
+
 namespace ibcc::net {
 
 class LatencyHistogram {
@@ -73,6 +75,27 @@ class LatencyHistogram {
     return out;
   }
 
+  // Its bytes (the batch taken in first), and the histogram they hold: merging it gives what
+  // merging the original gives (a parallel run's share sent from another process).
+  void to_bytes(ByteWriter& w) const {
+    take_pending();
+    w.put_vector(counts_);
+    w.put(count_);
+    w.put(sum_lo_);
+    w.put(sum_hi_);
+    w.put(min_);
+    w.put(max_);
+  }
+  static LatencyHistogram from_bytes(ByteReader& r) {
+    LatencyHistogram h;
+    r.take_vector(h.counts_, "a latency histogram's buckets");
+    h.count_ = r.take<uint64_t>("a latency histogram's count");
+    h.sum_lo_ = r.take<uint64_t>("a latency histogram's sum");
+    h.sum_hi_ = r.take<uint64_t>("a latency histogram's sum");
+    h.min_ = r.take<uint64_t>("a latency histogram's min");
+    h.max_ = r.take<uint64_t>("a latency histogram's max");
+    return h;
+  }
   static size_t bucket(uint64_t v) {
     constexpr uint64_t kLinear = 2u << kSubBits;  // 128
     if (v < kLinear) return static_cast<size_t>(v);
