@@ -25,9 +25,9 @@ def main():
     exe, work = str(Path(sys.argv[1]).resolve()), Path(sys.argv[2]).resolve()
     # (Two tasks on this node whatever its cores: the check is of the launch, not of speed.)
     with LocalSlurm(work, cpus=max(2, os.cpu_count() or 1)) as cluster:
-        env = dict(cluster.env, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+        # (The MPI settings come from CTest's environment, as for the mpirun tests: cmake/tests.cmake.)
         r = subprocess.run(["srun", "--mpi=pmix", "-n", "2", "--time=2", exe, "2"], capture_output=True, text=True,
-                           env=env, cwd=work, timeout=180)
+                           env=cluster.env, cwd=work, timeout=180)
         print(r.stdout + r.stderr)
         check(r.returncode == 0 and "2 ranks" in r.stdout and "all checks pass" in r.stdout,
               f"srun --mpi=pmix -n 2: both tasks are ranks of one exchange and every check passes (exit {r.returncode})")
