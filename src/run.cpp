@@ -374,9 +374,12 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["cnps"] = f.cnps;
   j["switches"] = f.topology().num_switches;
   j["hcas"] = f.topology().nodes.size() - f.topology().num_switches;
+  const std::vector<PortReport> port_reports = f.port_reports();
   if (s.fabric.pfc) {
     uint64_t paused = 0;
-    for (unsigned n = f.topology().num_switches; n < f.topology().nodes.size(); ++n) paused += f.node(n).out[1].pauses;
+    for (const PortReport& r : port_reports) {
+      if (r.node >= f.topology().num_switches) paused += r.pauses_received;
+    }
     j["pfc_pauses_received_by_hcas"] = paused;
   }
   j["packets"] = {{"injected", f.injected}, {"delivered", f.delivered}, {"in_flight", f.live_packets()}};
@@ -455,50 +458,37 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
     write_file_atomic(dir.path("latency.csv"), csv);
   }
   nlohmann::json jports = nlohmann::json::array();
-  for (unsigned n = 0; n < f.topology().num_switches; ++n) {
-    const Node& node = f.node(n);
-    for (unsigned p = 1; p < node.out.size(); ++p) {
-      const OutPort& op = node.out[p];
-      if (op.peer < 0) continue;
-      uint32_t peak = 0;
-      for (const auto& v : node.in[p].vl) peak = std::max(peak, v.peak);
-      nlohmann::json jport = {{"port", fmt::format("{}/{}", node.basename(), p)},
-                              {"to", f.topology().nodes[op.peer].name},
-                              {"packets_sent", op.packets},
-                              {"fecn_marked", op.marked},
-                              {"utilization", static_cast<double>(op.bytes) / (op.rate_bytes_per_cycle * static_cast<double>(f.now() ? f.now() : 1))}};
-      const auto& sw = static_cast<const Switch&>(node);
-      // The port's performance counters over the run, as perfquery reads them after a reset
-      // at its start (data in octets / 4).
-      {
-        const PortCounters& pc = sw.counters(p);
-        uint64_t xmit = 0, rcv = 0, xpk = 0, rpk = 0;
-        for (unsigned v = 0; v < pc.vls(); ++v) {
-          xmit += pc.vl(v).xmit_bytes;
-          rcv += pc.vl(v).rcv_bytes;
-          xpk += pc.vl(v).xmit_pkts;
-          rpk += pc.vl(v).rcv_pkts;
-        }
-        jport["PortXmitData"] = xmit / 4;
-        jport["PortRcvData"] = rcv / 4;
-        jport["PortXmitPkts"] = xpk;
-        jport["PortRcvPkts"] = rpk;
-        jport["PortXmitWait"] = pc.xmit_wait(f.now());
-      }
-      // ECN: the egress queue's peak inside the latency window (the DCQCN studies' "max buffer").
-      if (const MarkingPoint* m = sw.marking(p); m && m->watches().egress_bytes) jport["egress_peak_bytes"] = sw.egress_peak(p);
-      // PFC: XOFF frames this output received, and those its input sent upstream.
-      if (s.fabric.pfc) {
-        jport["pfc_pauses_received"] = op.pauses;
-        jport["pfc_pauses_sent"] = node.in[p].pauses_sent;
-      }
-      // Lossy: packets this port's input dropped.
-      if (s.fabric.lossy) {
-        jport["drops"] = node.in[p].drops;        // at this port's input buffer
-        jport["egress_drops"] = op.drops;         // at this output's limit (output or shared buffers)
-      }
-      jports.push_back(jport);
+  for (const PortReport& r : port_reports) {
+    if (r.node >= f.topology().num_switches) continue;
+    const Node& node = f.node(r.node);
+    const OutPort& op = node.out[r.port];
+    if (op.peer < 0) continue;
+    nlohmann::json jport = {{"port", fmt::format("{}/{}", node.basename(), r.port)},
+                            {"to", f.topology().nodes[op.peer].name},
+                            {"packets_sent", r.packets},
+                            {"fecn_marked", r.marked},
+                            {"utilization", static_cast<double>(r.bytes) / (op.rate_bytes_per_cycle * static_cast<double>(f.now() ? f.now() : 1))}};
+    // The port's performance counters over the run, as perfquery reads them after a reset
+    // at its start (data in octets / 4).
+    jport["PortXmitData"] = r.xmit_bytes / 4;
+    jport["PortRcvData"] = r.rcv_bytes / 4;
+    jport["PortXmitPkts"] = r.xmit_pkts;
+    jport["PortRcvPkts"] = r.rcv_pkts;
+    jport["PortXmitWait"] = r.xmit_wait;
+    // ECN: the egress queue's peak inside the latency window (the DCQCN studies' "max buffer").
+    const auto& sw = static_cast<const Switch&>(node);
+    if (const MarkingPoint* m = sw.marking(r.port); m && m->watches().egress_bytes) jport["egress_peak_bytes"] = r.egress_peak;
+    // PFC: XOFF frames this output received, and those its input sent upstream.
+    if (s.fabric.pfc) {
+      jport["pfc_pauses_received"] = r.pauses_received;
+      jport["pfc_pauses_sent"] = r.pauses_sent;
     }
+    // Lossy: packets this port's input dropped.
+    if (s.fabric.lossy) {
+      jport["drops"] = r.input_drops;         // at this port's input buffer
+      jport["egress_drops"] = r.egress_drops;  // at this output's limit (output or shared buffers)
+    }
+    jports.push_back(jport);
   }
   j["ports"] = jports;
   nlohmann::json jp = nlohmann::json::array();

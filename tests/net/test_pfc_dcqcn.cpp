@@ -5,6 +5,8 @@
 // and counts what its input, output or shared buffers cannot take.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -44,6 +46,65 @@ TEST(Pfc, PausesKeepTheIncastLossless) {
   const double a = static_cast<double>(f.flows()[0].stats.delivered_bytes);
   const double b = static_cast<double>(f.flows()[1].stats.delivered_bytes);
   EXPECT_NEAR(a / (a + b), 0.5, 0.05);
+}
+
+// The ports' report (what the summary's ports and PFC totals are written from) reads the
+// ports' own counters; a parallel run's shards each report their own nodes' ports, which
+// together, in node order, are the fabric's report.
+TEST(Pfc, PortReportsReadThePortsAndSplitByShard) {
+  // A small Clos (4 leaves of 4 hosts, 2 spines) under a uniform load, lossless by PFC.
+  const Scenario s = load_scenario_text(R"(name: small clos
+sim: {time: 200us, log_interval: 50us}
+fabric:
+  flow_control: pfc
+  switch: {buffer_per_vl: 16KiB}
+  link_defaults: {width: 4x, speed: QDR, propagation: 10ns}
+topology:
+  generate: {family: clos3, leaves: 4, spines: 2, switch_ports: 8}
+cc: {enabled: false}
+traffic:
+  patterns:
+    - {name: u, type: uniform, sources: all, message: 16KiB, outstanding: 4}
+)",
+                                        "small_clos.yaml");
+  Fabric f("fabric", s, nullptr, 2);
+  ASSERT_EQ(f.partition().parts, 2u);
+  f.set_run_ahead(true);
+  f.run();
+  const std::vector<PortReport> all = f.port_reports();
+  size_t rows = 0;
+  for (unsigned n = 0; n < f.topology().nodes.size(); ++n) rows += f.node(n).out.size() - 1;
+  ASSERT_EQ(all.size(), rows);
+  uint64_t hca_pauses = 0, sent = 0;
+  for (const PortReport& r : all) {
+    const Node& node = f.node(r.node);
+    EXPECT_EQ(r.packets, node.out[r.port].packets);
+    EXPECT_EQ(r.bytes, node.out[r.port].bytes);
+    EXPECT_EQ(r.pauses_received, node.out[r.port].pauses);
+    EXPECT_EQ(r.pauses_sent, node.in[r.port].pauses_sent);
+    if (r.node >= f.topology().num_switches) {
+      hca_pauses += r.pauses_received;
+    } else {
+      const PortCounters& pc = static_cast<const Switch&>(node).counters(r.port);
+      uint64_t pkts = 0;
+      for (unsigned v = 0; v < pc.vls(); ++v) pkts += pc.vl(v).xmit_pkts;
+      EXPECT_EQ(r.xmit_pkts, pkts);
+      EXPECT_EQ(r.xmit_wait, pc.xmit_wait(f.now()));
+      sent += r.pauses_sent;
+    }
+  }
+  EXPECT_GT(hca_pauses, 0u);
+  EXPECT_GT(sent, 0u);
+  std::vector<PortReport> merged = f.port_reports(0);
+  const std::vector<PortReport> second = f.port_reports(1);
+  EXPECT_FALSE(merged.empty());
+  EXPECT_FALSE(second.empty());
+  merged.insert(merged.end(), second.begin(), second.end());
+  std::stable_sort(merged.begin(), merged.end(), [](const PortReport& a, const PortReport& b) { return a.node < b.node; });
+  ASSERT_EQ(merged.size(), all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&merged[i], &all[i], sizeof(PortReport)), 0) << "row " << i;
+  }
 }
 
 TEST(Pfc, XoffTooHighOverflowsAndSaysSo) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "net/fabric/node_context.h"
+#include "net/fabric/port_report.h"
 #include "net/fabric/tick_sample.h"
 
 using namespace ibcc::net;
@@ -157,4 +158,128 @@ TEST(FlowShareBytes, RefusesCutBytes) {
     ByteReader r(bytes.data(), cut);
     EXPECT_THROW(FlowStats::share_from_bytes(r), std::runtime_error) << "cut at " << cut;
   }
+}
+
+namespace {
+
+// What a flow's source counts: every source field set, the chain included.
+void fill_source(FlowStats& s, uint64_t seed) {
+  s.injected_packets = 7 * seed;
+  s.injected_bytes = 2048 * 7 * seed;
+  s.becn_received = seed + 3;
+  s.retransmitted_packets = seed % 4;
+  s.timeouts = seed % 3;
+  s.nacks = seed % 5;
+  s.packs = 11 * seed;
+  s.probes_sent = 2 * seed;
+  for (int a = 0; a < FlowStats::kNoEvent; ++a) {
+    for (int b = 0; b < FlowStats::kNoEvent; ++b) s.chain[a][b] = seed * 10 + static_cast<uint64_t>(a * 3 + b);
+  }
+  for (uint64_t i = 0; i < 5 * seed; ++i) s.probe_rtt.add(300 + 7 * i);
+}
+
+}  // namespace
+
+// The process that writes the results holds a copy of every flow; a flow whose source ran in
+// another process is made whole from that process's source bytes and every process's share
+// bytes: each field the results read comes out as a single process counted it.
+TEST(FlowSourceBytes, SourceAndSharesMakeTheWholeFlow) {
+  FlowStats whole = share(5);
+  fill_source(whole, 9);
+  // Elsewhere: the source's process counted the source fields, and its destination's share.
+  FlowStats remote = share(5);
+  fill_source(remote, 9);
+  std::vector<uint8_t> src_bytes, share_bytes;
+  {
+    ByteWriter w(src_bytes);
+    remote.source_to_bytes(w);
+    ByteWriter s(share_bytes);
+    remote.share_to_bytes(s);
+  }
+  // Here: a stale copy of the source's counts (another seed) and nothing delivered.
+  FlowStats here;
+  fill_source(here, 2);
+  ByteReader r(src_bytes.data(), src_bytes.size());
+  here.take_source_bytes(r);
+  EXPECT_EQ(r.left(), 0u);
+  ByteReader rs(share_bytes.data(), share_bytes.size());
+  FlowStats got = FlowStats::share_from_bytes(rs);
+  here.add_share(got);
+
+  EXPECT_EQ(here.injected_packets, whole.injected_packets);
+  EXPECT_EQ(here.injected_bytes, whole.injected_bytes);
+  EXPECT_EQ(here.becn_received, whole.becn_received);
+  EXPECT_EQ(here.retransmitted_packets, whole.retransmitted_packets);
+  EXPECT_EQ(here.timeouts, whole.timeouts);
+  EXPECT_EQ(here.nacks, whole.nacks);
+  EXPECT_EQ(here.packs, whole.packs);
+  EXPECT_EQ(here.probes_sent, whole.probes_sent);
+  for (int a = 0; a < FlowStats::kNoEvent; ++a) {
+    for (int b = 0; b < FlowStats::kNoEvent; ++b) EXPECT_EQ(here.chain[a][b], whole.chain[a][b]) << a << b;
+  }
+  expect_same(here.probe_rtt, whole.probe_rtt, "probe RTT");
+  EXPECT_EQ(here.probe_rtt.count(), 45u);
+  EXPECT_EQ(here.delivered_bytes, whole.delivered_bytes);
+  EXPECT_EQ(here.delivered_packets, whole.delivered_packets);
+  EXPECT_EQ(here.answer_bytes, whole.answer_bytes);
+  EXPECT_EQ(here.answer_packets, whole.answer_packets);
+  EXPECT_EQ(here.discarded_packets, whole.discarded_packets);
+  EXPECT_EQ(here.dropped_packets, whole.dropped_packets);
+  EXPECT_EQ(here.interval_bytes, whole.interval_bytes);
+  EXPECT_EQ(here.fecn_marked, whole.fecn_marked);
+  EXPECT_EQ(here.out_of_order, whole.out_of_order);
+  EXPECT_EQ(here.progress_cycle, whole.progress_cycle);
+  expect_same(here.packet_latency, whole.packet_latency, "packet latency");
+  expect_same(here.message_latency, whole.message_latency, "message latency");
+  expect_same(here.pingpong_rtt, whole.pingpong_rtt, "ping-pong RTT");
+}
+
+TEST(FlowSourceBytes, CutBytesLeaveTheFlowAsItWas) {
+  FlowStats src;
+  fill_source(src, 6);
+  std::vector<uint8_t> bytes;
+  ByteWriter w(bytes);
+  src.source_to_bytes(w);
+  for (size_t cut : {size_t{0}, size_t{8}, bytes.size() / 2, bytes.size() - 1}) {
+    FlowStats here;
+    fill_source(here, 1);
+    ByteReader r(bytes.data(), cut);
+    EXPECT_THROW(here.take_source_bytes(r), std::runtime_error) << "cut at " << cut;
+    EXPECT_EQ(here.injected_packets, 7u) << "cut at " << cut;
+    EXPECT_EQ(here.chain[2][2], 18u) << "cut at " << cut;
+    EXPECT_EQ(here.probe_rtt.count(), 5u) << "cut at " << cut;
+  }
+}
+
+TEST(PortReportBytes, RowsComeBackAsSent) {
+  std::vector<PortReport> rows(37);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    PortReport& r = rows[i];
+    r.node = static_cast<uint32_t>(i / 4);
+    r.port = static_cast<uint32_t>(1 + i % 4);
+    r.packets = 1000 + i;
+    r.bytes = 2048 * r.packets;
+    r.marked = i % 7;
+    r.input_peak = i * 3;
+    r.xmit_bytes = 9 * i;
+    r.rcv_bytes = 11 * i;
+    r.xmit_pkts = i + 5;
+    r.rcv_pkts = i + 6;
+    r.xmit_wait = 77 * i;
+    r.egress_peak = 4096 + i;
+    r.pauses_received = i % 3;
+    r.pauses_sent = i % 5;
+    r.input_drops = i % 2;
+    r.egress_drops = i % 9;
+  }
+  std::vector<uint8_t> bytes;
+  to_bytes(rows, bytes);
+  const std::vector<PortReport> got = port_reports_from_bytes(bytes.data(), bytes.size());
+  ASSERT_EQ(got.size(), rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(std::memcmp(&got[i], &rows[i], sizeof(PortReport)), 0) << i;
+  for (size_t cut : {size_t{0}, size_t{4}, bytes.size() / 2, bytes.size() - 1}) {
+    EXPECT_THROW(port_reports_from_bytes(bytes.data(), cut), std::runtime_error) << "cut at " << cut;
+  }
+  bytes.push_back(0);
+  EXPECT_THROW(port_reports_from_bytes(bytes.data(), bytes.size()), std::runtime_error);
 }

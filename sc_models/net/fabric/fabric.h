@@ -27,6 +27,7 @@
 #include "net/fabric/cc_adapters.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/port_counters.h"
+#include "net/fabric/port_report.h"
 #include "net/fabric/tick_sample.h"
 #include "net/parallel/parallel_profile.h"
 #include "net/parallel/partition.h"
@@ -130,8 +131,10 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // the stall checks: it notes which flows have packets in flight since the last).
   std::vector<unsigned> stalled_flows(uint64_t cycles);
   std::string stall_report(const std::vector<unsigned>& stuck) const;
-  // The most bytes any switch output port's egress buffer held (output and shared buffering).
-  uint64_t peak_egress_bytes() const;
+  // The ports as they stand (port_report.h): every output port of every node of one shard
+  // (kAllShards: of the fabric), in node and port order.
+  static constexpr unsigned kAllShards = UINT32_MAX;
+  std::vector<PortReport> port_reports(unsigned shard = kAllShards) const;
   // The trip level of switch `node`'s output `port` (MarkingPoint::trip_level; none without
   // a marking point that watches VoQ fills).
   MarkingPoint::TripLevel trip_level(unsigned node, unsigned port) const;
@@ -176,7 +179,6 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // samples (which take their counters' intervals). Touches only that shard's nodes, so the
   // shards of a parallel run sample on their own threads, at once.
   // (TickSample: net/fabric/tick_sample.h, with its bytes.)
-  static constexpr unsigned kAllShards = UINT32_MAX;
   void sample_nodes(unsigned shard, uint64_t t, TickSample& out);
   // Closes the log interval ending at now_ from the shards' samples (`count` of them: one per
   // shard, or one of every node) and the flows' counts (the shards' gathered first): the

@@ -225,13 +225,45 @@ std::string Fabric::deadlock_report() const {
   return out;
 }
 
-uint64_t Fabric::peak_egress_bytes() const {
-  uint64_t peak = 0;
-  for (unsigned n = 0; n < topo_.num_switches; ++n) {
-    const auto& sw = static_cast<const Switch&>(node(n));
-    for (unsigned p = 1; p <= sw.ports(); ++p) peak = std::max(peak, sw.egress_peak(p));
+std::vector<PortReport> Fabric::port_reports(unsigned shard) const {
+  std::vector<PortReport> rows;
+  for (unsigned n = 0; n < nodes_.size(); ++n) {
+    if (shard != kAllShards && plan_.part_of[n] != shard) continue;
+    const Node& node = *nodes_[n];
+    const bool is_switch = n < topo_.num_switches;
+    for (unsigned p = 1; p < node.out.size(); ++p) {
+      const OutPort& op = node.out[p];
+      PortReport& r = rows.emplace_back();
+      r.node = n;
+      r.port = p;
+      r.packets = op.packets;
+      r.bytes = op.bytes;
+      r.marked = op.marked;
+      r.pauses_received = op.pauses;
+      r.egress_drops = op.drops;
+      if (p < node.in.size()) {
+        const InputUnit& in = node.in[p];
+        for (const auto& v : in.vl) r.input_peak = std::max<uint64_t>(r.input_peak, v.peak);
+        r.pauses_sent = in.pauses_sent;
+        r.input_drops = in.drops;
+      }
+      if (!is_switch) continue;
+      const auto& sw = static_cast<const Switch&>(node);
+      if (p > sw.ports()) continue;
+      // The performance counters over the run, as perfquery reads them after a reset at its
+      // start.
+      const PortCounters& pc = sw.counters(p);
+      for (unsigned v = 0; v < pc.vls(); ++v) {
+        r.xmit_bytes += pc.vl(v).xmit_bytes;
+        r.rcv_bytes += pc.vl(v).rcv_bytes;
+        r.xmit_pkts += pc.vl(v).xmit_pkts;
+        r.rcv_pkts += pc.vl(v).rcv_pkts;
+      }
+      r.xmit_wait = pc.xmit_wait(now_);
+      r.egress_peak = sw.egress_peak(p);
+    }
   }
-  return peak;
+  return rows;
 }
 
 }  // namespace ibcc::net

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -242,6 +243,29 @@ FlowStats FlowStats::share_from_bytes(ByteReader& r) {
   s.progress_cycle = r.take<uint64_t>("a flow's progress");
   for (LatencyHistogram FlowStats::* h : kShareHistograms) s.*h = LatencyHistogram::from_bytes(r);
   return s;
+}
+
+void FlowStats::source_to_bytes(ByteWriter& w) const {
+  for (uint64_t FlowStats::* m : kSourceCounts) w.put(this->*m);
+  for (const auto& row : chain) {
+    for (uint64_t n : row) w.put(n);
+  }
+  for (LatencyHistogram FlowStats::* h : kSourceHistograms) (this->*h).to_bytes(w);
+}
+
+void FlowStats::take_source_bytes(ByteReader& r) {
+  // Read whole before any field is replaced: cut bytes leave the flow as it was.
+  uint64_t counts[std::size(kSourceCounts)];
+  for (uint64_t& n : counts) n = r.take<uint64_t>("a flow's source counts");
+  uint64_t events[kNoEvent][kNoEvent];
+  for (auto& row : events) {
+    for (uint64_t& n : row) n = r.take<uint64_t>("a flow's Go-Back-N chain");
+  }
+  LatencyHistogram hists[std::size(kSourceHistograms)];
+  for (LatencyHistogram& h : hists) h = LatencyHistogram::from_bytes(r);
+  for (size_t i = 0; i < std::size(kSourceCounts); ++i) this->*kSourceCounts[i] = counts[i];
+  std::copy(&events[0][0], &events[0][0] + kNoEvent * kNoEvent, &chain[0][0]);
+  for (size_t i = 0; i < std::size(kSourceHistograms); ++i) this->*kSourceHistograms[i] = std::move(hists[i]);
 }
 
 void NodeContext::absorb(NodeContext& sh) {

@@ -243,6 +243,13 @@ struct FlowStats {
   // results): the same fields add_share adds.
   void share_to_bytes(ByteWriter& w) const;
   static FlowStats share_from_bytes(ByteReader& r);
+  // What the flow's source counts (injections, BECNs, Go-Back-N's sender, RTT probes) as
+  // bytes, and those bytes taken in place of this one's (the process that writes the results
+  // holds a copy of the flow whose source ran in another). With the share's fields these
+  // are every field the results read; idle_at_check belongs to the stall checks of the
+  // process that runs them.
+  void source_to_bytes(ByteWriter& w) const;
+  void take_source_bytes(ByteReader& r);
 
  private:
   // The counts a share adds (add_share, the bytes), listed once.
@@ -252,6 +259,12 @@ struct FlowStats {
       &FlowStats::interval_bytes,  &FlowStats::fecn_marked,       &FlowStats::out_of_order};
   static constexpr LatencyHistogram FlowStats::* kShareHistograms[] = {
       &FlowStats::packet_latency, &FlowStats::message_latency, &FlowStats::pingpong_rtt};
+  // The counts the source keeps (source_to_bytes), listed once; with `chain`.
+  static constexpr uint64_t FlowStats::* kSourceCounts[] = {
+      &FlowStats::injected_packets, &FlowStats::injected_bytes, &FlowStats::becn_received,
+      &FlowStats::retransmitted_packets, &FlowStats::timeouts, &FlowStats::nacks,
+      &FlowStats::packs, &FlowStats::probes_sent};
+  static constexpr LatencyHistogram FlowStats::* kSourceHistograms[] = {&FlowStats::probe_rtt};
 };
 
 // Laid out by use, as FlowStats, in cache lines: what sending a packet reads first (one

@@ -119,15 +119,15 @@ std::map<std::string, double> compute_metrics(const Fabric& f, const MetricsWind
   m["peak_buffer_credits"] = peak;
   // The other regimes' figures, where the scenario has them.
   const Scenario& sc = f.scenario();
-  if (sc.egress_measured()) {
-    m["peak_egress_bytes"] = static_cast<double>(f.peak_egress_bytes());
-  }
-  if (sc.fabric.pfc) {
-    uint64_t pauses = 0;
-    for (unsigned n = 0; n < f.topology().nodes.size(); ++n) {
-      for (const auto& op : f.node(n).out) pauses += op.pauses;
+  if (sc.egress_measured() || sc.fabric.pfc) {
+    // The most bytes any switch output's egress buffer held; the XOFF frames every port received.
+    uint64_t egress = 0, pauses = 0;
+    for (const PortReport& r : f.port_reports()) {
+      egress = std::max(egress, r.egress_peak);
+      pauses += r.pauses_received;
     }
-    m["pfc_pauses"] = static_cast<double>(pauses);
+    if (sc.egress_measured()) m["peak_egress_bytes"] = static_cast<double>(egress);
+    if (sc.fabric.pfc) m["pfc_pauses"] = static_cast<double>(pauses);
   }
   if (sc.fabric.lossy) m["drops"] = static_cast<double>(f.dropped);
   if (sc.adaptive_routing()) {
