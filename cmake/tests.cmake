@@ -480,5 +480,5 @@ set_tests_properties(mpi_identity PROPERTIES LABELS "parallel;mpi" TIMEOUT 1500 
 # The same exchange launched by the test's own single-node Slurm (srun --mpi=pmix -n 2).
 add_test(NAME mpi_srun
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_mpi_srun.py $<TARGET_FILE:ibcc_rank_exchange_check>
-          ${CMAKE_BINARY_DIR}/test-out/mpi_srun)
+          $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/mpi_srun)
 set_tests_properties(mpi_srun PROPERTIES LABELS "parallel;mpi;slurm" TIMEOUT 300 RESOURCE_LOCK slurm ENVIRONMENT "${IBCC_MPI_ENV}")
