@@ -36,8 +36,7 @@ foreach(line ${mutation_lines})
     "${dir}/fecn_marker_reg_pkg.sv;${dir}/fecn_marker_reg_top.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/ibcc_fill_reduce.sv;${dir}/fecn_marker.sv"
     "${dir}/ccti_block_reg_pkg.sv;${dir}/ccti_block_reg_top.sv;${dir}/ibcc_timebase.sv;${dir}/ibcc_axil_slave.sv;${dir}/ibcc_event_log.sv;${dir}/ibcc_fill_reduce.sv;${dir}/ccti_block.sv"
     "-Wno-fatal")
-  add_executable(ibcc-mutant-${mutant} ${IBCC_CLI_SOURCES})
-  target_compile_definitions(ibcc-mutant-${mutant} PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  add_executable(ibcc-mutant-${mutant} $<TARGET_OBJECTS:ibcc_cli>)
   target_link_libraries(ibcc-mutant-${mutant} PRIVATE ibcc_tb ibcc_rtl_${mutant} ${IBCC_CLI_LIBS})
   list(APPEND IBCC_MUTANTS ${mutant})
   set(IBCC_MUTANT_BLOCK_${mutant} ${mutant_block})
@@ -45,8 +44,7 @@ endforeach()
 
 # --- Coverage-instrumented RTL (line, toggle and the RTL's cover points) ------------------
 ibcc_rtl_library(ibcc_rtl_cov coverage "${RTL_FECN}" "${RTL_CCTI}" "" COVERAGE)
-add_executable(ibcc-cov ${IBCC_CLI_SOURCES})
-target_compile_definitions(ibcc-cov PRIVATE IBCC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+add_executable(ibcc-cov $<TARGET_OBJECTS:ibcc_cli>)
 target_link_libraries(ibcc-cov PRIVATE ibcc_tb ibcc_rtl_cov ${IBCC_CLI_LIBS})
 add_custom_target(rtl_coverage
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/rtl/rtl_coverage.py $<TARGET_FILE:ibcc-cov>
