@@ -471,8 +471,14 @@ foreach(n 2 3)
     COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} $<TARGET_FILE:ibcc_rank_exchange_check> ${n})
   set_tests_properties(mpi_rank_exchange_${n} PROPERTIES LABELS "parallel;mpi" TIMEOUT 120 ENVIRONMENT "${IBCC_MPI_ENV}")
 endforeach()
+# One simulation over 2 MPI processes x 2 threads: every shipped scenario's results those of
+# one thread.
+add_test(NAME mpi_identity
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_mpi_identity.py $<TARGET_FILE:ibcc> ${MPIEXEC_EXECUTABLE}
+          ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/mpi_identity)
+set_tests_properties(mpi_identity PROPERTIES LABELS "parallel;mpi" TIMEOUT 1500 ENVIRONMENT "${IBCC_MPI_ENV}")
 # The same exchange launched by the test's own single-node Slurm (srun --mpi=pmix -n 2).
 add_test(NAME mpi_srun
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/verif/net/check_mpi_srun.py $<TARGET_FILE:ibcc_rank_exchange_check>
-          ${CMAKE_BINARY_DIR}/test-out/mpi_srun)
+          $<TARGET_FILE:ibcc> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-out/mpi_srun)
 set_tests_properties(mpi_srun PROPERTIES LABELS "parallel;mpi;slurm" TIMEOUT 300 RESOURCE_LOCK slurm ENVIRONMENT "${IBCC_MPI_ENV}")

@@ -320,8 +320,8 @@ struct PartitionProfile {
   }
 };
 
-// A parallel run (--threads): its partition, window and what each thread did.
-nlohmann::json parallel_json(const Fabric& f) {
+// A parallel run (--threads, MPI processes): its partition, window and what each thread did.
+nlohmann::json parallel_json(const Fabric& f, const RunOptions& opt) {
   const PartitionPlan& p = f.partition();
   const Fabric::ParallelStats& st = f.parallel_stats();
   nlohmann::json groups = nlohmann::json::array();
@@ -333,7 +333,8 @@ nlohmann::json parallel_json(const Fabric& f) {
     barrier += st.barrier_ns[g];
   }
   const double wall = static_cast<double>(f.wall_ns) * static_cast<double>(p.parts);
-  return {{"threads", p.parts}, {"window_cycles", p.window_cycles}, {"window_link", p.window_link},
+  return {{"threads", p.parts}, {"processes", opt.ranks ? opt.ranks->ranks() : 1}, {"threads_per_process", opt.threads},
+          {"window_cycles", p.window_cycles}, {"window_link", p.window_link},
           {"window_link_ps", p.window_link_ps}, {"cut_links", p.cut_links}, {"links", p.links}, {"windows", st.windows},
           {"log_intervals_at_barriers", st.ticks}, {"serial_s", static_cast<double>(st.serial_ns) / 1e9},
           {"barrier_share", wall > 0 ? static_cast<double>(barrier) / wall : 0.0}, {"imbalance", p.imbalance},
@@ -364,7 +365,7 @@ void write_outputs(const RunOptions& opt, const Scenario& s, Fabric& f, double b
   j["build_wall_s"] = build_s;
   j["peak_rss_mb"] = peak_rss_mb();
   if (partitions) j["parallel_profile"] = partitions->json();
-  if (f.partition().parts > 1) j["parallel"] = parallel_json(f);
+  if (f.partition().parts > 1) j["parallel"] = parallel_json(f, opt);
   j["peak_rss_kb_per_host"] = peak_rss_mb() * 1e3 / static_cast<double>(std::max<size_t>(1, s.hcas.size()));
   // (How the model's memory was paged: it changes the wall times above, nothing else.)
   j["huge_pages"] = heap.advised ? fmt::format("transparent, {} MiB of heap advised", heap.advised_bytes >> 20)
@@ -705,6 +706,11 @@ int run_scenario(const RunOptions& opt) {
   std::unique_ptr<RunDir> dir;
   Provenance prov;
   const auto t0 = std::chrono::steady_clock::now();
+  // Over MPI processes, rank 0 writes the results; the set-up's outcome is agreed before the
+  // run (a process that could not set up would leave the others waiting for it).
+  const bool writes = !opt.ranks || opt.ranks->rank() == 0;
+  const unsigned groups = opt.threads * (opt.ranks ? opt.ranks->ranks() : 1);
+  int setup_rc = -1;
   try {
     const std::string text = read_text_file(opt.scenario, "scenario file");
     SetupLog setup("ibcc run", opt.quiet, text.size());
@@ -724,7 +730,7 @@ int run_scenario(const RunOptions& opt) {
     setup.stage("resolving it (resolved.yaml)");
     const std::string resolved = doc->resolved_yaml(ov, *s);
     doc.reset();  // the parsed tree is large for a big scenario (about 5 KB per flow)
-    RunDir::check(opt);
+    if (writes) RunDir::check(opt);
     // The fabric is built (and its wiring and routes checked) before --out is touched, so bad
     // input leaves nothing behind.
     setup.stage(fmt::format("building the fabric: {} switches, {} HCAs, {} flows; routing and route checks",
@@ -748,11 +754,16 @@ int run_scenario(const RunOptions& opt) {
                               rc.rtl_dir, rc.cache_dir));
       rtl_loop = std::make_unique<RtlLoop>(rc);
     }
-    if (opt.threads > 1) setup.stage(fmt::format("partitioning the fabric into {} groups (--threads)", opt.threads));
-    fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get(), opt.threads);
-    if (opt.threads > 1) {
+    if (groups > 1) {
+      setup.stage(opt.ranks ? fmt::format("partitioning the fabric into {} groups ({} MPI processes x --threads {})", groups,
+                                          opt.ranks->ranks(), opt.threads)
+                            : fmt::format("partitioning the fabric into {} groups (--threads)", groups));
+    }
+    fabric = std::make_unique<Fabric>("fabric", *s, rtl_loop.get(), opt.threads, opt.ranks);
+    if (groups > 1) {
       const PartitionPlan& p = fabric->partition();
-      setup.say(fmt::format("parallel run: {} threads, window {} cycles ({}, {} ps), {} of {} links cut", p.parts,
+      setup.say(fmt::format("parallel run: {} groups{}, window {} cycles ({}, {} ps), {} of {} links cut", p.parts,
+                            opt.ranks ? fmt::format(" ({} processes x {} threads)", opt.ranks->ranks(), opt.threads) : "",
                             p.window_cycles, p.window_link, p.window_link_ps, p.cut_links, p.links));
     }
     s->notes.insert(s->notes.end(), fabric->notes().begin(), fabric->notes().end());
@@ -765,28 +776,34 @@ int run_scenario(const RunOptions& opt) {
                                                               partitions->plan.window_cycles);
       fabric->set_parallel_profile(partitions->profile.get());
     }
-    setup.stage("fabric built; opening --out");
-    dir = std::make_unique<RunDir>(opt);
-    write_file_atomic(dir->path("resolved.yaml"), resolved);
-    dir->open_streams(s->cc.reaction == Reaction::kIbcc);
+    if (writes) {
+      setup.stage("fabric built; opening --out");
+      dir = std::make_unique<RunDir>(opt);
+      write_file_atomic(dir->path("resolved.yaml"), resolved);
+      dir->open_streams(s->cc.reaction == Reaction::kIbcc);
+    }
   } catch (const ScenarioError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
-    return cli::kBadInput;
+    setup_rc = cli::kBadInput;
   } catch (const PartitionError& e) {
-    std::cerr << "ibcc run: error: " << (opt.threads > 1 ? fmt::format("--threads {}", opt.threads)
-                                                          : fmt::format("--profile-partitions {}", opt.profile_partitions))
+    std::cerr << "ibcc run: error: "
+              << (groups > 1 ? (opt.ranks ? fmt::format("{} processes x --threads {}", opt.ranks->ranks(), opt.threads)
+                                          : fmt::format("--threads {}", opt.threads))
+                             : fmt::format("--profile-partitions {}", opt.profile_partitions))
               << ": " << e.what() << "\n";
-    return cli::kBadInput;
+    setup_rc = cli::kBadInput;
   } catch (const OutputError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
-    return cli::kFailed;
+    setup_rc = cli::kFailed;
   } catch (const ProvenanceError& e) {
     std::cerr << "ibcc run: error: " << e.what() << "\n";
-    return cli::kBadInput;
+    setup_rc = cli::kBadInput;
   } catch (const RtlLoopError& e) {
     std::cerr << "ibcc run: error: cc.rtl: " << e.what() << "\n";
-    return cli::kFailed;
+    setup_rc = cli::kFailed;
   }
+  if (opt.ranks && opt.ranks->any(setup_rc >= 0) && setup_rc < 0) setup_rc = cli::kFailed;  // (another's failed)
+  if (setup_rc >= 0) return setup_rc;
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const HeapPages heap = advise_heap_huge_pages();  // the heap's growth during the build too
   if (!opt.quiet) {
@@ -891,6 +908,7 @@ int run_scenario(const RunOptions& opt) {
   try {
     fabric->run();
   } catch (const ModelError& e) {
+    if (!writes) return cli::kFailed;  // (rank 0 says why and writes what was measured)
     std::cerr << "ibcc run: FAILED: " << e.what() << "\n";
     try {
       if (waves) waves->finish();  // the waves up to the failure are what one debugs it with
@@ -924,6 +942,7 @@ int run_scenario(const RunOptions& opt) {
     }
   }
   const bool interrupted = fabric->interrupted();
+  if (!writes) return interrupted ? kInterrupted : cli::kOk;
   try {
     write_outputs(opt, *s, *fabric, build_s, heap, interrupted ? "interrupted" : "ok", "", window, *dir, prov, partitions.get());
   } catch (const OutputError& e) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "net/parallel/rank_exchange.h"
 #include "net/scenario/scenario_yaml.h"
 
 namespace ibcc::net {
@@ -31,6 +32,9 @@ struct RunOptions {
   std::vector<std::string> rtl;         // --rtl SWITCH/PORT,HCA,...: Verilated blocks in the loop (cc.rtl)
   unsigned profile_partitions = 0;      // --profile-partitions N: what a parallel run of N groups could gain
   unsigned threads = 1;                 // --threads N: a parallel run of N groups, one thread each
+  // Under an MPI launcher (mpirun, srun): its processes, each running `threads` groups; rank 0
+  // writes the results.
+  RankExchange* ranks = nullptr;
   bool quiet = false;
   bool force = false;                   // --force: --out may hold an earlier run's results (cleared)
   std::vector<std::string> command;     // the command line, for summary.json

@@ -168,9 +168,32 @@ Command add_run(CLI::App& app, const Invocation& inv) {
               if (rc == kOk && o->plot_after) return run_plot({run.out_dir}, {}, "");
               return rc;
             }
+            // Under an MPI launcher: one simulation over its processes (rank 0 writes the
+            // results; the others say nothing of their own). MPI ends with the command.
+            std::unique_ptr<ibcc::net::RankExchange> ranks;
+            struct MpiEnd {
+              bool on = false;
+              ~MpiEnd() {
+                if (on) ibcc::net::RankExchange::finish();
+              }
+            } mpi_end;
+            try {
+              if (ibcc::net::RankExchange::launched()) {
+                ibcc::net::RankExchange::start(nullptr, nullptr);
+                mpi_end.on = true;
+                ranks = std::make_unique<ibcc::net::RankExchange>();
+                if (ranks->ranks() > 1) {
+                  run.ranks = ranks.get();
+                  if (ranks->rank() != 0) run.quiet = true;
+                }
+              }
+            } catch (const ibcc::net::RankError& e) {
+              std::cerr << "ibcc run: error: MPI: " << e.what() << "\n";
+              return kFailed;
+            }
             try {
               const int rc = ibcc::net::run_scenario(run);
-              if (rc == kOk && o->plot_after) return run_plot({run.out_dir}, {}, "");
+              if (rc == kOk && o->plot_after && (!ranks || ranks->rank() == 0)) return run_plot({run.out_dir}, {}, "");
               return rc;
             } catch (const std::exception& e) {
               std::cerr << "ibcc run: error: " << e.what() << "\n";

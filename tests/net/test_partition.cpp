@@ -49,7 +49,9 @@ TEST(Partition, EveryNodeInOneGroupWithItsSwitchAndTheWindowFromTheCut) {
     for (unsigned n = 0; n < t.nodes.size(); ++n) {
       ASSERT_LT(p.part_of[n], parts);
       (t.nodes[n].is_switch ? switches : hcas)[p.part_of[n]]++;
-      if (!t.nodes[n].is_switch) EXPECT_EQ(p.part_of[n], p.part_of[t.wire[n][1].peer]) << t.nodes[n].name;
+      if (!t.nodes[n].is_switch) {
+        EXPECT_EQ(p.part_of[n], p.part_of[t.wire[n][1].peer]) << t.nodes[n].name;
+      }
       for (unsigned q = 1; q < t.wire[n].size(); ++q) {
         const int peer = t.wire[n][q].peer;
         if (peer < 0 || static_cast<unsigned>(peer) < n) continue;

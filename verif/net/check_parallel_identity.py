@@ -31,29 +31,16 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from checks import Checks, under_sanitizers_skip  # noqa: E402
+from parallel_runs import same_outputs, short_run  # noqa: E402
 
 checks = Checks()
 check = checks.check
-OUTPUTS = ["flows.csv", "ports.csv", "ccti.csv", "rates.csv", "latency.csv", "metrics.json"]
 
 
 def run(ibcc, scenario, out, threads, *args):
     r = subprocess.run([ibcc, "run", scenario, "--out", out, "--force", "--quiet", "--threads", str(threads), *args],
                        capture_output=True, text=True)
     return r.returncode, r.stderr.strip()
-
-
-def same_outputs(a, b):
-    """([files compared], [files that differ or exist in one only])."""
-    compared, differ = [], []
-    for name in OUTPUTS:
-        pa, pb = os.path.join(a, name), os.path.join(b, name)
-        if not os.path.exists(pa) and not os.path.exists(pb):
-            continue
-        compared.append(name)
-        if not (os.path.exists(pa) and os.path.exists(pb)) or open(pa, "rb").read() != open(pb, "rb").read():
-            differ.append(name)
-    return compared, differ
 
 
 def thread_counts(counts, sanitized, what):
@@ -64,21 +51,6 @@ def thread_counts(counts, sanitized, what):
     print(f"NOT RUN under the sanitizers (the plain build's run checks them): {what} with --threads "
           f"{', '.join(str(c) for c in counts if c != sanitized)}", flush=True)
     return [sanitized]
-
-
-def short_run(scenario_path):
-    """A short run of the scenario: sim time and log interval by its fabric's size."""
-    if "45056" in scenario_path or "65536" in scenario_path:
-        return ["--sim-time", "2us", "--log-interval", "1us"]
-    if "xdr10368" in scenario_path:
-        return ["--sim-time", "2us", "--log-interval", "1us"]
-    if "ndr2048" in scenario_path:
-        return ["--sim-time", "10us", "--log-interval", "2us"]
-    if "11664" in scenario_path:
-        return ["--sim-time", "20us", "--log-interval", "5us"]
-    if "clos648" in scenario_path:
-        return ["--sim-time", "100us", "--log-interval", "20us"]
-    return ["--sim-time", "1ms", "--log-interval", "100us"]
 
 
 def main():

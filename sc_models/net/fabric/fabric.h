@@ -25,12 +25,14 @@
 #include <vector>
 
 #include "net/fabric/cc_adapters.h"
+#include "net/fabric/check_rows.h"
 #include "net/fabric/node_context.h"
 #include "net/fabric/port_counters.h"
 #include "net/fabric/port_report.h"
 #include "net/fabric/tick_sample.h"
 #include "net/parallel/parallel_profile.h"
 #include "net/parallel/partition.h"
+#include "net/parallel/rank_exchange.h"
 #include "net/scenario/scenario.h"
 
 namespace ibcc::net {
@@ -54,7 +56,16 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // barrier between two windows. Same-cycle events run in the canonical order (run_cycle), so
   // the results are those of one thread, byte for byte. PartitionError when the fabric
   // cannot be split so, or uses what a parallel run does not support yet (named).
-  Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl = nullptr, unsigned threads = 1);
+  //
+  // `ranks` (a run over processes, MPI: every process builds the whole fabric with the same
+  // arguments): the fabric is split into threads × ranks groups, the same partition in every
+  // process, and each process runs its `threads` of them (rank r: groups r × threads ..).
+  // At each barrier the processes exchange what crosses between their groups and agree on
+  // the earliest event; rank 0 closes the log intervals and ends the run with every
+  // process's samples, flows' counts, ports and check rows (its results are the whole
+  // fabric's: the others' are not to be read).
+  Fabric(sc_core::sc_module_name name, const Scenario& s, RtlLoop* rtl = nullptr, unsigned threads = 1,
+         RankExchange* ranks = nullptr);
 
   // The Verilated blocks in the loop (cc.rtl): switch ports, then HCAs, with what their
   // waveform views need.
@@ -110,8 +121,13 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   // Called after every log interval (progress display).
   std::function<void(uint64_t now_ps)> on_log_tick;
 
-  // Invariants: throws ModelError naming the first that fails.
+  // Invariants: throws ModelError naming the first that fails. With rows (check_rows of
+  // every process of a run over processes, merged), of those.
   void check_invariants() const;
+  void check_invariants(CheckRows rows) const;
+  // What the invariants read of the nodes this process runs (all of them but in a run over
+  // processes).
+  CheckRows check_rows() const;
   std::string deadlock_report() const;
 
   // A switch input buffer (node, input port, VL) and, in a wait-for graph, what it waits on.
@@ -166,8 +182,33 @@ class Fabric : public sc_core::sc_module, public NodeContext {
   std::vector<std::unique_ptr<CutLinkEnd>> cut_ends_;
   ParallelStats parallel_stats_;
   void make_shards(unsigned threads);
+  // A run over processes (fabric_ranks.cpp): the window's messages toward other processes'
+  // groups sent, theirs for this one's taken in; what this process sends the one that
+  // closes a log interval (after its shards' counters are gathered) and what that one does
+  // with it; the end of the run (counters, flows, ports, the last check, the failure).
+  void exchange_over_ranks();
+  std::vector<uint8_t> interval_bytes_for_rank0(bool ok);
+  bool take_interval_bytes(const std::vector<uint8_t>& all, const std::vector<size_t>& offsets);  // false: a process failed
+  std::vector<PortReport> port_reports_here() const;  // of the nodes this process runs
+  std::vector<PortReport> port_reports_of(const std::function<bool(unsigned)>& mine) const;
+  void finish_over_ranks(std::exception_ptr& failure);
+  unsigned relay_shard_ = 0;          // a group of another process: its outboxes hold what came in
+  CheckRows other_rows_;              // (rank 0) the other processes' check rows, for check_invariants
+  std::vector<PortReport> end_ports_; // (rank 0) every process's ports at the end
+  uint64_t rank_events_in_ = 0;       // (rank 0) events the other processes counted
+  void add_flow_bytes(ByteReader& r);
+  void put_flow_bytes(ByteWriter& w);
+  uint64_t live_here() const;  // the packets in this process's pools
   void install_cut_links();
   void run_parallel();
+  // A run over processes (MPI): the ranks' exchange, and the shards this process runs
+  // [local_lo_, local_hi_) (every shard otherwise).
+  RankExchange* ranks_ = nullptr;
+  unsigned local_lo_ = 0, local_hi_ = 1;
+  bool ranked() const { return ranks_ != nullptr && ranks_->ranks() > 1; }
+  bool runs_here(unsigned node) const {
+    return !ranked() || (plan_.part_of[node] >= local_lo_ && plan_.part_of[node] < local_hi_);
+  }
   NodeContext& shard_of(unsigned node) { return calendars_.size() > 1 ? *calendars_[plan_.part_of[node]] : *this; }
   void before_end_of_elaboration() override { bind_links(); }
   // A claimed link whose sockets nobody bound fails the run (failure_).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -13,7 +14,63 @@
 
 namespace ibcc::net {
 
+CheckRows Fabric::check_rows() const {
+  CheckRows rows;
+  for (unsigned n = 0; n < nodes_.size(); ++n) {
+    if (!runs_here(n)) continue;
+    const Node& node = *nodes_[n];
+    for (unsigned p = 1; p < node.out.size(); ++p) {
+      const OutPort& op = node.out[p];
+      if (op.peer < 0) continue;
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        OutVlRow& r = rows.outs.emplace_back();
+        r.node = n;
+        r.port = p;
+        r.vl = v;
+        r.credits = op.vls[v].credits;
+        r.sent = op.vls[v].sent;
+        r.returning = op.vls[v].returning;
+        r.capacity = op.capacity;
+        r.uncredited = op.uncredited;
+        r.user_bound = op.user_bound;
+        r.credits_back = op.user_bound ? node.end(p).credits_back(v) : 0;
+      }
+    }
+    for (unsigned p = 1; p < node.in.size(); ++p) {
+      const InputUnit& in = node.in[p];
+      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
+        InVlRow& r = rows.ins.emplace_back();
+        r.node = n;
+        r.port = p;
+        r.vl = v;
+        r.arrived = in.vl[v].arrived;
+        r.used = in.vl[v].used;
+        r.released = in.vl[v].released;
+        r.capacity = in.capacity;
+      }
+    }
+    if (n >= topo_.num_switches) {
+      const Hca& h = static_cast<const Hca&>(node);
+      rows.held += h.sink_queue_packets() + h.cnp_queue_packets();
+    } else {
+      // Packets held in switches are counted through the VoQs.
+      rows.held += static_cast<const Switch&>(node).queued_packets();
+    }
+  }
+  return rows;
+}
+
 void Fabric::check_invariants() const {
+  CheckRows rows = check_rows();
+  if (ranked()) {  // (rank 0, with the other processes' rows of the interval or the end)
+    rows.outs.insert(rows.outs.end(), other_rows_.outs.begin(), other_rows_.outs.end());
+    rows.ins.insert(rows.ins.end(), other_rows_.ins.begin(), other_rows_.ins.end());
+    rows.held += other_rows_.held;
+  }
+  check_invariants(std::move(rows));
+}
+
+void Fabric::check_invariants(CheckRows rows) const {
   auto fail = [&](const std::string& what) {
     throw ModelError(fmt::format("invariant broken at {} us: {}", static_cast<double>(ps(now_)) / 1e6, what));
   };
@@ -22,52 +79,50 @@ void Fabric::check_invariants() const {
                      injected, delivered, dropped, discarded, live_packets()));
   }
   if (dropped && !s_.fabric.lossy) fail(fmt::format("{} packets dropped in a lossless fabric", dropped));
-  uint64_t held = on_wire;
+  // The input VLs by node, port and VL (rows of several processes come in any order).
+  std::vector<size_t> first_in(nodes_.size() + 1, 0);
   for (unsigned n = 0; n < nodes_.size(); ++n) {
-    const Node& node = *nodes_[n];
-    for (unsigned p = 1; p < node.out.size(); ++p) {
-      const OutPort& op = node.out[p];
-      if (op.peer < 0) continue;
-      const InputUnit& peer_in = nodes_[op.peer]->in[op.peer_port];
-      if (op.uncredited) {
-        // PFC has no credits to conserve: a sender is open or paused, and the buffer's bound
-        // (the lossless invariant) is checked by accept() at every arrival.
-        for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-          if (op.vls[v].credits != 0 && op.vls[v].credits != OutPort::kPfcOpen) {
-            fail(fmt::format("PFC state of {}/{} VL{} is {}, neither paused nor open", node.basename(), p, v, op.vls[v].credits));
-          }
-          if (peer_in.vl[v].used > peer_in.capacity) {
-            fail(fmt::format("buffer overflow at {}/{} VL{}", nodes_[op.peer]->basename(), op.peer_port, v));
-          }
-        }
-        continue;
+    first_in[n + 1] = first_in[n] + nodes_[n]->in.size() * s_.fabric.vls;
+  }
+  std::vector<const InVlRow*> in_at(first_in.back(), nullptr);
+  for (const InVlRow& r : rows.ins) in_at[first_in[r.node] + r.port * s_.fabric.vls + r.vl] = &r;
+  // The first broken link in node, port and VL order, whichever process sent its rows (one
+  // process's rows are in that order already).
+  const auto by_link = [](const OutVlRow& a, const OutVlRow& b) {
+    return std::tie(a.node, a.port, a.vl) < std::tie(b.node, b.port, b.vl);
+  };
+  if (!std::is_sorted(rows.outs.begin(), rows.outs.end(), by_link)) std::sort(rows.outs.begin(), rows.outs.end(), by_link);
+  for (const OutVlRow& r : rows.outs) {
+    const Node& node = *nodes_[r.node];
+    const OutPort& op = node.out[r.port];
+    const InVlRow* peer_in = in_at[first_in[op.peer] + op.peer_port * s_.fabric.vls + r.vl];
+    if (!peer_in) fail(fmt::format("no state of {}/{} VL{} to check", nodes_[op.peer]->basename(), op.peer_port, r.vl));
+    if (r.uncredited) {
+      // PFC has no credits to conserve: a sender is open or paused, and the buffer's bound
+      // (the lossless invariant) is checked by accept() at every arrival.
+      if (r.credits != 0 && r.credits != OutPort::kPfcOpen) {
+        fail(fmt::format("PFC state of {}/{} VL{} is {}, neither paused nor open", node.basename(), r.port, r.vl, r.credits));
       }
-      for (unsigned v = 0; v < s_.fabric.vls; ++v) {
-        const uint32_t on_wire = op.vls[v].sent - peer_in.vl[v].arrived;  // (both count mod 2^32)
-        // Credits the peer sent back that a module bound into the link still holds (none on a
-        // link between two ports of the fabric, whose returns reach the sender at once).
-        const uint32_t held_back = op.user_bound ? peer_in.vl[v].released - node.end(p).credits_back(v) : 0;
-        const uint64_t sum =
-            uint64_t{op.vls[v].credits} + on_wire + peer_in.vl[v].used + op.vls[v].returning + held_back;
-        if (sum != op.capacity) {
-          fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
-                           "returning{} = {}, buffer is {}",
-                           node.basename(), p, nodes_[op.peer]->basename(), op.peer_port, v, op.vls[v].credits, on_wire,
-                           peer_in.vl[v].used, op.vls[v].returning,
-                           held_back ? fmt::format(" + {} held by a module in the link", held_back) : std::string(), sum,
-                           op.capacity));
-        }
+      if (peer_in->used > peer_in->capacity) {
+        fail(fmt::format("buffer overflow at {}/{} VL{}", nodes_[op.peer]->basename(), op.peer_port, r.vl));
       }
+      continue;
+    }
+    const uint32_t wire = r.sent - peer_in->arrived;  // (both count mod 2^32)
+    // Credits the peer sent back that a module bound into the link still holds (none on a
+    // link between two ports of the fabric, whose returns reach the sender at once).
+    const uint32_t held_back = r.user_bound ? peer_in->released - r.credits_back : 0;
+    const uint64_t sum = uint64_t{r.credits} + wire + peer_in->used + r.returning + held_back;
+    if (sum != r.capacity) {
+      fail(fmt::format("credits not conserved on link {}/{} -> {}/{} VL{}: {} free + {} on the wire + {} buffered + {} "
+                       "returning{} = {}, buffer is {}",
+                       node.basename(), r.port, nodes_[op.peer]->basename(), op.peer_port, r.vl, r.credits, wire,
+                       peer_in->used, r.returning,
+                       held_back ? fmt::format(" + {} held by a module in the link", held_back) : std::string(), sum,
+                       r.capacity));
     }
   }
-  for (unsigned n = topo_.num_switches; n < nodes_.size(); ++n) {
-    const Hca& h = static_cast<const Hca&>(*nodes_[n]);
-    held += h.sink_queue_packets() + h.cnp_queue_packets();
-  }
-  // Packets held in switches are counted through the VoQs.
-  uint64_t voq_packets = 0;
-  for (unsigned n = 0; n < topo_.num_switches; ++n) voq_packets += static_cast<const Switch&>(*nodes_[n]).queued_packets();
-  held += voq_packets;
+  const uint64_t held = on_wire + rows.held;
   if (held != live_packets()) {
     fail(fmt::format("packets not conserved: {} in flight but {} found on wires, in VoQs, sinks and CNP queues", live_packets(), held));
   }
@@ -226,9 +281,19 @@ std::string Fabric::deadlock_report() const {
 }
 
 std::vector<PortReport> Fabric::port_reports(unsigned shard) const {
+  // (Over processes, rank 0's report of the whole fabric is every process's, gathered at the end.)
+  if (shard == kAllShards && ranked()) return end_ports_;
+  return port_reports_of([&](unsigned n) { return shard == kAllShards || plan_.part_of[n] == shard; });
+}
+
+std::vector<PortReport> Fabric::port_reports_here() const {
+  return port_reports_of([&](unsigned n) { return runs_here(n); });
+}
+
+std::vector<PortReport> Fabric::port_reports_of(const std::function<bool(unsigned)>& mine) const {
   std::vector<PortReport> rows;
   for (unsigned n = 0; n < nodes_.size(); ++n) {
-    if (shard != kAllShards && plan_.part_of[n] != shard) continue;
+    if (!mine(n)) continue;
     const Node& node = *nodes_[n];
     const bool is_switch = n < topo_.num_switches;
     for (unsigned p = 1; p < node.out.size(); ++p) {

@@ -26,10 +26,16 @@ namespace ibcc::net {
 
 void Fabric::make_shards(unsigned threads) {
   calendars_.assign(1, this);
-  if (threads <= 1) return;
+  // Over processes: threads groups per process, the same plan in each.
+  const unsigned ranks = ranked() ? ranks_->ranks() : 1;
+  const unsigned parts = std::max(1u, threads) * ranks;
+  local_lo_ = ranked() ? ranks_->rank() * std::max(1u, threads) : 0;
+  local_hi_ = ranked() ? local_lo_ + std::max(1u, threads) : parts;
+  if (parts <= 1) return;
   // What keeps the fabric from this many groups, named before any work is done.
-  if (const std::string why = parallel_refusal(s_, threads); !why.empty()) throw PartitionError(why);
-  plan_ = partition_fabric(topo_, s_, expected_loads(topo_, s_), threads, ps_per_cycle_);
+  if (const std::string why = parallel_refusal(s_, parts); !why.empty()) throw PartitionError(why);
+  plan_ = partition_fabric(topo_, s_, expected_loads(topo_, s_), parts, ps_per_cycle_);
+  relay_shard_ = local_lo_ == 0 ? local_hi_ % parts : 0;
   for (unsigned k = 1; k < plan_.parts; ++k) {
     shard_store_.push_back(std::make_unique<NodeContext>(*this));
     calendars_.push_back(shard_store_.back().get());
@@ -70,7 +76,10 @@ void Fabric::run_parallel() {
   // (No link cut, which a partition of a small fabric may leave: the groups never meet but
   // at the log intervals.)
   const uint64_t window = plan_.window_cycles ? plan_.window_cycles : UINT64_MAX / 4;
-  SpinBarrier barrier(parts);
+  // This process's groups (all of them but over processes).
+  const unsigned lo = local_lo_, hi = local_hi_;
+  const bool over_ranks = ranked();
+  SpinBarrier barrier(hi - lo);
   struct alignas(64) Next {
     uint64_t cycle = 0;
   };
@@ -89,7 +98,7 @@ void Fabric::run_parallel() {
   // Shards 1.. give their counters to this context's (summary, invariants), their events
   // counted per shard first.
   auto gather = [&]() {
-    for (unsigned k = 1; k < parts; ++k) {
+    for (unsigned k = std::max(lo, 1u); k < hi; ++k) {
       parallel_stats_.events[k] += calendars_[k]->events;
       absorb(*calendars_[k]);
     }
@@ -112,12 +121,33 @@ void Fabric::run_parallel() {
   std::vector<uint64_t> due;
   bool stop_ticks = false;  // a failure while the due intervals are closed (set at a barrier)
   tick_samples_.resize(parts);
+  // Over processes, what every process must agree on is agreed at the barriers' serial
+  // steps, which every process takes in the same order: a failure anywhere, the earliest
+  // event, a stop asked for anywhere.
+  auto agree_failed = [&]() {
+    if (!over_ranks) return;
+    try {
+      if (ranks_->any(failed.load(std::memory_order_relaxed))) failed.store(true, std::memory_order_relaxed);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  };
   auto decide = [&]() {
     if (failed.load(std::memory_order_relaxed)) {
       done = true;
       return;
     }
-    if (stop_flag_ && stop_flag_->load(std::memory_order_relaxed)) {
+    bool stop = stop_flag_ && stop_flag_->load(std::memory_order_relaxed);
+    if (over_ranks) {
+      try {
+        stop = ranks_->any(stop);
+      } catch (...) {
+        fail(std::current_exception());
+        done = true;
+        return;
+      }
+    }
+    if (stop) {
       interrupted_ = true;
       done = true;
       return;
@@ -132,17 +162,66 @@ void Fabric::run_parallel() {
   auto plan_window = [&]() {
     due.clear();
     stop_ticks = false;
+    agree_failed();
     if (failed.load(std::memory_order_relaxed)) {
       done = true;
       return;
     }
     start = UINT64_MAX;
-    for (const Next& x : next) start = std::min(start, x.cycle);
+    for (unsigned k = lo; k < hi; ++k) start = std::min(start, next[k].cycle);
+    if (over_ranks) {
+      try {
+        start = ranks_->min(start);
+      } catch (...) {
+        fail(std::current_exception());
+        done = true;
+        return;
+      }
+    }
     // A log interval ends before the first event of its cycle, as in a sequential run.
     for (; tick != UINT64_MAX && start >= tick; tick = after(tick)) due.push_back(tick);
     if (due.empty()) decide();
   };
+  // Over processes: every process gathers its groups' counters and sends rank 0 its
+  // samples, flows' counts and check rows (whether or not it failed: the gather is
+  // collective); rank 0 closes the interval; the others check their own buffers for a
+  // partial deadlock.
+  auto close_tick_over_ranks = [&](size_t i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<uint8_t> mine;
+    try {
+      gather();
+      now_ = due[i];
+      mine = interval_bytes_for_rank0(!failed.load(std::memory_order_relaxed));
+    } catch (...) {
+      fail(std::current_exception());
+      mine = interval_bytes_for_rank0(false);
+    }
+    try {
+      std::vector<size_t> offsets;
+      const std::vector<uint8_t> all = ranks_->gather(mine, &offsets);
+      if (!failed.load(std::memory_order_relaxed)) {
+        if (ranks_->rank() == 0) {
+          if (take_interval_bytes(all, offsets)) close_interval(tick_samples_.data(), parts);
+        } else {
+          blocked_buffer_check();
+        }
+        ++parallel_stats_.ticks;
+      }
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    agree_failed();
+    parallel_stats_.serial_ns += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+    stop_ticks = failed.load(std::memory_order_relaxed);
+    if (i + 1 == due.size() || stop_ticks) decide();
+  };
   auto close_tick = [&](size_t i) {
+    if (over_ranks) {
+      close_tick_over_ranks(i);
+      return;
+    }
     if (!failed.load(std::memory_order_relaxed)) {
       try {
         const auto t0 = std::chrono::steady_clock::now();
@@ -191,22 +270,32 @@ void Fabric::run_parallel() {
       } catch (...) {
         fail(std::current_exception());
       }
-      waited += barrier.wait([] {});
+      waited += barrier.wait([&] {
+        if (!over_ranks) return;
+        try {
+          exchange_over_ranks();
+        } catch (...) {
+          fail(std::current_exception());
+        }
+      });
     }
     parallel_stats_.barrier_ns[k] = waited;
     PacketPool::home() = nullptr;
   };
   std::vector<std::thread> threads;
-  for (unsigned k = 1; k < parts; ++k) threads.emplace_back(worker, k);
-  worker(0);
+  for (unsigned k = lo + 1; k < hi; ++k) threads.emplace_back(worker, k);
+  worker(lo);
   for (std::thread& t : threads) t.join();
   uint64_t last = now_;
-  for (unsigned k = 1; k < parts; ++k) last = std::max(last, calendars_[k]->now());
+  for (unsigned k = std::max(lo, 1u); k < hi; ++k) last = std::max(last, calendars_[k]->now());
   gather();
   now_ = last;
-  uint64_t others = 0;
-  for (unsigned k = 1; k < parts; ++k) others += parallel_stats_.events[k];
-  parallel_stats_.events[0] = events - others;
+  if (lo == 0) {
+    uint64_t others = rank_events_in_;
+    for (unsigned k = 1; k < hi; ++k) others += parallel_stats_.events[k];
+    parallel_stats_.events[0] = events - others;
+  }
+  if (over_ranks) finish_over_ranks(failure);
   if (failure) std::rethrow_exception(failure);
 }
 

@@ -245,6 +245,20 @@ FlowStats FlowStats::share_from_bytes(ByteReader& r) {
   return s;
 }
 
+FlowStats FlowStats::take_share() {
+  FlowStats s;
+  for (uint64_t FlowStats::* m : kShareSums) {
+    s.*m = this->*m;
+    this->*m = 0;
+  }
+  s.progress_cycle = progress_cycle;
+  for (LatencyHistogram FlowStats::* h : kShareHistograms) {
+    s.*h = std::move(this->*h);
+    this->*h = LatencyHistogram{};
+  }
+  return s;
+}
+
 void FlowStats::source_to_bytes(ByteWriter& w) const {
   for (uint64_t FlowStats::* m : kSourceCounts) w.put(this->*m);
   for (const auto& row : chain) {

@@ -248,6 +248,10 @@ struct FlowStats {
   // holds a copy of the flow whose source ran in another). With the share's fields these
   // are every field the results read; idle_at_check belongs to the stall checks of the
   // process that runs them.
+  // The share's fields moved out (this flow's left at zero; its progress kept): what a
+  // process of a run over processes sends at a log interval of what its destinations
+  // counted since the last.
+  FlowStats take_share();
   void source_to_bytes(ByteWriter& w) const;
   void take_source_bytes(ByteReader& r);
 
@@ -357,7 +361,7 @@ class NodeContext {
   // The packets in flight, over every shard's pool (a packet freed in another shard than the
   // one it was taken from counts there: only the sum means something).
   uint64_t live_packets() const {
-    uint64_t n = pool_.live();
+    uint64_t n = pool_.live() + other_ranks_live;
     for (const NodeContext* sh : shards_) n += sh->pool_.live();
     return n;
   }
@@ -444,6 +448,9 @@ class NodeContext {
 
   // A parallel run (Fabric): this shard's number and its messages toward each shard, by number.
   unsigned shard_index = 0;
+  // A run over processes: the packets in flight in the other processes' pools, as the last
+  // log interval found them (live_packets adds them; set in the process that closes it).
+  uint64_t other_ranks_live = 0;
   std::vector<std::vector<WireMessage>> outbox;
   // The packets this shard sent over cut links in the current window (copied into their
   // messages), given back to its pool when the window ends (release_crossed): until then a
@@ -474,6 +481,7 @@ class NodeContext {
   void absorb(NodeContext& shard);
   void set_now(uint64_t cycle) { now_ = cycle; }
   uint64_t last_progress() const { return last_progress_; }
+  void set_progress_at_least(uint64_t cycle) { last_progress_ = std::max(last_progress_, cycle); }
 
   // Runs the calendar's events up to and including cycle `last` in order, each at its cycle,
   // with no SystemC scheduler (unit tests of single nodes); returns how many ran.

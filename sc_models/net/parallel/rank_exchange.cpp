@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -44,6 +45,15 @@ void RankExchange::finish() {
   int done = 0;
   MPI_Finalized(&done);
   if (started() && !done) MPI_Finalize();
+}
+
+bool RankExchange::launched() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* v = std::getenv(name);
+    if (v && std::strtoul(v, nullptr, 10) > 1) return true;
+  }
+  // (srun --mpi=pmix gives its tasks a PMIx rank and no size variable.)
+  return std::getenv("PMIX_RANK") != nullptr;
 }
 
 bool RankExchange::started() {

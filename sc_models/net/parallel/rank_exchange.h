@@ -33,6 +33,9 @@ class RankExchange {
   static void finish();
   // Whether MPI has been started in this process.
   static bool started();
+  // Whether an MPI launcher (mpirun, srun) started this process as one of several: its
+  // environment says so (Open MPI's or PMI's size above 1, a PMIx rank).
+  static bool launched();
 
   RankExchange();  // RankError unless started
   unsigned rank() const { return rank_; }
