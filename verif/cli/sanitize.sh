@@ -21,13 +21,23 @@ cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIBCC_SA
 cmake --build "$build" -j"$(nproc)" --target ibcc ibcc_net_tests ibcc_unit_tests ibcc_tlm_link_tap >/dev/null
 echo "sanitize: built in $(( $(date +%s) - start )) s"
 # The network label includes the scripted end-to-end checks (bad inputs, runs, faults, the
-# corners of the parameter space, the parallel engine). Left out: the checks that only
-# compare results (studies, validation, reproducibility, the large fabrics' scale, adaptive
-# routing's permutation loads, the Python package) and those that run no ibcc at all
-# (generated files, the schema, the code rules): the plain build runs them.
+# corners of the parameter space). Left out: the checks that only compare results (studies,
+# validation, reproducibility, the parallel engine's identity over every shipped scenario,
+# the large fabrics' scale, adaptive routing's permutation loads, the Python package) and
+# those that run no ibcc at all (generated files, the schema, the code rules): the plain
+# build runs them.
 ctest --test-dir "$build" -L "unit|network" -j"$(nproc)" --output-on-failure \
-  -E "study_|validation_seed|network_reproducible|large_fabric_scale|adaptive_routing_permutation|python_package|scenario_schema|scenario_key_limits|config_reference_generated|docs_walk|model_code_rules|regmap_" \
+  -E "study_|validation_seed|network_reproducible|parallel_identity|large_fabric_scale|adaptive_routing_permutation|python_package|scenario_schema|scenario_key_limits|config_reference_generated|docs_walk|model_code_rules|regmap_" \
   | grep -E "tests passed|Failed|\*\*\*"
+# The parallel engine under the sanitizers (its gtests ran above): the 648-host uniform load
+# with CC on 3 threads, and the 648-host hotspot over drop-tail buffers with Go-Back-N
+# (drops in every group) on 2.
+"$build/bin/ibcc" run "$src/topologies/clos648/uniform.yaml" --out "$build/test-out/sanitize-parallel" --force --quiet \
+  --threads 3 --sim-time 20us --log-interval 5us
+"$build/bin/ibcc" run "$src/topologies/clos648/hotspot.yaml" --out "$build/test-out/sanitize-parallel" --force --quiet \
+  --threads 2 --sim-time 100us --log-interval 25us --set fabric.flow_control=none --set fabric.switch.buffering=output \
+  --set fabric.switch.output_buffer=40000 --set fabric.hca.transport=gbn --set fabric.hca.gbn_window=24 \
+  --set fabric.hca.gbn_timeout=100us
 for block in fecn ccti; do
   "$build/bin/ibcc" cosim --block "$block" --test all --cycles 300000 --quiet
 done
